@@ -1,0 +1,69 @@
+import type { MessageContent } from './message-content.js';
+import type { MessageType } from './message-type.js';
+
+/**
+ * The logical NimBus message: identity, addressing, lineage and content.
+ * `null` means absent; lineage fields use `'self'` for the first message of a lineage.
+ */
+export interface MessageEnvelope {
+  readonly messageId: string;
+  readonly to: string;
+  readonly from: string | null;
+  readonly sessionId: string;
+  readonly correlationId: string | null;
+  readonly messageType: MessageType;
+  readonly eventId: string | null;
+  readonly eventTypeId: string | null;
+  readonly parentMessageId: string;
+  readonly originatingMessageId: string;
+  readonly originatingFrom: string;
+  readonly retryCount: number | null;
+  readonly originalSessionId: string | null;
+  readonly deferralSequence: number | null;
+  readonly replyTo: string | null;
+  readonly replyToSessionId: string | null;
+  readonly queueTimeMs: number | null;
+  readonly processingTimeMs: number | null;
+  readonly deadLetterReason: string | null;
+  readonly deadLetterErrorDescription: string | null;
+  readonly handoffReason: string | null;
+  readonly externalJobId: string | null;
+  readonly expectedBy: Date | null;
+  readonly throttleRetryCount: number | null;
+  readonly traceParent: string | null;
+  readonly traceState: string | null;
+  readonly content: MessageContent;
+}
+
+export type EnvelopeInit = Pick<MessageEnvelope, 'messageId' | 'to' | 'sessionId' | 'messageType'> &
+  Partial<MessageEnvelope>;
+
+/** Builds a complete envelope, filling every optional field with its documented default. */
+export function createEnvelope(init: EnvelopeInit): MessageEnvelope {
+  return {
+    from: null,
+    correlationId: null,
+    eventId: null,
+    eventTypeId: init.content?.eventContent?.eventTypeId ?? null,
+    parentMessageId: 'self',
+    originatingMessageId: 'self',
+    originatingFrom: 'self',
+    retryCount: 0,
+    originalSessionId: null,
+    deferralSequence: null,
+    replyTo: null,
+    replyToSessionId: null,
+    queueTimeMs: null,
+    processingTimeMs: null,
+    deadLetterReason: null,
+    deadLetterErrorDescription: null,
+    handoffReason: null,
+    externalJobId: null,
+    expectedBy: null,
+    throttleRetryCount: null,
+    traceParent: null,
+    traceState: null,
+    content: { eventContent: null, errorContent: null },
+    ...init,
+  };
+}

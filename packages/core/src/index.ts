@@ -1,0 +1,70 @@
+export type { Clock } from './clock.js';
+export { ManualClock, systemClock } from './clock.js';
+export { createEnvelope, type EnvelopeInit, type MessageEnvelope } from './envelope/envelope.js';
+export { Header, type HeaderName, type Headers } from './envelope/headers.js';
+export { InvalidMessageError } from './envelope/invalid-message-error.js';
+export {
+  EMPTY_CONTENT,
+  type ErrorContent,
+  type EventContent,
+  errorContentFrom,
+  type MessageContent,
+} from './envelope/message-content.js';
+export { isMessageType, MessageType, REQUEST_TYPES, RESPONSE_TYPES } from './envelope/message-type.js';
+export { decodeContent, decodeEnvelope, encodeContent, encodeEnvelope } from './envelope/wire.js';
+export { uuidv7 } from './ids.js';
+export { ensureCommandConsumers, validateCommandConsumers } from './platform/command-consumers.js';
+export { defineEndpoint, type Endpoint, type EndpointOptions } from './platform/endpoint.js';
+export {
+  EventValidationError,
+  type FieldError,
+  PlatformDefinitionError,
+  SessionKeyError,
+} from './platform/errors.js';
+export {
+  defineCommand,
+  defineEvent,
+  definePlatformEvent,
+  type EventKind,
+  type EventPayload,
+  type EventType,
+  type EventTypeOptions,
+  type SessionKeySource,
+} from './platform/event-type.js';
+export { definePlatform, Platform } from './platform/platform.js';
+export {
+  Addresses,
+  HEARTBEAT_EVENT_TYPE_ID,
+  RESERVED_ENDPOINT_IDS,
+  RESERVED_EVENT_TYPE_IDS,
+} from './platform/reserved.js';
+export { resolveSessionId } from './platform/session-key.js';
+export { tryValidate, type ValidationResult, validateEvent } from './platform/validation.js';
+export { type Delivery, RESOLVER_INPUT, replyInputOf, routeMessage } from './transport/routing.js';
+export {
+  diffTopology,
+  hasChanges,
+  type Route,
+  routeKey,
+  type Topology,
+  type TopologyChanges,
+  topologyFromPlatform,
+} from './transport/topology.js';
+export type {
+  AcceptOptions,
+  DeadLetteredMessage,
+  ParkedMessage,
+  PeekedMessage,
+  PublishRequest,
+  PurgeTarget,
+  ReceivedMessage,
+  ScheduleHandle,
+  SessionHandle,
+  SessionState,
+  SettleEffects,
+  Transport,
+  TransportCapabilities,
+  TransportCounts,
+} from './transport/transport.js';
+export { isTransportError, TransportError, TransportErrorCode } from './transport/transport-error.js';
+export type { TransportMessage } from './transport/transport-message.js';

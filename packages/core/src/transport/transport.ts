@@ -1,0 +1,143 @@
+import type { Topology, TopologyChanges } from './topology.js';
+import type { TransportMessage } from './transport-message.js';
+
+/** A message as delivered to a session consumer. */
+export interface ReceivedMessage extends TransportMessage {
+  readonly input: string;
+  /** Position in the session's line at this input; strictly increasing per (input, session). */
+  readonly sequence: number;
+  /** 1 on the first delivery, +1 on every abandon or lock expiry. */
+  readonly deliveryCount: number;
+  readonly enqueuedAt: Date;
+  readonly lockToken: string;
+}
+
+/** Session state is a JSON object owned by the engine; `null` means no state. */
+export type SessionState = Readonly<Record<string, unknown>>;
+
+export interface ParkedMessage {
+  /** The permanent place of the message in its session's line. */
+  readonly sequence: number;
+  readonly message: TransportMessage;
+  readonly parkedAt: Date;
+}
+
+export interface PublishRequest {
+  /** The endpoint whose topic the messages are sent on (routing per design D3). */
+  readonly source: string;
+  readonly messages: readonly TransportMessage[];
+  /** Not visible before this time when given. */
+  readonly enqueueAt?: Date;
+}
+
+/**
+ * Side effects applied together with a settlement. With `capabilities.atomicSettleAndPublish` they commit in
+ * one transaction with the settlement; otherwise they are applied before it (at-least-once).
+ */
+export interface SettleEffects {
+  readonly publish?: readonly PublishRequest[];
+  /** Park messages at their permanent sequence (idempotent per sequence). */
+  readonly park?: readonly { readonly sequence: number; readonly message: TransportMessage }[];
+  /** Remove parked messages by sequence. */
+  readonly unpark?: readonly number[];
+  /** New session state; `undefined` leaves it unchanged, `null` clears it. */
+  readonly state?: SessionState | null;
+}
+
+/** An exclusive lease on one session of one input. */
+export interface SessionHandle {
+  readonly input: string;
+  readonly sessionId: string;
+  readonly lockedUntil: Date;
+  /** Up to `max` messages in FIFO order, waiting at most `waitMs` for the first one. */
+  receive(max: number, waitMs: number): Promise<ReceivedMessage[]>;
+  getState(): Promise<SessionState | null>;
+  setState(state: SessionState | null): Promise<void>;
+  complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void>;
+  /** Makes the message available again with its delivery count + 1; at the limit it is dead-lettered. */
+  abandon(message: ReceivedMessage): Promise<void>;
+  deadLetter(
+    message: ReceivedMessage,
+    reason: string,
+    description: string | null,
+    effects?: SettleEffects,
+  ): Promise<void>;
+  /** Parked messages of this session in sequence order, starting at `fromSequence`. */
+  readParked(fromSequence: number, max: number): Promise<ParkedMessage[]>;
+  renewLock(): Promise<Date>;
+  /** Gives the session up; unsettled messages become available again without counting a delivery. */
+  release(): Promise<void>;
+}
+
+export interface AcceptOptions {
+  /** A named session, or `null`/absent for the next available one. */
+  readonly sessionId?: string | null;
+  /** How long to wait for a session with a visible message. */
+  readonly waitMs: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface ScheduleHandle {
+  readonly id: string;
+  readonly source: string;
+}
+
+export interface TransportCapabilities {
+  readonly atomicSettleAndPublish: boolean;
+  readonly nativeScheduling: boolean;
+  /** Budget for one publish call, in bytes of body + headers; publishers page larger batches. */
+  readonly maxBatchBytes: number;
+  readonly maxDeliveryCount: number;
+  readonly lockDurationMs: number;
+}
+
+export interface TransportCounts {
+  readonly active: number;
+  readonly scheduled: number;
+  readonly deadLettered: number;
+  readonly parked: number;
+}
+
+export interface PeekedMessage extends TransportMessage {
+  readonly input: string;
+  readonly sequence: number;
+  readonly deliveryCount: number;
+  readonly enqueuedAt: Date;
+  readonly visibleAt: Date;
+}
+
+export interface DeadLetteredMessage extends TransportMessage {
+  readonly id: string;
+  readonly input: string;
+  readonly reason: string;
+  readonly description: string | null;
+  readonly deliveryCount: number;
+  readonly deadLetteredAt: Date;
+}
+
+export type PurgeTarget = 'active' | 'scheduled' | 'deadLettered' | 'parked' | 'all';
+
+/** The transport SPI the engine, the Resolver and the WebApp are written against (design D2). */
+export interface Transport {
+  readonly name: string;
+  readonly capabilities: TransportCapabilities;
+  /** Provisions inputs and routes; idempotent; reports what changed. */
+  applyTopology(topology: Topology): Promise<TopologyChanges>;
+  getTopology(): Promise<Topology>;
+  publish(requests: readonly PublishRequest[]): Promise<void>;
+  schedule(source: string, message: TransportMessage, at: Date): Promise<ScheduleHandle>;
+  /** Throws `TransportError(MessageNotFound)` for an unknown or already delivered handle. */
+  cancelScheduled(handle: ScheduleHandle): Promise<void>;
+  /** Resolves `null` when no session became available within `waitMs`. */
+  acceptSession(input: string, options: AcceptOptions): Promise<SessionHandle | null>;
+  peek(
+    input: string,
+    options?: { readonly max?: number; readonly sessionId?: string },
+  ): Promise<PeekedMessage[]>;
+  counts(input: string): Promise<TransportCounts>;
+  peekDeadLetters(input: string, max?: number): Promise<DeadLetteredMessage[]>;
+  /** Moves dead-lettered messages (all, or those ids) back to the input; returns how many moved. */
+  requeueDeadLetters(input: string, ids?: readonly string[]): Promise<number>;
+  purge(input: string, target: PurgeTarget): Promise<number>;
+  close(): Promise<void>;
+}
