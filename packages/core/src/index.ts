@@ -13,6 +13,7 @@ export {
 export { isMessageType, MessageType, REQUEST_TYPES, RESPONSE_TYPES } from './envelope/message-type.js';
 export { decodeContent, decodeEnvelope, encodeContent, encodeEnvelope } from './envelope/wire.js';
 export { uuidv7 } from './ids.js';
+export { consoleLogger, type Logger, silentLogger } from './logger.js';
 export { ensureCommandConsumers, validateCommandConsumers } from './platform/command-consumers.js';
 export { defineEndpoint, type Endpoint, type EndpointOptions } from './platform/endpoint.js';
 export {
