@@ -1,0 +1,510 @@
+import {
+  type Clock,
+  type DeadLetteredMessage,
+  type Delivery,
+  diffTopology,
+  type PeekedMessage,
+  type PublishRequest,
+  type PurgeTarget,
+  RESOLVER_INPUT,
+  type ReceivedMessage,
+  replyInputOf,
+  routeMessage,
+  type SessionState,
+  type SettleEffects,
+  type Topology,
+  type TopologyChanges,
+  type TransportCounts,
+  TransportError,
+  TransportErrorCode,
+  type TransportMessage,
+  uuidv7,
+} from '@nimbus/core';
+import {
+  isLeaseFree,
+  type LineMessage,
+  newSessionEntry,
+  type ScheduledEntry,
+  type SessionEntry,
+} from './memory-state.js';
+import { messageSize } from './message-size.js';
+import { Waiters } from './waiters.js';
+
+export interface MemoryCoreOptions {
+  readonly clock: Clock;
+  readonly lockDurationMs: number;
+  readonly maxDeliveryCount: number;
+  readonly maxBatchBytes: number;
+}
+
+export const MAX_DELIVERY_COUNT_REASON = 'MaxDeliveryCountExceeded';
+
+/** The state and rules of the in-memory broker; the public facade and session handles delegate here. */
+export class MemoryCore {
+  readonly waiters: Waiters;
+  #topology: Topology = { endpoints: [], routes: [] };
+  #inputs = new Set<string>([RESOLVER_INPUT]);
+  readonly #sessions = new Map<string, Map<string, SessionEntry>>();
+  readonly #scheduled = new Map<string, ScheduledEntry>();
+  readonly #deadLetters = new Map<string, DeadLetteredMessage[]>();
+  #arrival = 0;
+  #closed = false;
+
+  constructor(readonly options: MemoryCoreOptions) {
+    this.waiters = new Waiters(options.clock);
+  }
+
+  now(): number {
+    return this.options.clock.now();
+  }
+
+  // ---- lifecycle and topology -------------------------------------------------------------------------
+
+  assertOpen(): void {
+    if (this.#closed) throw new TransportError(TransportErrorCode.Closed, 'The memory transport is closed');
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.waiters.failAll(new TransportError(TransportErrorCode.Closed, 'The memory transport was closed'));
+  }
+
+  applyTopology(topology: Topology): TopologyChanges {
+    this.assertOpen();
+    const changes = diffTopology(this.#topology, topology);
+    this.#topology = { endpoints: [...topology.endpoints], routes: [...topology.routes] };
+    const inputs = new Set<string>([RESOLVER_INPUT]);
+    for (const endpoint of topology.endpoints) inputs.add(endpoint).add(replyInputOf(endpoint));
+    this.#inputs = inputs;
+    this.waiters.notifyAll();
+    return changes;
+  }
+
+  getTopology(): Topology {
+    return this.#topology;
+  }
+
+  assertInput(input: string): void {
+    if (!this.#inputs.has(input)) {
+      throw new TransportError(
+        TransportErrorCode.EntityNotFound,
+        `Input '${input}' does not exist in the topology`,
+      );
+    }
+  }
+
+  // ---- publishing and scheduling ----------------------------------------------------------------------
+
+  /** Routes and validates without changing anything, so callers can apply atomically afterwards. */
+  planPublish(requests: readonly PublishRequest[]): { deliveries: Delivery[]; dueAt: number | null }[] {
+    return requests.map((request) => {
+      if (typeof request.source !== 'string' || request.source.length === 0) {
+        throw new TransportError(
+          TransportErrorCode.InvalidArgument,
+          'PublishRequest.source must be a non-empty string',
+        );
+      }
+      const deliveries = request.messages.flatMap((message) => {
+        assertMessage(message);
+        return routeMessage(this.#topology, request.source, message);
+      });
+      for (const delivery of deliveries) this.assertInput(delivery.input);
+      const dueAt = request.enqueueAt ? request.enqueueAt.getTime() : null;
+      return { deliveries, dueAt: dueAt !== null && dueAt > this.now() ? dueAt : null };
+    });
+  }
+
+  applyPublish(plan: { deliveries: Delivery[]; dueAt: number | null }[]): void {
+    for (const { deliveries, dueAt } of plan) {
+      if (dueAt === null) this.#enqueue(deliveries);
+      else this.#addScheduled(uuidv7(this.now()), '', dueAt, deliveries);
+    }
+  }
+
+  assertBatchSize(requests: readonly PublishRequest[]): void {
+    const bytes = requests.reduce((sum, r) => sum + r.messages.reduce((s, m) => s + messageSize(m), 0), 0);
+    if (bytes > this.options.maxBatchBytes) {
+      throw new TransportError(
+        TransportErrorCode.MessageTooLarge,
+        `Publish batch of ${bytes} bytes exceeds maxBatchBytes (${this.options.maxBatchBytes}); page the batch`,
+      );
+    }
+  }
+
+  schedule(source: string, message: TransportMessage, at: Date): string {
+    const [planned] = this.planPublish([{ source, messages: [message] }]);
+    const id = uuidv7(this.now());
+    this.#addScheduled(id, source, at.getTime(), planned!.deliveries);
+    this.promoteDue();
+    this.waiters.notifyAll();
+    return id;
+  }
+
+  cancelScheduled(id: string, source: string): void {
+    this.promoteDue();
+    const entry = this.#scheduled.get(id);
+    if (!entry || entry.source !== source) {
+      throw new TransportError(
+        TransportErrorCode.MessageNotFound,
+        `No scheduled message with handle '${id}' on '${source}' (unknown, cancelled or already enqueued)`,
+      );
+    }
+    this.#scheduled.delete(id);
+  }
+
+  #addScheduled(id: string, source: string, dueAt: number, deliveries: readonly Delivery[]): void {
+    this.#scheduled.set(id, { id, source, dueAt, order: this.#arrival++, deliveries });
+  }
+
+  /** Moves scheduled copies whose time has come into their session lines, in due-time order. */
+  promoteDue(): void {
+    const now = this.now();
+    const due = [...this.#scheduled.values()]
+      .filter((entry) => entry.dueAt <= now)
+      .sort((a, b) => a.dueAt - b.dueAt || a.order - b.order);
+    for (const entry of due) {
+      this.#scheduled.delete(entry.id);
+      this.#enqueue(entry.deliveries);
+    }
+  }
+
+  #enqueue(deliveries: readonly Delivery[]): void {
+    const now = this.now();
+    for (const { input, message } of deliveries) {
+      const entry = this.session(input, message.sessionId);
+      entry.line.push({
+        message,
+        input,
+        sequence: entry.nextSequence++,
+        arrival: this.#arrival++,
+        enqueuedAt: now,
+        deliveryCount: 0,
+        heldBy: null,
+        lockToken: '',
+      });
+    }
+    if (deliveries.length > 0) this.waiters.notifyAll();
+  }
+
+  /** The earliest future time at which something may become available (a schedule or a lock expiry). */
+  nextWakeTime(): number {
+    const now = this.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const entry of this.#scheduled.values()) next = Math.min(next, entry.dueAt);
+    for (const sessions of this.#sessions.values()) {
+      for (const entry of sessions.values()) {
+        if (entry.leaseToken !== null && entry.lockedUntil > now) next = Math.min(next, entry.lockedUntil);
+      }
+    }
+    return next;
+  }
+
+  // ---- sessions ---------------------------------------------------------------------------------------
+
+  session(input: string, sessionId: string): SessionEntry {
+    let sessions = this.#sessions.get(input);
+    if (!sessions) {
+      sessions = new Map();
+      this.#sessions.set(input, sessions);
+    }
+    let entry = sessions.get(sessionId);
+    if (!entry) {
+      entry = newSessionEntry(input, sessionId);
+      sessions.set(sessionId, entry);
+    }
+    return entry;
+  }
+
+  /** Leases the named session, or the free session whose oldest message waited longest; null if none. */
+  tryLease(input: string, sessionId: string | null): { entry: SessionEntry; token: string } | null {
+    this.promoteDue();
+    const now = this.now();
+    let chosen: SessionEntry | null = null;
+    const candidates =
+      sessionId === null
+        ? [...(this.#sessions.get(input)?.values() ?? [])]
+        : [this.#sessions.get(input)?.get(sessionId)].filter((e) => e !== undefined);
+    for (const entry of candidates) {
+      if (!isLeaseFree(entry, now)) continue;
+      this.#deadLetterExhausted(entry, null);
+      const head = entry.line[0];
+      if (!head) continue;
+      if (!chosen || head.arrival < chosen.line[0]!.arrival) chosen = entry;
+    }
+    if (!chosen) return null;
+    const token = uuidv7(now);
+    chosen.leaseToken = token;
+    chosen.lockedUntil = now + this.options.lockDurationMs;
+    return { entry: chosen, token };
+  }
+
+  assertLease(entry: SessionEntry, token: string): void {
+    this.assertOpen();
+    if (entry.leaseToken !== token || entry.lockedUntil <= this.now()) {
+      throw new TransportError(
+        TransportErrorCode.SessionLockLost,
+        `Lock on session '${entry.sessionId}' at '${entry.input}' was lost (expired, released or taken over)`,
+      );
+    }
+  }
+
+  renewLease(entry: SessionEntry, token: string): number {
+    this.assertLease(entry, token);
+    entry.lockedUntil = this.now() + this.options.lockDurationMs;
+    return entry.lockedUntil;
+  }
+
+  releaseLease(entry: SessionEntry, token: string): void {
+    if (entry.leaseToken !== token) return;
+    entry.leaseToken = null;
+    entry.lockedUntil = 0;
+    for (const item of entry.line) {
+      if (item.heldBy !== token) continue;
+      item.heldBy = null;
+      item.deliveryCount = Math.max(0, item.deliveryCount - 1);
+    }
+    this.waiters.notifyAll();
+  }
+
+  /** Delivers up to `max` messages in sequence order that this lease has not received yet. */
+  tryReceive(entry: SessionEntry, token: string, max: number): ReceivedMessage[] {
+    this.assertLease(entry, token);
+    this.promoteDue();
+    this.#deadLetterExhausted(entry, token);
+    const received: ReceivedMessage[] = [];
+    for (const item of entry.line) {
+      if (received.length >= max) break;
+      if (item.heldBy === token) continue;
+      item.heldBy = token;
+      item.deliveryCount += 1;
+      item.lockToken = uuidv7(this.now());
+      received.push(toReceived(item));
+    }
+    return received;
+  }
+
+  #deadLetterExhausted(entry: SessionEntry, token: string | null): void {
+    const max = this.options.maxDeliveryCount;
+    for (const item of [...entry.line]) {
+      if (item.heldBy === token || item.heldBy === null || item.deliveryCount < max) continue;
+      this.#removeFromLine(entry, item);
+      this.#addDeadLetter(item, MAX_DELIVERY_COUNT_REASON, maxDeliveryDescription(item.deliveryCount, max));
+    }
+  }
+
+  findHeld(entry: SessionEntry, token: string, message: ReceivedMessage): LineMessage {
+    this.assertLease(entry, token);
+    const item = entry.line.find((m) => m.sequence === message.sequence);
+    if (!item || item.heldBy !== token || item.lockToken !== message.lockToken) {
+      throw new TransportError(
+        TransportErrorCode.MessageLockLost,
+        `Message ${message.sequence} of session '${entry.sessionId}' is not held by this lease (already settled or redelivered)`,
+      );
+    }
+    return item;
+  }
+
+  /** Validates effects, then removes the message and applies everything with no await in between. */
+  settle(
+    entry: SessionEntry,
+    token: string,
+    message: ReceivedMessage,
+    effects: SettleEffects | undefined,
+    deadLetter: { reason: string; description: string | null } | null,
+  ): void {
+    const item = this.findHeld(entry, token, message);
+    const plan = this.planPublish(effects?.publish ?? []);
+    for (const parked of effects?.park ?? []) assertMessage(parked.message);
+    if (effects?.state !== undefined) assertState(effects.state);
+    this.#removeFromLine(entry, item);
+    if (deadLetter) this.#addDeadLetter(item, deadLetter.reason, deadLetter.description);
+    this.applyPublish(plan);
+    const parkedAt = new Date(this.now());
+    for (const { sequence, message: parkedMessage } of effects?.park ?? []) {
+      if (!entry.parked.has(sequence))
+        entry.parked.set(sequence, { sequence, message: parkedMessage, parkedAt });
+    }
+    for (const sequence of effects?.unpark ?? []) entry.parked.delete(sequence);
+    if (effects?.state !== undefined)
+      entry.state = effects.state === null ? null : structuredClone(effects.state);
+    this.waiters.notifyAll();
+  }
+
+  abandon(entry: SessionEntry, token: string, message: ReceivedMessage): void {
+    const item = this.findHeld(entry, token, message);
+    item.heldBy = null;
+    if (item.deliveryCount >= this.options.maxDeliveryCount) {
+      this.#removeFromLine(entry, item);
+      this.#addDeadLetter(
+        item,
+        MAX_DELIVERY_COUNT_REASON,
+        maxDeliveryDescription(item.deliveryCount, this.options.maxDeliveryCount),
+      );
+    }
+    this.waiters.notifyAll();
+  }
+
+  setState(entry: SessionEntry, token: string, state: SessionState | null): void {
+    this.assertLease(entry, token);
+    assertState(state);
+    entry.state = state === null ? null : structuredClone(state);
+  }
+
+  #removeFromLine(entry: SessionEntry, item: LineMessage): void {
+    const index = entry.line.indexOf(item);
+    if (index >= 0) entry.line.splice(index, 1);
+  }
+
+  #addDeadLetter(item: LineMessage, reason: string, description: string | null): void {
+    const list = this.#deadLetters.get(item.input) ?? [];
+    this.#deadLetters.set(item.input, list);
+    list.push({
+      ...item.message,
+      id: uuidv7(this.now()),
+      input: item.input,
+      reason,
+      description,
+      deliveryCount: item.deliveryCount,
+      deadLetteredAt: new Date(this.now()),
+    });
+  }
+
+  // ---- operator views ---------------------------------------------------------------------------------
+
+  #lineItems(input: string, sessionId?: string): LineMessage[] {
+    const sessions = [...(this.#sessions.get(input)?.values() ?? [])];
+    return sessions
+      .filter((s) => sessionId === undefined || s.sessionId === sessionId)
+      .flatMap((s) => s.line)
+      .sort((a, b) => a.arrival - b.arrival);
+  }
+
+  peek(input: string, max: number, sessionId?: string): PeekedMessage[] {
+    this.assertInput(input);
+    this.promoteDue();
+    return this.#lineItems(input, sessionId)
+      .slice(0, max)
+      .map((item) => ({
+        ...item.message,
+        input: item.input,
+        sequence: item.sequence,
+        deliveryCount: item.deliveryCount,
+        enqueuedAt: new Date(item.enqueuedAt),
+        visibleAt: new Date(item.enqueuedAt),
+      }));
+  }
+
+  counts(input: string): TransportCounts {
+    this.assertInput(input);
+    this.promoteDue();
+    const sessions = [...(this.#sessions.get(input)?.values() ?? [])];
+    return {
+      active: sessions.reduce((n, s) => n + s.line.length, 0),
+      scheduled: this.#scheduledFor(input).reduce(
+        (n, e) => n + e.deliveries.filter((d) => d.input === input).length,
+        0,
+      ),
+      deadLettered: this.#deadLetters.get(input)?.length ?? 0,
+      parked: sessions.reduce((n, s) => n + s.parked.size, 0),
+    };
+  }
+
+  #scheduledFor(input: string): ScheduledEntry[] {
+    return [...this.#scheduled.values()].filter((e) => e.deliveries.some((d) => d.input === input));
+  }
+
+  peekDeadLetters(input: string, max: number): DeadLetteredMessage[] {
+    this.assertInput(input);
+    return (this.#deadLetters.get(input) ?? []).slice(0, max);
+  }
+
+  requeueDeadLetters(input: string, ids?: readonly string[]): number {
+    this.assertInput(input);
+    const list = this.#deadLetters.get(input) ?? [];
+    const wanted = ids ? new Set(ids) : null;
+    const moving = list.filter((d) => wanted === null || wanted.has(d.id));
+    this.#deadLetters.set(
+      input,
+      list.filter((d) => !moving.includes(d)),
+    );
+    this.#enqueue(
+      moving.map((d) => ({
+        input,
+        message: {
+          messageId: d.messageId,
+          sessionId: d.sessionId,
+          correlationId: d.correlationId,
+          headers: d.headers,
+          body: d.body,
+        },
+      })),
+    );
+    return moving.length;
+  }
+
+  purge(input: string, target: PurgeTarget): number {
+    this.assertInput(input);
+    this.promoteDue();
+    let removed = 0;
+    const sessions = [...(this.#sessions.get(input)?.values() ?? [])];
+    if (target === 'active' || target === 'all') {
+      for (const s of sessions) removed += s.line.splice(0).length;
+    }
+    if (target === 'parked' || target === 'all') {
+      for (const s of sessions) {
+        removed += s.parked.size;
+        s.parked.clear();
+      }
+    }
+    if (target === 'deadLettered' || target === 'all') {
+      removed += this.#deadLetters.get(input)?.length ?? 0;
+      this.#deadLetters.delete(input);
+    }
+    if (target === 'scheduled' || target === 'all') {
+      for (const entry of this.#scheduledFor(input)) {
+        const kept = entry.deliveries.filter((d) => d.input !== input);
+        removed += entry.deliveries.length - kept.length;
+        if (kept.length === 0) this.#scheduled.delete(entry.id);
+        else this.#scheduled.set(entry.id, { ...entry, deliveries: kept });
+      }
+    }
+    return removed;
+  }
+}
+
+function toReceived(item: LineMessage): ReceivedMessage {
+  return {
+    ...item.message,
+    input: item.input,
+    sequence: item.sequence,
+    deliveryCount: item.deliveryCount,
+    enqueuedAt: new Date(item.enqueuedAt),
+    lockToken: item.lockToken,
+  };
+}
+
+function maxDeliveryDescription(count: number, max: number): string {
+  return `Delivered ${count} times without being settled; the maximum delivery count is ${max}`;
+}
+
+function assertMessage(message: TransportMessage): void {
+  if (typeof message?.sessionId !== 'string' || message.sessionId.length === 0) {
+    throw new TransportError(
+      TransportErrorCode.InvalidArgument,
+      'TransportMessage.sessionId must be a non-empty string',
+    );
+  }
+  if (typeof message.body !== 'string') {
+    throw new TransportError(TransportErrorCode.InvalidArgument, 'TransportMessage.body must be a string');
+  }
+}
+
+function assertState(state: SessionState | null): void {
+  if (state !== null && (typeof state !== 'object' || Array.isArray(state))) {
+    throw new TransportError(
+      TransportErrorCode.InvalidArgument,
+      'Session state must be a JSON object or null',
+    );
+  }
+}

@@ -1,0 +1,90 @@
+import type {
+  ParkedMessage,
+  ReceivedMessage,
+  SessionHandle,
+  SessionState,
+  SettleEffects,
+} from '@nimbus/core';
+import type { MemoryCore } from './memory-core.js';
+import type { SessionEntry } from './memory-state.js';
+
+/** A lease on one session; every operation checks that the lease is still held. */
+export class MemorySessionHandle implements SessionHandle {
+  readonly input: string;
+  readonly sessionId: string;
+  #lockedUntil: number;
+
+  constructor(
+    private readonly core: MemoryCore,
+    private readonly entry: SessionEntry,
+    private readonly token: string,
+  ) {
+    this.input = entry.input;
+    this.sessionId = entry.sessionId;
+    this.#lockedUntil = entry.lockedUntil;
+  }
+
+  get lockedUntil(): Date {
+    return new Date(this.#lockedUntil);
+  }
+
+  async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
+    if (!Number.isInteger(max) || max < 1)
+      throw new RangeError(`receive: max must be an integer ≥ 1, got ${max}`);
+    const deadline = this.core.now() + Math.max(0, waitMs);
+    for (;;) {
+      const received = this.core.tryReceive(this.entry, this.token, max);
+      if (received.length > 0) return received;
+      const now = this.core.now();
+      if (now >= deadline) return [];
+      const wakeAt = Math.min(deadline, this.core.nextWakeTime(), this.entry.lockedUntil);
+      await this.core.waiters.wait(wakeAt - now);
+    }
+  }
+
+  async getState(): Promise<SessionState | null> {
+    this.core.assertLease(this.entry, this.token);
+    return this.entry.state === null ? null : structuredClone(this.entry.state);
+  }
+
+  async setState(state: SessionState | null): Promise<void> {
+    this.core.setState(this.entry, this.token, state);
+  }
+
+  async complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void> {
+    this.core.settle(this.entry, this.token, message, effects, null);
+  }
+
+  async abandon(message: ReceivedMessage): Promise<void> {
+    this.core.abandon(this.entry, this.token, message);
+  }
+
+  async deadLetter(
+    message: ReceivedMessage,
+    reason: string,
+    description: string | null,
+    effects?: SettleEffects,
+  ): Promise<void> {
+    if (typeof reason !== 'string' || reason.length === 0) {
+      throw new RangeError('deadLetter: reason must be a non-empty string');
+    }
+    this.core.settle(this.entry, this.token, message, effects, { reason, description });
+  }
+
+  async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {
+    this.core.assertLease(this.entry, this.token);
+    return [...this.entry.parked.values()]
+      .filter((p) => p.sequence >= fromSequence)
+      .sort((a, b) => a.sequence - b.sequence)
+      .slice(0, max);
+  }
+
+  async renewLock(): Promise<Date> {
+    this.#lockedUntil = this.core.renewLease(this.entry, this.token);
+    return this.lockedUntil;
+  }
+
+  async release(): Promise<void> {
+    this.core.releaseLease(this.entry, this.token);
+  }
+}

@@ -1,0 +1,158 @@
+import {
+  type AcceptOptions,
+  type Clock,
+  type DeadLetteredMessage,
+  type PeekedMessage,
+  type PublishRequest,
+  type PurgeTarget,
+  type ScheduleHandle,
+  type SessionHandle,
+  systemClock,
+  type Topology,
+  type TopologyChanges,
+  type Transport,
+  type TransportCapabilities,
+  type TransportCounts,
+  TransportError,
+  TransportErrorCode,
+  type TransportMessage,
+} from '@nimbus/core';
+import { MemoryCore } from './memory-core.js';
+import { MemorySessionHandle } from './memory-session-handle.js';
+
+export interface MemoryTransportOptions {
+  /** Time source for visibility, locks and waits; inject a `ManualClock` in tests. */
+  readonly clock?: Clock;
+  readonly lockDurationMs?: number;
+  readonly maxDeliveryCount?: number;
+  readonly maxBatchBytes?: number;
+}
+
+const DEFAULTS = { lockDurationMs: 30_000, maxDeliveryCount: 10, maxBatchBytes: 256 * 1024 } as const;
+
+/** An in-process transport with Service Bus session semantics; for tests, `nimbus dev` and examples. */
+export class MemoryTransport implements Transport {
+  readonly name = 'memory';
+  readonly capabilities: TransportCapabilities;
+  readonly #core: MemoryCore;
+
+  constructor(options: MemoryTransportOptions = {}) {
+    const lockDurationMs = positiveInteger(
+      'lockDurationMs',
+      options.lockDurationMs ?? DEFAULTS.lockDurationMs,
+    );
+    const maxDeliveryCount = positiveInteger(
+      'maxDeliveryCount',
+      options.maxDeliveryCount ?? DEFAULTS.maxDeliveryCount,
+    );
+    const maxBatchBytes = positiveInteger('maxBatchBytes', options.maxBatchBytes ?? DEFAULTS.maxBatchBytes);
+    this.capabilities = {
+      atomicSettleAndPublish: true,
+      nativeScheduling: true,
+      maxBatchBytes,
+      maxDeliveryCount,
+      lockDurationMs,
+    };
+    this.#core = new MemoryCore({
+      clock: options.clock ?? systemClock,
+      lockDurationMs,
+      maxDeliveryCount,
+      maxBatchBytes,
+    });
+  }
+
+  async applyTopology(topology: Topology): Promise<TopologyChanges> {
+    return this.#core.applyTopology(topology);
+  }
+
+  async getTopology(): Promise<Topology> {
+    this.#core.assertOpen();
+    return this.#core.getTopology();
+  }
+
+  async publish(requests: readonly PublishRequest[]): Promise<void> {
+    this.#core.assertOpen();
+    this.#core.assertBatchSize(requests);
+    this.#core.promoteDue();
+    this.#core.applyPublish(this.#core.planPublish(requests));
+  }
+
+  async schedule(source: string, message: TransportMessage, at: Date): Promise<ScheduleHandle> {
+    this.#core.assertOpen();
+    this.#core.assertBatchSize([{ source, messages: [message] }]);
+    if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
+      throw new TransportError(TransportErrorCode.InvalidArgument, 'schedule: at must be a valid Date');
+    }
+    return { id: this.#core.schedule(source, message, at), source };
+  }
+
+  async cancelScheduled(handle: ScheduleHandle): Promise<void> {
+    this.#core.assertOpen();
+    this.#core.cancelScheduled(handle.id, handle.source);
+  }
+
+  async acceptSession(input: string, options: AcceptOptions): Promise<SessionHandle | null> {
+    const core = this.#core;
+    core.assertOpen();
+    core.assertInput(input);
+    if (!(options.waitMs >= 0))
+      throw new RangeError(`acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`);
+    const deadline = core.now() + options.waitMs;
+    for (;;) {
+      core.assertOpen();
+      if (options.signal?.aborted) return null;
+      const lease = core.tryLease(input, options.sessionId ?? null);
+      if (lease) return new MemorySessionHandle(core, lease.entry, lease.token);
+      const now = core.now();
+      if (now >= deadline) return null;
+      await core.waiters.wait(Math.min(deadline, core.nextWakeTime()) - now, options.signal);
+    }
+  }
+
+  async peek(
+    input: string,
+    options?: { readonly max?: number; readonly sessionId?: string },
+  ): Promise<PeekedMessage[]> {
+    this.#core.assertOpen();
+    return this.#core.peek(input, options?.max ?? 100, options?.sessionId);
+  }
+
+  async counts(input: string): Promise<TransportCounts> {
+    this.#core.assertOpen();
+    return this.#core.counts(input);
+  }
+
+  async peekDeadLetters(input: string, max = 100): Promise<DeadLetteredMessage[]> {
+    this.#core.assertOpen();
+    return this.#core.peekDeadLetters(input, max);
+  }
+
+  async requeueDeadLetters(input: string, ids?: readonly string[]): Promise<number> {
+    this.#core.assertOpen();
+    return this.#core.requeueDeadLetters(input, ids);
+  }
+
+  async purge(input: string, target: PurgeTarget): Promise<number> {
+    this.#core.assertOpen();
+    return this.#core.purge(input, target);
+  }
+
+  async close(): Promise<void> {
+    this.#core.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+export function createMemoryTransport(options?: MemoryTransportOptions): MemoryTransport {
+  return new MemoryTransport(options);
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`MemoryTransport option ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
