@@ -1,1 +1,119 @@
-export {};
+export { isSelfOriginating, resolveOriginatingId } from './blocked-event-rules.js';
+export { compositeEventId } from './composite-id.js';
+export type { EndpointMetadataStore } from './contracts/endpoint-metadata-store.js';
+export type { HeartbeatHistoryStore } from './contracts/heartbeat-history-store.js';
+export type { MessageTrackingStore } from './contracts/message-tracking-store.js';
+export type { MetricsStore } from './contracts/metrics-store.js';
+export type { NimBusMessageStore, OpenMessageStore } from './contracts/nimbus-message-store.js';
+export type { ServiceHealthStore } from './contracts/service-health-store.js';
+export {
+  type MessageStateChangeNotifier,
+  noopStateChangeNotifier,
+} from './contracts/state-change-notifier.js';
+export {
+  resolveSingleProvider,
+  type StorageProviderCapabilities,
+  type StorageProviderRegistration,
+} from './contracts/storage-provider.js';
+export type { SubscriptionStore } from './contracts/subscription-store.js';
+export { formatEndpointErrorList } from './endpoint-error-list.js';
+export type {
+  EndpointMetadata,
+  EndpointMetadataWrite,
+  TechnicalContact,
+} from './entities/endpoint-metadata.js';
+export {
+  allUnresolvedEventIds,
+  type BlockedMessageEvent,
+  type BlockedMessageEventPage,
+  type EndpointState,
+  type EndpointStateCount,
+  type SessionStateCount,
+} from './entities/endpoint-state.js';
+export type {
+  AuditFilter,
+  AuditSearchItem,
+  AuditSearchResult,
+  EventFilter,
+  MessageFilter,
+  MessageSearchResult,
+  SearchResponse,
+} from './entities/filters.js';
+export {
+  DEFAULT_HEARTBEAT_SETTINGS,
+  HEARTBEAT_SETTINGS_ID,
+  type Heartbeat,
+  type HeartbeatGap,
+  type HeartbeatOverviewItem,
+  type HeartbeatSettings,
+  type HeartbeatUptimeDay,
+  heartbeatGapId,
+  MAX_HEARTBEATS_PER_ENDPOINT,
+  type ServiceHealth,
+  uptimeDayId,
+} from './entities/heartbeat.js';
+export type { EventReport, MessageAuditEntity, MessageAuditWrite } from './entities/message-audit.js';
+export type { MessageEntity, MessageEntityWrite } from './entities/message-entity.js';
+export type {
+  EndpointEventTypeCount,
+  EndpointLatencyAggregate,
+  EndpointLatencyMetricsResult,
+  EndpointMetricsResult,
+  EventTypeSeriesBucket,
+  EventTypeSeriesEntry,
+  EventTypeTimeSeriesResult,
+  FailedMessageInfo,
+  LatencyAggregate,
+  TimeSeriesBucket,
+  TimeSeriesResult,
+} from './entities/metrics.js';
+export type { EndpointSubscription } from './entities/subscription.js';
+export type { UnresolvedEvent, UnresolvedEventWrite } from './entities/unresolved-event.js';
+export {
+  ALL_RESOLUTION_STATUSES,
+  EndpointRole,
+  FINISHED_STATUSES,
+  HANDOFF_SUB_STATUS,
+  HeartbeatStatus,
+  isResolutionStatus,
+  MessageAuditType,
+  ResolutionStatus,
+  TERMINAL_STATUSES,
+  UNRESOLVED_STATUSES,
+} from './enums.js';
+export {
+  EndpointNotFoundError,
+  InvalidStoreArgumentError,
+  InvalidStoreOptionError,
+  MessageNotFoundError,
+  MessageStoreError,
+  MessageStoreErrorCode,
+  ReservedEndpointIdError,
+  StorageProviderRegistrationError,
+  StorageProviderTransientError,
+} from './errors.js';
+export { PaginationLimits } from './pagination.js';
+export {
+  assertValidStoreEndpointId,
+  isReservedStoreEndpointId,
+  RESERVED_STORE_ENDPOINT_IDS,
+} from './reserved-endpoint-ids.js';
+export {
+  DEFAULT_RETENTION,
+  FIXED_RETENTION_MS,
+  MAX_UNRESOLVED_RETENTION_DAYS,
+  parseRetentionOptions,
+  type RetentionOptionSources,
+  type RetentionOptions,
+  type RetentionSweepResult,
+  UNLIMITED_RETENTION,
+  UNRESOLVED_RETENTION_ENV,
+  unresolvedRetentionMs,
+} from './retention.js';
+export {
+  CONTROL_REQUEST_TYPES,
+  decideStatusWrite,
+  type GuardedRow,
+  type IncomingStatusWrite,
+  type StatusWriteDecision,
+} from './stale-write-guard.js';

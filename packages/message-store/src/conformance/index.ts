@@ -1,1 +1,1 @@
-export {};
+export type { ConformanceSetup, ConformanceStoreFactory, StoreUnderTest } from './factory.js';

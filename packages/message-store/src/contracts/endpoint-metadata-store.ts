@@ -1,0 +1,32 @@
+import type { EndpointMetadata, EndpointMetadataWrite } from '../entities/endpoint-metadata.js';
+import type { Heartbeat, HeartbeatOverviewItem, HeartbeatSettings } from '../entities/heartbeat.js';
+
+/** Endpoint ownership metadata and endpoint heartbeat state. */
+export interface EndpointMetadataStore {
+  /** Includes the retained probe rows (oldest first); null on a miss. */
+  getEndpointMetadata(endpointId: string): Promise<EndpointMetadata | null>;
+  /** Every record (or only the listed ids that exist), with probe rows. */
+  getMetadatas(endpointIds?: readonly string[]): Promise<EndpointMetadata[]>;
+  /** Whole-record upsert of the metadata fields; probe rows are left alone. */
+  setEndpointMetadata(metadata: EndpointMetadataWrite): Promise<boolean>;
+  /** Only explicit opt-ins (not the fan-out list: the fan-out is opt-out). */
+  getMetadatasWithEnabledHeartbeat(): Promise<EndpointMetadata[]>;
+  /** Sets the opt-in flag, creating the record if missing. */
+  enableHeartbeatOnEndpoint(endpointId: string, enable: boolean): Promise<void>;
+  /**
+   * Upserts one probe row by (endpointId, messageId); on update `intervalSeconds` is replaced only
+   * when the incoming value is > 0. Prunes to the newest 20 rows, creates the record if missing and
+   * recomputes the rollup status.
+   */
+  setHeartbeat(heartbeat: Heartbeat, endpointId: string): Promise<boolean>;
+  /** Settles Pending rows with `startTime <= cutoffUtc` to Off; returns the endpoint ids touched. */
+  sweepTimedOutHeartbeats(cutoffUtc: Date): Promise<string[]>;
+  /** Never null: defaults when nothing is stored. */
+  getHeartbeatSettings(): Promise<HeartbeatSettings>;
+  /** Upserts the singleton; null claim timestamps keep the stored values. */
+  setHeartbeatSettings(settings: HeartbeatSettings): Promise<boolean>;
+  /** Atomic: succeeds only when enabled and (never sent or last sent <= dueBefore); then stamps now. */
+  tryClaimHeartbeatSend(dueBefore: Date): Promise<boolean>;
+  /** One row per metadata record, ordered by endpoint id. */
+  getHeartbeatOverview(): Promise<HeartbeatOverviewItem[]>;
+}

@@ -1,0 +1,24 @@
+import type {
+  EndpointLatencyMetricsResult,
+  EndpointMetricsResult,
+  EventTypeTimeSeriesResult,
+  FailedMessageInfo,
+  TimeSeriesResult,
+} from '../entities/metrics.js';
+
+/** Metrics read from the per-message history (messages with `enqueuedTimeUtc >= from`). */
+export interface MetricsStore {
+  getEndpointMetrics(from: Date): Promise<EndpointMetricsResult>;
+  /** Over outcome messages (Resolution/Error/Skip/Deferral/Unsupported responses); nulls ignored. */
+  getEndpointLatencyMetrics(from: Date): Promise<EndpointLatencyMetricsResult>;
+  /** One entry per ErrorResponse. */
+  getFailedMessageInsights(from: Date): Promise<FailedMessageInfo[]>;
+  /** Zero-filled buckets from `from` (floored) to now, ascending. substringLength 16/13/10; others mean 13. */
+  getTimeSeriesMetrics(from: Date, substringLength: number, bucketLabel: string): Promise<TimeSeriesResult>;
+  /** Published counts per event type; sparse buckets; series sorted by total descending. */
+  getEventTypeTimeSeriesMetrics(
+    from: Date,
+    substringLength: number,
+    bucketLabel: string,
+  ): Promise<EventTypeTimeSeriesResult>;
+}

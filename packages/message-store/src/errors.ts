@@ -1,0 +1,99 @@
+export const MessageStoreErrorCode = {
+  EndpointNotFound: 'EndpointNotFound',
+  MessageNotFound: 'MessageNotFound',
+  Transient: 'Transient',
+  InvalidArgument: 'InvalidArgument',
+  ReservedEndpointId: 'ReservedEndpointId',
+  InvalidOption: 'InvalidOption',
+  ProviderRegistration: 'ProviderRegistration',
+} as const;
+export type MessageStoreErrorCode = (typeof MessageStoreErrorCode)[keyof typeof MessageStoreErrorCode];
+
+export class MessageStoreError extends Error {
+  readonly code: MessageStoreErrorCode;
+  readonly isRetryable: boolean;
+
+  constructor(
+    code: MessageStoreErrorCode,
+    message: string,
+    options?: { cause?: unknown; retryable?: boolean },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.isRetryable = options?.retryable ?? false;
+  }
+}
+
+/** The storage behind an endpoint does not exist. A missing row is never this: it reads as null. */
+export class EndpointNotFoundError extends MessageStoreError {
+  constructor(readonly endpointId: string) {
+    super(MessageStoreErrorCode.EndpointNotFound, `Storage for endpoint '${endpointId}' does not exist.`);
+  }
+}
+
+export class MessageNotFoundError extends MessageStoreError {
+  constructor(
+    readonly eventId: string,
+    readonly messageId: string | null = null,
+  ) {
+    super(
+      MessageStoreErrorCode.MessageNotFound,
+      messageId === null
+        ? `No message found for event '${eventId}'.`
+        : `Message '${messageId}' of event '${eventId}' not found.`,
+    );
+  }
+}
+
+/** A retryable provider failure (connection loss, timeout, throttling). Never reported as a refusal. */
+export class StorageProviderTransientError extends MessageStoreError {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | null = null,
+    options?: { cause?: unknown },
+  ) {
+    super(MessageStoreErrorCode.Transient, message, { ...options, retryable: true });
+  }
+}
+
+export class InvalidStoreArgumentError extends MessageStoreError {
+  constructor(
+    readonly argument: string,
+    message: string,
+  ) {
+    super(MessageStoreErrorCode.InvalidArgument, `${argument}: ${message}`);
+  }
+}
+
+export class ReservedEndpointIdError extends MessageStoreError {
+  constructor(
+    readonly endpointId: string,
+    reserved: Iterable<string>,
+  ) {
+    super(
+      MessageStoreErrorCode.ReservedEndpointId,
+      `Endpoint id '${endpointId}' is reserved for the store's own data; reserved ids (case-sensitive): ${[...reserved].join(', ')}.`,
+    );
+  }
+}
+
+/** A configuration value is invalid; the message names the option, the value and where it came from. */
+export class InvalidStoreOptionError extends MessageStoreError {
+  constructor(
+    readonly option: string,
+    readonly value: unknown,
+    message: string,
+  ) {
+    super(MessageStoreErrorCode.InvalidOption, message);
+  }
+}
+
+export class StorageProviderRegistrationError extends MessageStoreError {
+  constructor(
+    message: string,
+    readonly registeredProviders: readonly string[],
+  ) {
+    super(MessageStoreErrorCode.ProviderRegistration, message);
+  }
+}
