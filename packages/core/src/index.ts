@@ -41,6 +41,18 @@ export {
 } from './platform/reserved.js';
 export { resolveSessionId } from './platform/session-key.js';
 export { tryValidate, type ValidationResult, validateEvent } from './platform/validation.js';
+export {
+  SessionProcessor,
+  type SessionProcessorState,
+  type SessionProcessorStats,
+} from './processing/session-processor.js';
+export {
+  type ProcessorErrorContext,
+  type ProcessorErrorSource,
+  type SessionMessageHandler,
+  type SessionProcessorOptions,
+  SessionProcessorOptionsError,
+} from './processing/session-processor-options.js';
 export { type Delivery, RESOLVER_INPUT, replyInputOf, routeMessage } from './transport/routing.js';
 export {
   diffTopology,

@@ -255,16 +255,19 @@ export class MemoryCore {
     return entry.lockedUntil;
   }
 
+  /** Ends the lease. Only a live lease hands its messages back uncounted; a lapsed one already counted them. */
   releaseLease(entry: SessionEntry, token: string): void {
     if (entry.leaseToken !== token) return;
+    const lapsed = entry.lockedUntil <= this.now();
     entry.leaseToken = null;
     entry.lockedUntil = 0;
+    this.waiters.notifyAll();
+    if (lapsed) return;
     for (const item of entry.line) {
       if (item.heldBy !== token) continue;
       item.heldBy = null;
       item.deliveryCount = Math.max(0, item.deliveryCount - 1);
     }
-    this.waiters.notifyAll();
   }
 
   /** Delivers up to `max` messages in sequence order that this lease has not received yet. */

@@ -1,4 +1,4 @@
-import { Header, ManualClock, type TransportMessage, TransportErrorCode, uuidv7 } from '@nimbus/core';
+import { Header, ManualClock, TransportErrorCode, type TransportMessage, uuidv7 } from '@nimbus/core';
 import { describe, expect, it } from 'vitest';
 import { createMemoryTransport } from '../src/index.js';
 
@@ -101,7 +101,9 @@ describe('MemoryTransport (memory-specific behaviour)', () => {
     clock.advance(1_000);
     const second = (await transport.acceptSession('Erp', { waitMs: 0 }))!;
     expect(second.sessionId).toBe('s1');
-    await expect(first.complete(message!)).rejects.toMatchObject({ code: TransportErrorCode.SessionLockLost });
+    await expect(first.complete(message!)).rejects.toMatchObject({
+      code: TransportErrorCode.SessionLockLost,
+    });
     const [again] = await second.receive(1, 0);
     expect(again?.deliveryCount).toBe(2);
   });

@@ -1,0 +1,115 @@
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { ReceivedMessage, SessionHandle, Transport } from '../transport/transport.js';
+
+/**
+ * What the processor drives for each accepted session. The handler owns settlement: every message it is given
+ * must be completed, abandoned or dead-lettered through `session`. The processor never settles on its behalf, so
+ * a message the handler leaves unsettled stays locked until the session is released or its lock lapses.
+ */
+export interface SessionMessageHandler {
+  /** Called once per accepted session before its first message (e.g. to replay parked messages). */
+  onSessionAccepted?(session: SessionHandle): Promise<void>;
+  handleMessage(session: SessionHandle, message: ReceivedMessage): Promise<void>;
+}
+
+export type ProcessorErrorSource =
+  | 'accept'
+  | 'session'
+  | 'onSessionAccepted'
+  | 'handler'
+  | 'renewLock'
+  | 'release';
+
+export interface ProcessorErrorContext {
+  readonly source: ProcessorErrorSource;
+  readonly input: string;
+  readonly sessionId?: string;
+}
+
+export interface SessionProcessorOptions {
+  readonly transport: Transport;
+  readonly input: string;
+  readonly handler: SessionMessageHandler;
+  /** Sessions handled at the same time (one accept loop each). Default 8. */
+  readonly maxConcurrentSessions?: number;
+  /** A session with no message for this long is released. Default 30 000. */
+  readonly sessionIdleTimeoutMs?: number;
+  /** How long one message's handling (or one idle wait) keeps the lock renewed; 0 disables renewal. Default 300 000. */
+  readonly maxAutoLockRenewalDurationMs?: number;
+  /** Messages fetched ahead of the one being handled. Default 0. */
+  readonly prefetchCount?: number;
+  /** Messages asked for per receive. Default `prefetchCount + 1`. */
+  readonly receiveBatchSize?: number;
+  /** How long one accept call waits for a session before trying again. Default 5 000. */
+  readonly acceptWaitMs?: number;
+  /** First back-off after a transport error; doubles per consecutive error up to `maxErrorBackoffMs`. Default 1 000. */
+  readonly errorBackoffMs?: number;
+  readonly maxErrorBackoffMs?: number;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  /** Observes every error the processor survives (it has already been logged). */
+  readonly onError?: (error: unknown, context: ProcessorErrorContext) => void;
+}
+
+export interface ResolvedProcessorOptions {
+  readonly transport: Transport;
+  readonly input: string;
+  readonly handler: SessionMessageHandler;
+  readonly maxConcurrentSessions: number;
+  readonly sessionIdleTimeoutMs: number;
+  readonly maxAutoLockRenewalDurationMs: number;
+  readonly receiveBatchSize: number;
+  readonly acceptWaitMs: number;
+  readonly errorBackoffMs: number;
+  readonly maxErrorBackoffMs: number;
+}
+
+export class SessionProcessorOptionsError extends Error {
+  override readonly name = 'SessionProcessorOptionsError';
+}
+
+function integer(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) {
+    throw new SessionProcessorOptionsError(
+      `SessionProcessor option ${name} must be an integer ≥ ${min}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+/** Applies defaults and refuses invalid values with an error naming the option. */
+export function resolveProcessorOptions(options: SessionProcessorOptions): ResolvedProcessorOptions {
+  if (!options || typeof options !== 'object') {
+    throw new SessionProcessorOptionsError('SessionProcessor options are required');
+  }
+  if (!options.transport || typeof options.transport.acceptSession !== 'function') {
+    throw new SessionProcessorOptionsError('SessionProcessor option transport must be a Transport');
+  }
+  if (typeof options.input !== 'string' || options.input.length === 0) {
+    throw new SessionProcessorOptionsError('SessionProcessor option input must be a non-empty string');
+  }
+  if (!options.handler || typeof options.handler.handleMessage !== 'function') {
+    throw new SessionProcessorOptionsError(
+      'SessionProcessor option handler must have a handleMessage function',
+    );
+  }
+  const prefetchCount = integer('prefetchCount', options.prefetchCount ?? 0, 0);
+  const errorBackoffMs = integer('errorBackoffMs', options.errorBackoffMs ?? 1_000, 0);
+  return {
+    transport: options.transport,
+    input: options.input,
+    handler: options.handler,
+    maxConcurrentSessions: integer('maxConcurrentSessions', options.maxConcurrentSessions ?? 8, 1),
+    sessionIdleTimeoutMs: integer('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? 30_000, 1),
+    maxAutoLockRenewalDurationMs: integer(
+      'maxAutoLockRenewalDurationMs',
+      options.maxAutoLockRenewalDurationMs ?? 300_000,
+      0,
+    ),
+    receiveBatchSize: integer('receiveBatchSize', options.receiveBatchSize ?? prefetchCount + 1, 1),
+    acceptWaitMs: integer('acceptWaitMs', options.acceptWaitMs ?? 5_000, 1),
+    errorBackoffMs,
+    maxErrorBackoffMs: integer('maxErrorBackoffMs', options.maxErrorBackoffMs ?? 30_000, errorBackoffMs),
+  };
+}

@@ -1,0 +1,242 @@
+import { type Clock, systemClock } from '../clock.js';
+import { consoleLogger, type Logger } from '../logger.js';
+import type { SessionHandle } from '../transport/transport.js';
+import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
+import { LockRenewer } from './lock-renewer.js';
+import {
+  type ProcessorErrorContext,
+  type ProcessorErrorSource,
+  type ResolvedProcessorOptions,
+  resolveProcessorOptions,
+  type SessionProcessorOptions,
+} from './session-processor-options.js';
+
+export type SessionProcessorState = 'stopped' | 'running' | 'stopping';
+
+/** Counters since construction, for health views and tests. */
+export interface SessionProcessorStats {
+  readonly activeSessions: number;
+  readonly sessionsAccepted: number;
+  readonly sessionsReleased: number;
+  readonly messagesHandled: number;
+  readonly handlerErrors: number;
+  readonly lockLosses: number;
+  readonly transportErrors: number;
+}
+
+type MutableStats = { -readonly [K in keyof SessionProcessorStats]: number };
+
+const STOPPED = Symbol('stopped');
+
+/**
+ * Runs `maxConcurrentSessions` accept loops over one input. Each accepted session is handled one message at a
+ * time in FIFO order until it has been idle for `sessionIdleTimeoutMs`, then released. Written once above the
+ * transport SPI; no transport has its own.
+ */
+export class SessionProcessor {
+  readonly #options: ResolvedProcessorOptions;
+  readonly #clock: Clock;
+  readonly #logger: Logger;
+  readonly #onError: SessionProcessorOptions['onError'];
+  readonly #stats: MutableStats = {
+    activeSessions: 0,
+    sessionsAccepted: 0,
+    sessionsReleased: 0,
+    messagesHandled: 0,
+    handlerErrors: 0,
+    lockLosses: 0,
+    transportErrors: 0,
+  };
+  readonly #stateListeners = new Set<(state: SessionProcessorState) => void>();
+  #state: SessionProcessorState = 'stopped';
+  #stopController = new AbortController();
+  #stopped: Promise<typeof STOPPED> = Promise.resolve(STOPPED);
+  #loops: Promise<void>[] = [];
+
+  constructor(options: SessionProcessorOptions) {
+    this.#options = resolveProcessorOptions(options);
+    this.#clock = options.clock ?? systemClock;
+    this.#logger = options.logger ?? consoleLogger;
+    this.#onError = options.onError;
+  }
+
+  get state(): SessionProcessorState {
+    return this.#state;
+  }
+
+  get running(): boolean {
+    return this.#state === 'running';
+  }
+
+  get stats(): SessionProcessorStats {
+    return { ...this.#stats };
+  }
+
+  /** Subscribes to state changes; returns the unsubscribe function. */
+  onStateChange(listener: (state: SessionProcessorState) => void): () => void {
+    this.#stateListeners.add(listener);
+    return () => this.#stateListeners.delete(listener);
+  }
+
+  async start(): Promise<void> {
+    if (this.#state === 'running') return;
+    if (this.#state === 'stopping') throw new Error('SessionProcessor cannot start while it is stopping');
+    this.#stopController = new AbortController();
+    const signal = this.#stopController.signal;
+    this.#stopped = new Promise((resolve) =>
+      signal.addEventListener('abort', () => resolve(STOPPED), { once: true }),
+    );
+    this.#setState('running');
+    this.#loops = Array.from({ length: this.#options.maxConcurrentSessions }, (_, slot) =>
+      this.#acceptLoop(slot),
+    );
+  }
+
+  /** Stops accepting, lets in-flight messages finish, releases every session, then resolves. */
+  async stop(): Promise<void> {
+    if (this.#state === 'stopped') return;
+    if (this.#state === 'running') {
+      this.#setState('stopping');
+      this.#stopController.abort();
+    }
+    await Promise.all(this.#loops);
+    if (this.#state === 'stopping') {
+      this.#loops = [];
+      this.#setState('stopped');
+    }
+  }
+
+  #setState(state: SessionProcessorState): void {
+    this.#state = state;
+    for (const listener of [...this.#stateListeners]) {
+      try {
+        listener(state);
+      } catch (error) {
+        this.#logger.error({ error }, 'SessionProcessor state listener threw');
+      }
+    }
+  }
+
+  async #acceptLoop(slot: number): Promise<void> {
+    const { transport, input, acceptWaitMs } = this.#options;
+    const signal = this.#stopController.signal;
+    let consecutiveErrors = 0;
+    while (!signal.aborted) {
+      let session: SessionHandle | null;
+      try {
+        session = await transport.acceptSession(input, { waitMs: acceptWaitMs, signal });
+      } catch (error) {
+        if (signal.aborted) break;
+        this.#stats.transportErrors += 1;
+        this.#report(error, 'accept', undefined, { slot });
+        if (isTransportError(error, TransportErrorCode.Closed)) break;
+        await this.#backoff(++consecutiveErrors);
+        continue;
+      }
+      if (!session) continue;
+      const healthy = await this.#runSession(session);
+      consecutiveErrors = healthy ? 0 : consecutiveErrors + 1;
+      if (!healthy) await this.#backoff(consecutiveErrors);
+    }
+  }
+
+  async #backoff(consecutiveErrors: number): Promise<void> {
+    const { errorBackoffMs, maxErrorBackoffMs } = this.#options;
+    const delay = Math.min(maxErrorBackoffMs, errorBackoffMs * 2 ** Math.min(consecutiveErrors - 1, 10));
+    await this.#clock.sleep(delay, this.#stopController.signal);
+  }
+
+  /** Handles one session until idle, stop or failure; returns false when it ended on an error. */
+  async #runSession(session: SessionHandle): Promise<boolean> {
+    const { handler, sessionIdleTimeoutMs, receiveBatchSize, maxAutoLockRenewalDurationMs } = this.#options;
+    const sessionId = session.sessionId;
+    this.#stats.sessionsAccepted += 1;
+    this.#stats.activeSessions += 1;
+    const renewer = new LockRenewer(session, this.#clock, maxAutoLockRenewalDurationMs, (error) =>
+      this.#report(error, 'renewLock', sessionId),
+    );
+    renewer.start();
+    let healthy = true;
+    try {
+      try {
+        await handler.onSessionAccepted?.(session);
+      } catch (error) {
+        this.#report(error, 'onSessionAccepted', sessionId);
+        healthy = false;
+        return healthy;
+      }
+      while (this.#state === 'running') {
+        renewer.resetBudget();
+        const batch = await this.#receiveUnlessStopped(session, receiveBatchSize, sessionIdleTimeoutMs);
+        if (batch === STOPPED || batch.length === 0) break;
+        for (const message of batch) {
+          if (this.#state !== 'running') break;
+          renewer.resetBudget();
+          try {
+            await handler.handleMessage(session, message);
+            this.#stats.messagesHandled += 1;
+          } catch (error) {
+            if (isTransportError(error, TransportErrorCode.SessionLockLost)) throw error;
+            this.#stats.handlerErrors += 1;
+            this.#report(error, 'handler', sessionId, {
+              sequence: message.sequence,
+              messageId: message.messageId,
+            });
+          }
+        }
+      }
+    } catch (error) {
+      healthy = false;
+      if (isTransportError(error, TransportErrorCode.SessionLockLost)) this.#stats.lockLosses += 1;
+      else this.#stats.transportErrors += 1;
+      this.#report(error, 'session', sessionId);
+    } finally {
+      await renewer.stop();
+      await this.#release(session);
+      this.#stats.activeSessions -= 1;
+    }
+    return healthy;
+  }
+
+  /** A receive that gives way to `stop()`; the session is then released, which returns anything unsettled. */
+  async #receiveUnlessStopped(session: SessionHandle, max: number, waitMs: number) {
+    const receiving = session.receive(max, waitMs);
+    const winner = await Promise.race([receiving, this.#stopped]);
+    if (winner === STOPPED) {
+      receiving.catch(() => undefined);
+      return STOPPED;
+    }
+    return winner;
+  }
+
+  async #release(session: SessionHandle): Promise<void> {
+    try {
+      await session.release();
+      this.#stats.sessionsReleased += 1;
+    } catch (error) {
+      if (!isTransportError(error, TransportErrorCode.SessionLockLost))
+        this.#report(error, 'release', session.sessionId);
+    }
+  }
+
+  #report(
+    error: unknown,
+    source: ProcessorErrorSource,
+    sessionId?: string,
+    extra: Record<string, unknown> = {},
+  ): void {
+    const context: ProcessorErrorContext = {
+      source,
+      input: this.#options.input,
+      ...(sessionId ? { sessionId } : {}),
+    };
+    const expected = isTransportError(error) && error.isRetryable;
+    const log = expected ? this.#logger.warn : this.#logger.error;
+    log.call(this.#logger, { ...context, ...extra, error }, `SessionProcessor ${source} failed`);
+    try {
+      this.#onError?.(error, context);
+    } catch (listenerError) {
+      this.#logger.error({ error: listenerError }, 'SessionProcessor onError callback threw');
+    }
+  }
+}
