@@ -1,0 +1,90 @@
+import {
+  DEFAULT_CONNECTION_NAME,
+  DEFAULT_SCHEMA,
+  DEFAULT_SQLITE_PATH,
+  type SqlConnectionSettings,
+  type SqlDialectName,
+} from './sql-store-settings.js';
+
+export interface ConnectionOptions {
+  /** Defaults to `NIMBUS_STORE` from the environment, then `sqlite`. */
+  readonly dialect?: SqlDialectName;
+  /** SQLite database file. Defaults to `NIMBUS_STORE_SQLITE_PATH`, then `.nimbus/store.db`. */
+  readonly filename?: string;
+  /** PostgreSQL connection string. Wins over every environment variable. */
+  readonly connectionString?: string;
+  /** Name looked up as `NIMBUS_CONNECTION_STRING_<NAME>` when no other source is set. Default `postgres`. */
+  readonly connectionName?: string;
+  /** PostgreSQL schema (default `nimbus`); on SQLite the table prefix `<schema>_`. */
+  readonly schema?: string;
+  readonly busyTimeoutMs?: number;
+  readonly poolSize?: number;
+  /** Where settings are read from; defaults to `process.env`. Command-line arguments are never read. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+const SCHEMA_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,50}$/;
+
+/**
+ * Resolves connection settings in a fixed order: explicit options, then `NIMBUS_POSTGRES_URL`,
+ * then `NIMBUS_STORE_CONNECTION_STRING`, then the named connection `NIMBUS_CONNECTION_STRING_<NAME>`.
+ */
+export function resolveConnectionSettings(options: ConnectionOptions = {}): SqlConnectionSettings {
+  const env = options.env ?? process.env;
+  const dialect = options.dialect ?? parseDialect(env.NIMBUS_STORE);
+  const schema = options.schema ?? DEFAULT_SCHEMA;
+  if (!SCHEMA_PATTERN.test(schema)) {
+    throw new Error(
+      `Invalid store option 'schema': '${schema}'. Use letters, digits and underscores, starting with a letter or underscore (at most 51 characters).`,
+    );
+  }
+  if (dialect === 'sqlite') {
+    const filename =
+      nonBlank(options.filename) ?? nonBlank(env.NIMBUS_STORE_SQLITE_PATH) ?? DEFAULT_SQLITE_PATH;
+    return {
+      dialect,
+      filename,
+      schema,
+      busyTimeoutMs: positive('busyTimeoutMs', options.busyTimeoutMs, 5000),
+    };
+  }
+  const name = (options.connectionName ?? DEFAULT_CONNECTION_NAME).toUpperCase();
+  const candidates: [string, string | undefined][] = [
+    ['option connectionString', options.connectionString],
+    ['NIMBUS_POSTGRES_URL', env.NIMBUS_POSTGRES_URL],
+    ['NIMBUS_STORE_CONNECTION_STRING', env.NIMBUS_STORE_CONNECTION_STRING],
+    [`NIMBUS_CONNECTION_STRING_${name}`, env[`NIMBUS_CONNECTION_STRING_${name}`]],
+  ];
+  const found = candidates.find(([, value]) => nonBlank(value) !== undefined);
+  if (!found) {
+    throw new Error(
+      `No PostgreSQL connection string for the message store. Set one of: ${candidates.map(([k]) => k).join(', ')}.`,
+    );
+  }
+  return {
+    dialect,
+    connectionString: found[1]!.trim(),
+    source: found[0],
+    schema,
+    poolSize: positive('poolSize', options.poolSize, 10),
+  };
+}
+
+function parseDialect(value: string | undefined): SqlDialectName {
+  const v = nonBlank(value)?.toLowerCase();
+  if (v === undefined || v === 'sqlite') return 'sqlite';
+  if (v === 'postgres' || v === 'postgresql') return 'postgres';
+  throw new Error(`Invalid NIMBUS_STORE value '${value}': expected 'sqlite' or 'postgres'.`);
+}
+
+function nonBlank(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== '' ? value : undefined;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new Error(`Invalid store option '${name}': ${value}. Expected a positive whole number.`);
+  }
+  return value;
+}
