@@ -1,5 +1,35 @@
 export type { Clock } from './clock.js';
 export { ManualClock, systemClock } from './clock.js';
+export {
+  causeChain,
+  EventHandlerNotFoundError,
+  fullErrorText,
+  HandlerFailedError,
+  HandoffFailedError,
+  MessageRejectedError,
+  PermanentFailureError,
+  TransientError,
+  UnauthorizedRequestError,
+  UnsupportedMessageTypeError,
+} from './engine/errors.js';
+export type {
+  EventContextHandler,
+  MessageHandlingContext,
+  PendingHandoff,
+} from './engine/handler-context.js';
+export {
+  GENERIC_DEAD_LETTER_REASON,
+  MessageEngine,
+  type MessageEngineOptions,
+  SDK_VERSION,
+} from './engine/message-engine.js';
+export { originatingOf } from './engine/responses.js';
+export {
+  type EngineSessionState,
+  modeOf,
+  readSessionState,
+  type SessionMode,
+} from './engine/session-state.js';
 export { createEnvelope, type EnvelopeInit, type MessageEnvelope } from './envelope/envelope.js';
 export { Header, type HeaderName, type Headers } from './envelope/headers.js';
 export { InvalidMessageError } from './envelope/invalid-message-error.js';
@@ -12,8 +42,21 @@ export {
 } from './envelope/message-content.js';
 export { isMessageType, MessageType, REQUEST_TYPES, RESPONSE_TYPES } from './envelope/message-type.js';
 export { decodeContent, decodeEnvelope, encodeContent, encodeEnvelope } from './envelope/wire.js';
+export {
+  type FailureClassifier,
+  type FailureDisposition,
+  retryEverything,
+} from './failures/failure-disposition.js';
+export {
+  PermanentFailureClassifier,
+  type PermanentFailureOptions,
+} from './failures/permanent-failure-classifier.js';
 export { uuidv7 } from './ids.js';
 export { consoleLogger, type Logger, silentLogger } from './logger.js';
+export type { LifecycleContext, LifecycleObserver } from './pipeline/lifecycle.js';
+export { loggingBehaviour } from './pipeline/logging-behaviour.js';
+export { type PipelineBehaviour, type PipelineContext, runPipeline } from './pipeline/pipeline.js';
+export { validationBehaviour } from './pipeline/validation-behaviour.js';
 export { ensureCommandConsumers, validateCommandConsumers } from './platform/command-consumers.js';
 export { defineEndpoint, type Endpoint, type EndpointOptions } from './platform/endpoint.js';
 export {
@@ -53,6 +96,18 @@ export {
   type SessionProcessorOptions,
   SessionProcessorOptionsError,
 } from './processing/session-processor-options.js';
+export { retryAfterHint } from './retry/retry-after.js';
+export {
+  type BackoffStrategy,
+  type JitterMode,
+  RetryPolicy,
+  type RetryPolicyOptions,
+} from './retry/retry-policy.js';
+export {
+  DefaultRetryPolicyProvider,
+  type ErrorClass,
+  type RetryPolicyProvider,
+} from './retry/retry-policy-provider.js';
 export { type Delivery, RESOLVER_INPUT, replyInputOf, routeMessage } from './transport/routing.js';
 export {
   diffTopology,

@@ -1,0 +1,54 @@
+import { isTransportError } from '../transport/transport-error.js';
+import {
+  EventHandlerNotFoundError,
+  errorMessage,
+  errorTypeName,
+  PermanentFailureError,
+  TransientError,
+} from './errors.js';
+import { createHandlingContext, type PendingHandoff } from './handler-context.js';
+import type { Step } from './step.js';
+
+export type HandlerResult =
+  | { readonly kind: 'handled'; readonly handoff: PendingHandoff | null }
+  | { readonly kind: 'notFound' }
+  | { readonly kind: 'discarded'; readonly error: unknown }
+  | { readonly kind: 'failed'; readonly error: unknown };
+
+export function isTransient(error: unknown): boolean {
+  return error instanceof TransientError || (isTransportError(error) && error.isRetryable);
+}
+
+export function permanentReason(error: unknown): string {
+  if (error instanceof PermanentFailureError) return `Permanent failure: ${error.message}`;
+  return `Permanent failure: ${errorTypeName(error)}: ${errorMessage(error)}`;
+}
+
+/**
+ * Runs the business handler and classifies what it threw. Transient and permanent failures propagate
+ * unchanged; other failures go through the failure classifier (retry / dead-letter / discard).
+ */
+export async function invokeHandler(step: Step): Promise<HandlerResult> {
+  const { deps, message } = step;
+  const context = createHandlingContext(message, deps.endpointId, step.isReplay, step.deliveryCount);
+  try {
+    await deps.handler.handle(context);
+    return { kind: 'handled', handoff: context.pendingHandoff };
+  } catch (error) {
+    if (error instanceof EventHandlerNotFoundError) return { kind: 'notFound' };
+    if (isTransient(error) || error instanceof PermanentFailureError) throw error;
+    const disposition = deps.classifier.classify(error, message.eventTypeId, deps.endpointId);
+    switch (disposition) {
+      case 'retry':
+        return { kind: 'failed', error };
+      case 'discard':
+        return { kind: 'discarded', error };
+      case 'deadLetter':
+        throw new PermanentFailureError(`${errorTypeName(error)}: ${errorMessage(error)}`, { cause: error });
+      default:
+        throw new RangeError(
+          `Failure classifier '${deps.classifier.name}' returned '${String(disposition)}'.`,
+        );
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import type { MessageEnvelope } from '../envelope/envelope.js';
+import { encodeEnvelope } from '../envelope/wire.js';
+import type { PublishRequest, SettleEffects } from '../transport/transport.js';
+import type { TransportMessage } from '../transport/transport-message.js';
+import { type EngineSessionState, sessionStatesEqual, writeSessionState } from './session-state.js';
+
+/** How one message ended, as the engine and its observers see it. */
+export type Verdict =
+  | { readonly kind: 'completed' }
+  | { readonly kind: 'parked'; readonly blockedByEventId: string | null }
+  /** The handler failed; the error response, block and retry are planned; the message is completed. */
+  | { readonly kind: 'failed'; readonly error: unknown }
+  | { readonly kind: 'deadLetter'; readonly reason: string; readonly error: unknown }
+  | { readonly kind: 'transient'; readonly error: unknown }
+  /** A behaviour did not call `next()`: nothing was decided, the message is delivered again. */
+  | { readonly kind: 'skipped' };
+
+/** Everything one settlement carries: responses, scheduled retries, parks and unparks. */
+export class EffectsBuilder {
+  readonly responses: MessageEnvelope[] = [];
+  readonly scheduled: { envelope: MessageEnvelope; at: Date }[] = [];
+  readonly park: { sequence: number; message: TransportMessage }[] = [];
+  readonly unpark: number[] = [];
+
+  append(other: EffectsBuilder): void {
+    this.responses.push(...other.responses);
+    this.scheduled.push(...other.scheduled);
+    this.park.push(...other.park);
+    this.unpark.push(...other.unpark);
+  }
+
+  toSettleEffects(source: string, before: EngineSessionState, after: EngineSessionState): SettleEffects {
+    const publish: PublishRequest[] = [];
+    if (this.responses.length > 0) {
+      publish.push({ source, messages: this.responses.map(encodeEnvelope) });
+    }
+    for (const { envelope, at } of this.scheduled) {
+      publish.push({ source, messages: [encodeEnvelope(envelope)], enqueueAt: at });
+    }
+    return {
+      ...(publish.length > 0 ? { publish } : {}),
+      ...(this.park.length > 0 ? { park: [...this.park] } : {}),
+      ...(this.unpark.length > 0 ? { unpark: [...this.unpark] } : {}),
+      ...(sessionStatesEqual(before, after) ? {} : { state: writeSessionState(after) }),
+    };
+  }
+}
