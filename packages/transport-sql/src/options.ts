@@ -1,0 +1,72 @@
+/** Where the transport keeps its tables. */
+export type SqlTransportConnection =
+  | {
+      readonly dialect: 'sqlite';
+      /** Database file; every process that opens the same file shares the transport (WAL mode). */
+      readonly path: string;
+      /** Prefix for table names (SQLite has no schemas); default `nimbus_transport_`. */
+      readonly tablePrefix?: string;
+    }
+  | {
+      readonly dialect: 'postgres';
+      readonly connectionString: string;
+      /** Schema holding the tables; default `nimbus_transport`. */
+      readonly schema?: string;
+      /** Pool size for the pg pool; default 10. The LISTEN connection is extra. */
+      readonly poolSize?: number;
+    };
+
+export interface SqlTransportOptions {
+  /** Session lease length; default 30 000 ms. */
+  readonly lockDurationMs?: number;
+  /** A message delivered this many times without settlement is dead-lettered; default 10. */
+  readonly maxDeliveryCount?: number;
+  /** Budget for one publish call (body + headers in bytes); default 1 MiB. */
+  readonly maxBatchBytes?: number;
+  /**
+   * Longest wait between checks for new work. PostgreSQL is woken by LISTEN/NOTIFY and polls at this
+   * interval only as a fallback (default 1000 ms); SQLite polls adaptively from `minPollIntervalMs` up to this
+   * (default 200 ms).
+   */
+  readonly pollIntervalMs?: number;
+  /** Shortest SQLite poll interval, used right after work was seen; default 2 ms. */
+  readonly minPollIntervalMs?: number;
+  /** How long publishers trust their cached copy of the routes; default 1000 ms. */
+  readonly topologyCacheMs?: number;
+  /** SQLite busy timeout while another process holds the write lock; default 5000 ms. */
+  readonly busyTimeoutMs?: number;
+}
+
+export interface ResolvedOptions {
+  readonly lockDurationMs: number;
+  readonly maxDeliveryCount: number;
+  readonly maxBatchBytes: number;
+  readonly pollIntervalMs: number;
+  readonly minPollIntervalMs: number;
+  readonly topologyCacheMs: number;
+  readonly busyTimeoutMs: number;
+}
+
+export function resolveOptions(
+  dialect: 'sqlite' | 'postgres',
+  options: SqlTransportOptions,
+): ResolvedOptions {
+  const resolved: ResolvedOptions = {
+    lockDurationMs: options.lockDurationMs ?? 30_000,
+    maxDeliveryCount: options.maxDeliveryCount ?? 10,
+    maxBatchBytes: options.maxBatchBytes ?? 1024 * 1024,
+    pollIntervalMs: options.pollIntervalMs ?? (dialect === 'postgres' ? 1000 : 200),
+    minPollIntervalMs: options.minPollIntervalMs ?? 2,
+    topologyCacheMs: options.topologyCacheMs ?? 1000,
+    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+  };
+  for (const [name, value] of Object.entries(resolved)) {
+    const allowZero = name === 'topologyCacheMs' || name === 'minPollIntervalMs';
+    if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
+      throw new RangeError(
+        `SQL transport option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${String(value)}`,
+      );
+    }
+  }
+  return resolved;
+}

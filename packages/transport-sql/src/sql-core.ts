@@ -1,0 +1,262 @@
+import {
+  type Delivery,
+  type PublishRequest,
+  RESOLVER_INPUT,
+  type Route,
+  replyInputOf,
+  routeKey,
+  routeMessage,
+  type Topology,
+  TransportError,
+  TransportErrorCode,
+  uuidv7,
+} from '@nimbus/core';
+import { appendToLines, type OwnSessionUpdate } from './line-writer.js';
+import type { ResolvedOptions } from './options.js';
+import type { Row, SqlDatabase, SqlExecutor } from './sql/database.js';
+import type { Tables } from './tables.js';
+import { assertMessage, assertSource } from './validation.js';
+import { Wakeups } from './wakeups.js';
+
+export const MAX_DELIVERY_COUNT_REASON = 'MaxDeliveryCountExceeded';
+
+interface CachedTopology {
+  readonly topology: Topology;
+  readonly inputs: ReadonlySet<string>;
+  readonly loadedAt: number;
+}
+
+/** Planned publish: routed deliveries, either for now or for a due time (scheduled). */
+export interface PublishPlan {
+  readonly deliveries: Delivery[];
+  readonly dueAt: number | null;
+}
+
+/** Shared state and the SQL steps used by both the transport facade and its session handles. */
+export class SqlCore {
+  readonly wakeups = new Wakeups();
+  #cache: CachedTopology | null = null;
+  #closed = false;
+
+  constructor(
+    readonly db: SqlDatabase,
+    readonly t: Tables,
+    readonly options: ResolvedOptions,
+  ) {}
+
+  get now(): string {
+    return this.db.nowMs;
+  }
+
+  assertOpen(): void {
+    if (this.#closed) throw new TransportError(TransportErrorCode.Closed, 'The SQL transport is closed');
+  }
+
+  markClosed(): void {
+    this.#closed = true;
+    this.wakeups.close();
+  }
+
+  // ---- topology -----------------------------------------------------------------------------------------
+
+  invalidateTopology(): void {
+    this.#cache = null;
+  }
+
+  async topology(): Promise<CachedTopology> {
+    const cached = this.#cache;
+    if (cached && Date.now() - cached.loadedAt < this.options.topologyCacheMs) return cached;
+    const inputs = await this.db.all(`SELECT name, kind FROM ${this.t.inputs}`);
+    const routes = await this.db.all(`SELECT source, event_type_id, target FROM ${this.t.routes}`);
+    const endpoints = inputs
+      .filter((r) => r.kind === 'endpoint')
+      .map((r) => String(r.name))
+      .sort();
+    const routeList: Route[] = routes
+      .map((r) => ({
+        source: String(r.source),
+        eventTypeId: String(r.event_type_id),
+        target: String(r.target),
+      }))
+      .sort((a, b) => routeKey(a).localeCompare(routeKey(b)));
+    const names = new Set<string>([RESOLVER_INPUT]);
+    for (const endpoint of endpoints) names.add(endpoint).add(replyInputOf(endpoint));
+    this.#cache = { topology: { endpoints, routes: routeList }, inputs: names, loadedAt: Date.now() };
+    return this.#cache;
+  }
+
+  async assertInput(input: string): Promise<void> {
+    if ((await this.topology()).inputs.has(input)) return;
+    this.invalidateTopology();
+    if ((await this.topology()).inputs.has(input)) return;
+    throw new TransportError(
+      TransportErrorCode.EntityNotFound,
+      `Input '${input}' does not exist in the topology`,
+    );
+  }
+
+  /** Routes and validates without writing, so the writes can go into one transaction afterwards. */
+  async planPublish(requests: readonly PublishRequest[], nowMs: number = Date.now()): Promise<PublishPlan[]> {
+    if (requests.length === 0) return [];
+    let cache = await this.topology();
+    const plans: PublishPlan[] = [];
+    for (const request of requests) {
+      assertSource(request.source);
+      const deliveries: Delivery[] = [];
+      for (const message of request.messages) {
+        assertMessage(message);
+        deliveries.push(...routeMessage(cache.topology, request.source, message));
+      }
+      for (const delivery of deliveries) {
+        if (cache.inputs.has(delivery.input)) continue;
+        await this.assertInput(delivery.input);
+        cache = await this.topology();
+      }
+      const dueAt = request.enqueueAt ? request.enqueueAt.getTime() : null;
+      if (dueAt !== null && Number.isNaN(dueAt)) {
+        throw new TransportError(
+          TransportErrorCode.InvalidArgument,
+          'PublishRequest.enqueueAt must be a valid Date',
+        );
+      }
+      plans.push({ deliveries, dueAt: dueAt !== null && dueAt > nowMs ? dueAt : null });
+    }
+    return plans;
+  }
+
+  /** Writes planned publishes in `tx`; returns the inputs to wake after commit. */
+  async writePlans(
+    tx: SqlExecutor,
+    plans: readonly PublishPlan[],
+    own?: OwnSessionUpdate,
+  ): Promise<Set<string>> {
+    const now: Delivery[] = [];
+    for (const plan of plans) {
+      if (plan.dueAt === null) now.push(...plan.deliveries);
+      else await this.writeScheduled(tx, uuidv7(), '', plan.dueAt, plan.deliveries);
+    }
+    if (now.length === 0 && !own) return new Set();
+    const inputs = await appendToLines(tx, this.t, this.now, now, own);
+    await this.notifyInTransaction(tx, inputs);
+    return inputs;
+  }
+
+  async writeScheduled(
+    tx: SqlExecutor,
+    scheduleId: string,
+    source: string,
+    dueAt: number,
+    deliveries: readonly Delivery[],
+  ): Promise<void> {
+    for (const { input, message } of deliveries) {
+      await tx.run(
+        `INSERT INTO ${this.t.scheduled} (schedule_id, source, input, session_id, message_id, correlation_id, headers, body, due_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          scheduleId,
+          source,
+          input,
+          message.sessionId,
+          message.messageId,
+          message.correlationId,
+          JSON.stringify(message.headers),
+          message.body,
+          dueAt,
+        ],
+      );
+    }
+  }
+
+  /** PostgreSQL: NOTIFY other processes when the transaction commits (one per input). */
+  async notifyInTransaction(tx: SqlExecutor, inputs: ReadonlySet<string>): Promise<void> {
+    if (this.db.dialect !== 'postgres' || inputs.size === 0) return;
+    await tx.all(`SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`, [this.t.channel, [...inputs]]);
+  }
+
+  wakeLocal(inputs: Iterable<string>): void {
+    for (const input of inputs) this.wakeups.notify(input);
+  }
+
+  // ---- scheduled promotion ---------------------------------------------------------------------------------
+
+  /**
+   * Moves due scheduled copies of `input` into their session lines (sequences are taken at promotion, so a
+   * line's sequence always follows visibility order). Returns ms until the next due copy, or null if none.
+   */
+  async promoteDue(input: string): Promise<number | null> {
+    const [row] = await this.db.all(
+      `SELECT MIN(due_at) AS due, ${this.now} AS now FROM ${this.t.scheduled} WHERE input = ?`,
+      [input],
+    );
+    if (!row || row.due === null || row.due === undefined) return null;
+    const due = Number(row.due);
+    const now = Number(row.now);
+    if (due > now) return due - now;
+    const inputs = await this.db.transaction(async (tx) => {
+      const rows = await tx.all(
+        `DELETE FROM ${this.t.scheduled} WHERE id IN (
+           SELECT id FROM ${this.t.scheduled} WHERE input = ? AND due_at <= ${this.now}
+           ORDER BY due_at, id LIMIT 500${this.db.skipLocked})
+         RETURNING *`,
+        [input],
+      );
+      rows.sort((a, b) => Number(a.due_at) - Number(b.due_at) || Number(a.id) - Number(b.id));
+      return this.writeDeliveries(tx, rows.map(deliveryFromRow));
+    });
+    this.wakeLocal(inputs);
+    return 0;
+  }
+
+  async writeDeliveries(tx: SqlExecutor, deliveries: readonly Delivery[]): Promise<Set<string>> {
+    if (deliveries.length === 0) return new Set();
+    const inputs = await appendToLines(tx, this.t, this.now, deliveries);
+    await this.notifyInTransaction(tx, inputs);
+    return inputs;
+  }
+
+  // ---- dead letters --------------------------------------------------------------------------------------
+
+  async insertDeadLetter(
+    tx: SqlExecutor,
+    row: Row,
+    reason: string,
+    description: string | null,
+  ): Promise<void> {
+    await tx.run(
+      `INSERT INTO ${this.t.deadLetters} (id, input, session_id, seq, message_id, correlation_id, headers, body, reason,
+         description, delivery_count, enqueued_at, dead_lettered_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${this.now})`,
+      [
+        uuidv7(),
+        row.input,
+        row.session_id,
+        row.seq,
+        row.message_id,
+        row.correlation_id,
+        row.headers,
+        row.body,
+        reason,
+        description,
+        row.delivery_count,
+        row.enqueued_at,
+      ],
+    );
+  }
+}
+
+export function deliveryFromRow(row: Row): Delivery {
+  return {
+    input: String(row.input),
+    message: {
+      messageId: String(row.message_id),
+      sessionId: String(row.session_id),
+      correlationId: row.correlation_id === null ? null : String(row.correlation_id),
+      headers: JSON.parse(String(row.headers)),
+      body: String(row.body),
+    },
+  };
+}
+
+export function maxDeliveryDescription(count: number, max: number): string {
+  return `Delivered ${count} times without being settled; the maximum delivery count is ${max}`;
+}

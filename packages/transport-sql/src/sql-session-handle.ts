@@ -1,0 +1,291 @@
+import {
+  type ParkedMessage,
+  type ReceivedMessage,
+  type SessionHandle,
+  type SessionState,
+  type SettleEffects,
+  TransportError,
+  TransportErrorCode,
+} from '@nimbus/core';
+import { SessionLockLostSignal } from './line-writer.js';
+import { deliveryToken, parkedFromRow, receivedFromRow } from './rows.js';
+import type { SqlExecutor } from './sql/database.js';
+import { MAX_DELIVERY_COUNT_REASON, maxDeliveryDescription, type SqlCore } from './sql-core.js';
+import { assertBatchSize, assertMessage, assertState } from './validation.js';
+
+/** A lease on one session row; every operation re-checks the lease against the database clock. */
+export class SqlSessionHandle implements SessionHandle {
+  #lockedUntil: number;
+
+  constructor(
+    private readonly core: SqlCore,
+    readonly input: string,
+    readonly sessionId: string,
+    private readonly token: string,
+    lockedUntil: number,
+  ) {
+    this.#lockedUntil = lockedUntil;
+  }
+
+  get lockedUntil(): Date {
+    return new Date(this.#lockedUntil);
+  }
+
+  get #leaseIsValid(): string {
+    const { t, now } = this.core;
+    return `EXISTS (SELECT 1 FROM ${t.sessions} WHERE input = ? AND session_id = ? AND lock_token = ? AND locked_until > ${now})`;
+  }
+
+  get #leaseParams(): unknown[] {
+    return [this.input, this.sessionId, this.token];
+  }
+
+  async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
+    if (!Number.isInteger(max) || max < 1)
+      throw new RangeError(`receive: max must be an integer ≥ 1, got ${max}`);
+    if (!(waitMs >= 0)) throw new RangeError(`receive: waitMs must be ≥ 0, got ${waitMs}`);
+    const { core } = this;
+    const deadline = Date.now() + waitMs;
+    let interval = core.options.minPollIntervalMs;
+    for (;;) {
+      core.assertOpen();
+      const rows = await core.db.all(
+        `UPDATE ${core.t.messages} SET held_by = ?, delivery_count = delivery_count + 1
+         WHERE input = ? AND session_id = ? AND seq IN (
+           SELECT seq FROM ${core.t.messages} WHERE input = ? AND session_id = ? AND (held_by IS NULL OR held_by <> ?)
+           ORDER BY seq LIMIT ?)
+         AND ${this.#leaseIsValid}
+         RETURNING input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, delivery_count`,
+        [
+          this.token,
+          this.input,
+          this.sessionId,
+          this.input,
+          this.sessionId,
+          this.token,
+          max,
+          ...this.#leaseParams,
+        ],
+      );
+      if (rows.length > 0) {
+        rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+        return rows.map((row) => receivedFromRow(row, this.token));
+      }
+      await this.#assertLease(core.db);
+      const nextDue = await core.promoteDue(this.input);
+      if (nextDue === 0) continue;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return [];
+      const cap = Math.min(remaining, this.#lockedUntil - Date.now(), nextDue ?? Number.POSITIVE_INFINITY);
+      await core.wakeups.wait(this.input, Math.max(1, Math.min(cap, this.#pollInterval(interval))));
+      interval = Math.min(interval * 2 || 1, core.options.pollIntervalMs);
+    }
+  }
+
+  #pollInterval(adaptive: number): number {
+    // PostgreSQL is woken by NOTIFY, so it polls only at the fallback interval.
+    return this.core.db.dialect === 'postgres' ? this.core.options.pollIntervalMs : adaptive;
+  }
+
+  async getState(): Promise<SessionState | null> {
+    this.core.assertOpen();
+    const rows = await this.core.db.all(
+      `SELECT state FROM ${this.core.t.sessions} WHERE input = ? AND session_id = ? AND lock_token = ? AND locked_until > ${this.core.now}`,
+      this.#leaseParams,
+    );
+    if (rows.length === 0) throw this.#lockLost();
+    const state = rows[0]!.state;
+    return state === null || state === undefined ? null : (JSON.parse(String(state)) as SessionState);
+  }
+
+  async setState(state: SessionState | null): Promise<void> {
+    this.core.assertOpen();
+    assertState(state);
+    const changed = await this.core.db.run(
+      `UPDATE ${this.core.t.sessions} SET state = ? WHERE input = ? AND session_id = ? AND lock_token = ? AND locked_until > ${this.core.now}`,
+      [state === null ? null : JSON.stringify(state), ...this.#leaseParams],
+    );
+    if (changed === 0) throw this.#lockLost();
+  }
+
+  complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void> {
+    return this.#settle(message, effects, null);
+  }
+
+  async deadLetter(
+    message: ReceivedMessage,
+    reason: string,
+    description: string | null,
+    effects?: SettleEffects,
+  ): Promise<void> {
+    if (typeof reason !== 'string' || reason.length === 0) {
+      throw new RangeError('deadLetter: reason must be a non-empty string');
+    }
+    await this.#settle(message, effects, { reason, description });
+  }
+
+  async abandon(message: ReceivedMessage): Promise<void> {
+    this.core.assertOpen();
+    this.#assertHeldShape(message);
+    if (message.deliveryCount >= this.core.options.maxDeliveryCount) {
+      const max = this.core.options.maxDeliveryCount;
+      await this.#settle(message, undefined, {
+        reason: MAX_DELIVERY_COUNT_REASON,
+        description: maxDeliveryDescription(message.deliveryCount, max),
+      });
+      return;
+    }
+    const { t } = this.core;
+    const changed = await this.core.db.run(
+      `UPDATE ${t.messages} SET held_by = NULL
+       WHERE input = ? AND session_id = ? AND seq = ? AND held_by = ? AND delivery_count = ? AND ${this.#leaseIsValid}`,
+      [this.input, this.sessionId, message.sequence, this.token, message.deliveryCount, ...this.#leaseParams],
+    );
+    if (changed === 0) await this.#throwSettleFailure(this.core.db, message);
+    this.core.wakeups.notify(this.input);
+  }
+
+  async #settle(
+    message: ReceivedMessage,
+    effects: SettleEffects | undefined,
+    deadLetter: { reason: string; description: string | null } | null,
+  ): Promise<void> {
+    const { core } = this;
+    core.assertOpen();
+    this.#assertHeldShape(message);
+    const publish = effects?.publish ?? [];
+    assertBatchSize(publish, core.options.maxBatchBytes);
+    const plans = await core.planPublish(publish);
+    for (const parked of effects?.park ?? []) assertMessage(parked.message);
+    if (effects?.state !== undefined) assertState(effects.state);
+    const { t, now } = core;
+    let woken: Set<string>;
+    try {
+      woken = await core.db.transaction(async (tx) => {
+        const removed = await tx.all(
+          `DELETE FROM ${t.messages} WHERE input = ? AND session_id = ? AND seq = ? AND held_by = ? AND delivery_count = ?
+           RETURNING *`,
+          [this.input, this.sessionId, message.sequence, this.token, message.deliveryCount],
+        );
+        if (removed.length === 0) await this.#throwSettleFailure(tx, message);
+        if (deadLetter)
+          await core.insertDeadLetter(tx, removed[0]!, deadLetter.reason, deadLetter.description);
+        for (const { sequence, message: parked } of effects?.park ?? []) {
+          await tx.run(
+            `INSERT INTO ${t.parked} (input, session_id, seq, message_id, correlation_id, headers, body, parked_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ${now}) ON CONFLICT (input, session_id, seq) DO NOTHING`,
+            [
+              this.input,
+              this.sessionId,
+              sequence,
+              parked.messageId,
+              parked.correlationId,
+              JSON.stringify(parked.headers),
+              parked.body,
+            ],
+          );
+        }
+        for (const sequence of effects?.unpark ?? []) {
+          await tx.run(`DELETE FROM ${t.parked} WHERE input = ? AND session_id = ? AND seq = ?`, [
+            this.input,
+            this.sessionId,
+            sequence,
+          ]);
+        }
+        const state = effects?.state;
+        return core.writePlans(tx, plans, {
+          input: this.input,
+          sessionId: this.sessionId,
+          leaseToken: this.token,
+          countDelta: -1,
+          state: state === undefined ? undefined : state === null ? null : JSON.stringify(state),
+        });
+      });
+    } catch (error) {
+      if (error instanceof SessionLockLostSignal) throw this.#lockLost();
+      throw error;
+    }
+    core.wakeLocal(woken);
+  }
+
+  async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {
+    this.core.assertOpen();
+    await this.#assertLease(this.core.db);
+    const rows = await this.core.db.all(
+      `SELECT * FROM ${this.core.t.parked} WHERE input = ? AND session_id = ? AND seq >= ? ORDER BY seq LIMIT ?`,
+      [this.input, this.sessionId, fromSequence, max],
+    );
+    return rows.map(parkedFromRow);
+  }
+
+  async renewLock(): Promise<Date> {
+    this.core.assertOpen();
+    const { t, now } = this.core;
+    const rows = await this.core.db.all(
+      `UPDATE ${t.sessions} SET locked_until = ${now} + ?
+       WHERE input = ? AND session_id = ? AND lock_token = ? AND locked_until > ${now} RETURNING locked_until`,
+      [this.core.options.lockDurationMs, ...this.#leaseParams],
+    );
+    if (rows.length === 0) throw this.#lockLost();
+    this.#lockedUntil = Number(rows[0]!.locked_until);
+    return this.lockedUntil;
+  }
+
+  async release(): Promise<void> {
+    this.core.assertOpen();
+    const { t, now } = this.core;
+    const released = await this.core.db.transaction(async (tx) => {
+      const changed = await tx.run(
+        `UPDATE ${t.sessions} SET lock_token = NULL, locked_until = ${now}
+         WHERE input = ? AND session_id = ? AND lock_token = ?`,
+        this.#leaseParams,
+      );
+      if (changed === 0) return false;
+      await tx.run(
+        `UPDATE ${t.messages} SET held_by = NULL, delivery_count = CASE WHEN delivery_count > 0 THEN delivery_count - 1 ELSE 0 END
+         WHERE input = ? AND session_id = ? AND held_by = ?`,
+        this.#leaseParams,
+      );
+      await this.core.notifyInTransaction(tx, new Set([this.input]));
+      return true;
+    });
+    if (released) this.core.wakeups.notify(this.input);
+  }
+
+  #assertHeldShape(message: ReceivedMessage): void {
+    if (
+      message.input !== this.input ||
+      message.sessionId !== this.sessionId ||
+      message.lockToken !== deliveryToken(this.token, message.deliveryCount)
+    ) {
+      throw new TransportError(
+        TransportErrorCode.MessageLockLost,
+        `Message ${message.sequence} of session '${message.sessionId}' at '${message.input}' was not received through this session lease`,
+      );
+    }
+  }
+
+  async #assertLease(executor: SqlExecutor): Promise<void> {
+    const rows = await executor.all(
+      `SELECT 1 AS held FROM ${this.core.t.sessions} WHERE input = ? AND session_id = ? AND lock_token = ? AND locked_until > ${this.core.now}`,
+      this.#leaseParams,
+    );
+    if (rows.length === 0) throw this.#lockLost();
+  }
+
+  /** After a settle matched no row: the lease is gone, or the message is (settled, purged or redelivered). */
+  async #throwSettleFailure(executor: SqlExecutor, message: ReceivedMessage): Promise<never> {
+    await this.#assertLease(executor);
+    throw new TransportError(
+      TransportErrorCode.MessageLockLost,
+      `Message ${message.sequence} of session '${this.sessionId}' at '${this.input}' is not held by this lease (already settled, purged or redelivered)`,
+    );
+  }
+
+  #lockLost(): TransportError {
+    return new TransportError(
+      TransportErrorCode.SessionLockLost,
+      `Lock on session '${this.sessionId}' at '${this.input}' was lost (expired, released or taken over)`,
+    );
+  }
+}

@@ -1,0 +1,22 @@
+/** A row as the driver returns it; callers map columns explicitly. */
+export type Row = Record<string, unknown>;
+
+/** Runs parameterised SQL written with `?` placeholders (rewritten to `$n` for PostgreSQL). */
+export interface SqlExecutor {
+  all(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** Returns the number of rows changed. */
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+export type SqlDialect = 'sqlite' | 'postgres';
+
+export interface SqlDatabase extends SqlExecutor {
+  readonly dialect: SqlDialect;
+  /** SQL expression for the database clock in epoch milliseconds. */
+  readonly nowMs: string;
+  /** Row-lock suffix for a candidate SELECT (empty on SQLite, where a write transaction is exclusive). */
+  readonly skipLocked: string;
+  /** Runs `fn` in one transaction (READ COMMITTED on PostgreSQL, `BEGIN IMMEDIATE` on SQLite). */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

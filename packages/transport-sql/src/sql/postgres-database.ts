@@ -1,0 +1,80 @@
+import pg from 'pg';
+import type { Row, SqlDatabase, SqlExecutor } from './database.js';
+
+// int8 columns (epoch-millisecond times, sequences) fit in a double for the next few hundred thousand years.
+const INT8_OID = 20;
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+const TRANSIENT_SQLSTATES = new Set(['40001', '40P01']);
+
+export interface PostgresDatabase extends SqlDatabase {
+  readonly pool: pg.Pool;
+}
+
+/** A pg pool; `?` placeholders become `$n`; transactions retry a few times on deadlock/serialization failure. */
+export function openPostgresDatabase(connectionString: string, poolSize: number): PostgresDatabase {
+  const pool = new pg.Pool({ connectionString, max: poolSize, types });
+  // An idle client that loses its connection must not crash the process; the next checkout reconnects.
+  pool.on('error', () => undefined);
+  const rewritten = new Map<string, string>();
+  const toPg = (sql: string): string => {
+    let text = rewritten.get(sql);
+    if (text === undefined) {
+      let n = 0;
+      text = sql.replace(/\?/g, () => `$${++n}`);
+      rewritten.set(sql, text);
+    }
+    return text;
+  };
+  const executor = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
+    async all(sql, params = []) {
+      return (await client.query(toPg(sql), params as unknown[])).rows as Row[];
+    },
+    async run(sql, params = []) {
+      return (await client.query(toPg(sql), params as unknown[])).rowCount ?? 0;
+    },
+  });
+
+  return {
+    dialect: 'postgres',
+    pool,
+    nowMs: `(extract(epoch from clock_timestamp()) * 1000)::bigint`,
+    skipLocked: ' FOR UPDATE SKIP LOCKED',
+    ...executor(pool),
+    async transaction(fn) {
+      for (let attempt = 1; ; attempt++) {
+        const client = await pool.connect();
+        let broken = false;
+        try {
+          await client.query('BEGIN');
+          const result = await fn(executor(client));
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          try {
+            await client.query('ROLLBACK');
+          } catch {
+            broken = true;
+          }
+          const code = (error as { code?: string }).code;
+          if (attempt < 4 && code !== undefined && TRANSIENT_SQLSTATES.has(code)) continue;
+          throw error;
+        } finally {
+          client.release(broken);
+        }
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

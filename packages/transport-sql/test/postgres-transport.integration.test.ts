@@ -1,0 +1,35 @@
+import {
+  createTemporaryDatabase,
+  shouldRunPostgresSuite,
+  type TemporaryDatabase,
+} from '@nimbus/testing/postgres';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
+import { createSqlTransport, type SqlTransport } from '../src/index.js';
+import { describeSqlBehaviour } from './behaviour.js';
+
+const runPg = await shouldRunPostgresSuite('transport-sql PostgreSQL behaviour');
+
+describe.runIf(runPg)('SQL transport on PostgreSQL', () => {
+  let database: TemporaryDatabase;
+  let opened: SqlTransport[] = [];
+  let schemaCounter = 0;
+  beforeAll(async () => {
+    database = await createTemporaryDatabase('nimbus_transport_sql');
+  });
+  afterEach(async () => {
+    for (const transport of opened) await transport.close();
+    opened = [];
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  describeSqlBehaviour(async (options) => {
+    // A fresh schema per test keeps tests independent inside one temporary database.
+    const transport = await createSqlTransport(
+      { dialect: 'postgres', connectionString: database.url, schema: `t${++schemaCounter}`, poolSize: 4 },
+      options,
+    );
+    opened.push(transport);
+    return transport;
+  });
+});

@@ -1,0 +1,15 @@
+import { afterEach, describe } from 'vitest';
+import { describeSqlBehaviour } from './behaviour.js';
+import { type SqliteFixture, sqliteFixture } from './fixtures.js';
+
+describe('SQL transport on SQLite', () => {
+  let fixture: SqliteFixture | null = null;
+  afterEach(async () => {
+    await fixture?.cleanup();
+    fixture = null;
+  });
+  describeSqlBehaviour((options) => {
+    fixture ??= sqliteFixture();
+    return fixture.open(options);
+  });
+});
