@@ -92,6 +92,16 @@ export {
   StorageProviderRegistrationError,
   StorageProviderTransientError,
 } from './errors.js';
+export { heartbeatOverviewItem, heartbeatRollup, newestHeartbeatsFirst } from './heartbeat-rollup.js';
+export {
+  createMemoryMessageStore,
+  MEMORY_PROVIDER_NAME,
+  type MemoryMessageStoreOptions,
+  memoryStorageProvider,
+} from './memory/create-memory-message-store.js';
+export { toMessageAudit, toMessageEntity, toUnresolvedEvent, withoutEventJson } from './normalize.js';
+export { InProcessStateChangeNotifier, type StateChange, type StateChangeListener } from './notifier.js';
+export { withStateChangeNotifications } from './notifying-store.js';
 export { PaginationLimits } from './pagination.js';
 export {
   assertValidStoreEndpointId,
@@ -110,6 +120,7 @@ export {
   UNRESOLVED_RETENTION_ENV,
   unresolvedRetentionMs,
 } from './retention.js';
+export { decodeOffsetToken, matchesPrefix, nextOffsetToken } from './search-matching.js';
 export {
   CONTROL_REQUEST_TYPES,
   decideStatusWrite,
@@ -117,3 +128,4 @@ export {
   type IncomingStatusWrite,
   type StatusWriteDecision,
 } from './stale-write-guard.js';
+export { type BucketLength, bucketKey, bucketKeysBetween, normaliseBucketLength } from './time-buckets.js';

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+import type { SubscriptionStore } from '../contracts/subscription-store.js';
+import { InvalidStoreArgumentError } from '../errors.js';
+import { clone, type MemoryState } from './state.js';
+
+export function createMemorySubscriptions(state: MemoryState): SubscriptionStore {
+  const onEndpoint = (endpointId: string) =>
+    [...state.subscriptions.values()].filter((s) => s.endpointId === endpointId);
+
+  return {
+    async subscribeToEndpointNotification(
+      endpointId,
+      mail,
+      type,
+      author,
+      url,
+      eventTypes,
+      payload,
+      frequency,
+    ) {
+      if (!endpointId) throw new InvalidStoreArgumentError('endpointId', 'must be a non-empty string');
+      const subscription = {
+        id: randomUUID(),
+        endpointId,
+        type,
+        mail,
+        authorId: author,
+        url,
+        eventTypes: [...eventTypes],
+        payload,
+        frequency,
+        notificationSeverity: null,
+        notifiedAt: null,
+        errorList: null,
+      };
+      state.subscriptions.set(subscription.id, subscription);
+      return clone(subscription);
+    },
+
+    async getSubscriptionsOnEndpoint(endpointId) {
+      return onEndpoint(endpointId).map(clone);
+    },
+
+    async getSubscriptionsOnEndpointWithEventtype(endpointId, eventType, payload, errorText) {
+      return onEndpoint(endpointId)
+        .filter((s) => s.eventTypes.length === 0 || s.eventTypes.includes(eventType))
+        .filter((s) => s.payload === '' || payload.includes(s.payload) || errorText.includes(s.payload))
+        .map(clone);
+    },
+
+    async updateSubscription(subscription) {
+      const stored = state.subscriptions.get(subscription.id);
+      if (stored === undefined) return false;
+      state.subscriptions.set(subscription.id, {
+        ...stored,
+        mail: subscription.mail,
+        type: subscription.type,
+        url: subscription.url,
+        eventTypes: [...subscription.eventTypes],
+        payload: subscription.payload,
+        frequency: subscription.frequency,
+      });
+      return true;
+    },
+
+    async unsubscribeById(endpointId, id) {
+      const stored = state.subscriptions.get(id);
+      if (stored === undefined || stored.endpointId !== endpointId) return false;
+      return state.subscriptions.delete(id);
+    },
+
+    async unsubscribeByMail(endpointId, mail) {
+      const matching = onEndpoint(endpointId).filter((s) => s.mail === mail);
+      for (const s of matching) state.subscriptions.delete(s.id);
+      return matching.length > 0;
+    },
+
+    async deleteSubscription(subscriptionId) {
+      return state.subscriptions.delete(subscriptionId);
+    },
+  };
+}

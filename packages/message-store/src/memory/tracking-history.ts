@@ -1,0 +1,238 @@
+import { MessageType } from '@nimbus/core';
+import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
+import type { AuditSearchItem } from '../entities/filters.js';
+import type { EventReport } from '../entities/message-audit.js';
+import type { MessageEntity } from '../entities/message-entity.js';
+import { MessageAuditType } from '../enums.js';
+import { InvalidStoreArgumentError } from '../errors.js';
+import { toMessageAudit, toMessageEntity, withoutEventJson } from '../normalize.js';
+import { PaginationLimits } from '../pagination.js';
+import { FIXED_RETENTION_MS } from '../retention.js';
+import {
+  decodeOffsetToken,
+  matchesExact,
+  matchesOneOf,
+  matchesPrefix,
+  nextOffsetToken,
+  withinRange,
+} from '../search-matching.js';
+import { clone, type MemoryState, nextSeq, now, pairKey, type StoredMessage } from './state.js';
+
+type HistoryMethods = Pick<
+  MessageTrackingStore,
+  | 'storeMessage'
+  | 'getMessage'
+  | 'getEventHistory'
+  | 'getLatestEventRequestMessage'
+  | 'getFailedMessage'
+  | 'getDeadletteredMessage'
+  | 'removeStoredMessage'
+  | 'searchMessages'
+  | 'storeMessageAudit'
+  | 'getMessageAudits'
+  | 'searchAudits'
+  | 'getResubmitCounts'
+  | 'setEventReport'
+  | 'getEventReports'
+>;
+
+const newestEnqueued = (a: StoredMessage, b: StoredMessage) =>
+  b.entity.enqueuedTimeUtc.getTime() - a.entity.enqueuedTimeUtc.getTime() || b.seq - a.seq;
+
+const REQUEST_WITH_PAYLOAD: ReadonlySet<MessageType> = new Set<MessageType>([
+  MessageType.EventRequest,
+  MessageType.ResubmissionRequest,
+]);
+
+const RESUBMITS: ReadonlySet<string> = new Set([
+  MessageAuditType.Resubmit,
+  MessageAuditType.ResubmitWithChanges,
+]);
+
+function requireId(name: string, value: string | null | undefined): void {
+  if (typeof value !== 'string' || value === '') {
+    throw new InvalidStoreArgumentError(name, 'must be a non-empty string');
+  }
+}
+
+export function createTrackingHistory(state: MemoryState): HistoryMethods {
+  const ofEvent = (eventId: string) =>
+    [...state.messages.values()].filter((m) => m.entity.eventId === eventId);
+  const newestOf = (candidates: StoredMessage[]): MessageEntity | null => {
+    const found = candidates.sort(newestEnqueued)[0];
+    return found === undefined ? null : clone(found.entity);
+  };
+
+  return {
+    async storeMessage(message) {
+      requireId('eventId', message.eventId);
+      requireId('messageId', message.messageId);
+      requireId('endpointId', message.endpointId);
+      const key = pairKey(message.eventId, message.messageId);
+      if (state.messages.has(key)) return false;
+      state.messages.set(key, {
+        entity: toMessageEntity(clone(message)),
+        seq: nextSeq(state),
+        expiresAt: state.clock.now() + FIXED_RETENTION_MS.messages,
+      });
+      return true;
+    },
+
+    async getMessage(eventId, messageId) {
+      const stored = state.messages.get(pairKey(eventId, messageId));
+      return stored === undefined ? null : clone(stored.entity);
+    },
+
+    async getEventHistory(eventId) {
+      return ofEvent(eventId)
+        .sort(
+          (a, b) => a.entity.enqueuedTimeUtc.getTime() - b.entity.enqueuedTimeUtc.getTime() || a.seq - b.seq,
+        )
+        .map((m) => clone(m.entity));
+    },
+
+    async getLatestEventRequestMessage(eventId) {
+      return newestOf(
+        ofEvent(eventId).filter(
+          (m) =>
+            REQUEST_WITH_PAYLOAD.has(m.entity.messageType) &&
+            (m.entity.messageContent.eventContent?.eventJson ?? '') !== '',
+        ),
+      );
+    },
+
+    async getFailedMessage(eventId, endpointId) {
+      return newestOf(
+        ofEvent(eventId).filter(
+          (m) => m.entity.endpointId === endpointId && m.entity.messageContent.errorContent !== null,
+        ),
+      );
+    },
+
+    async getDeadletteredMessage(eventId, endpointId) {
+      return newestOf(ofEvent(eventId).filter((m) => m.entity.endpointId === endpointId));
+    },
+
+    async removeStoredMessage(eventId, messageId) {
+      state.messages.delete(pairKey(eventId, messageId));
+    },
+
+    async searchMessages(filter, continuationToken, maxItemCount) {
+      const offset = decodeOffsetToken(continuationToken);
+      const size = PaginationLimits.resolve(maxItemCount);
+      const matching = [...state.messages.values()]
+        .filter(({ entity: m }) => {
+          return (
+            matchesPrefix(m.endpointId, filter.endpointId) &&
+            matchesPrefix(m.eventId, filter.eventId) &&
+            matchesPrefix(m.messageId, filter.messageId) &&
+            matchesPrefix(m.sessionId, filter.sessionId) &&
+            matchesOneOf(m.eventTypeId, filter.eventTypeId) &&
+            matchesExact(m.from, filter.from) &&
+            matchesExact(m.to, filter.to) &&
+            matchesExact(m.messageType, filter.messageType) &&
+            withinRange(m.enqueuedTimeUtc, filter.enqueuedAtFrom, filter.enqueuedAtTo)
+          );
+        })
+        .sort(newestEnqueued);
+      const page = matching.slice(offset, offset + size);
+      return {
+        messages: page.map((m) => {
+          const entity = clone(m.entity);
+          return { ...entity, messageContent: withoutEventJson(entity.messageContent) };
+        }),
+        continuationToken: nextOffsetToken(offset, page.length, matching.length),
+      };
+    },
+
+    async storeMessageAudit(eventId, audit, endpointId, eventTypeId) {
+      requireId('eventId', eventId);
+      const createdAt = now(state);
+      state.audits.push({
+        eventId,
+        endpointId: endpointId ?? audit.endpointId ?? null,
+        eventTypeId: eventTypeId ?? null,
+        audit: toMessageAudit(eventId, clone(audit), endpointId ?? null),
+        createdAt,
+        seq: nextSeq(state),
+        expiresAt: createdAt.getTime() + FIXED_RETENTION_MS.audits,
+      });
+    },
+
+    async getMessageAudits(eventId) {
+      return state.audits
+        .filter((a) => a.eventId === eventId)
+        .sort((a, b) => a.audit.auditTimestamp.getTime() - b.audit.auditTimestamp.getTime() || a.seq - b.seq)
+        .map((a) => clone(a.audit));
+    },
+
+    async searchAudits(filter, continuationToken, maxItemCount) {
+      const offset = decodeOffsetToken(continuationToken);
+      const size = PaginationLimits.resolve(maxItemCount);
+      const endpointMatches = (endpointId: string | null) => {
+        if (!filter.endpointIdExact) return matchesPrefix(endpointId, filter.endpointId);
+        if (filter.endpointId == null || filter.endpointId === '') return true;
+        return endpointId !== null && endpointId.toLowerCase() === filter.endpointId.toLowerCase();
+      };
+      const matching = state.audits
+        .filter(
+          (a) =>
+            matchesPrefix(a.eventId, filter.eventId) &&
+            endpointMatches(a.endpointId) &&
+            matchesPrefix(a.audit.auditorName, filter.auditorName) &&
+            matchesPrefix(a.eventTypeId, filter.eventTypeId) &&
+            matchesExact(a.audit.auditType, filter.auditType) &&
+            withinRange(a.createdAt, filter.createdAtFrom, filter.createdAtTo),
+        )
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.seq - a.seq);
+      const page = matching.slice(offset, offset + size);
+      return {
+        audits: page.map(
+          (a): AuditSearchItem => ({
+            eventId: a.eventId,
+            endpointId: a.endpointId,
+            eventTypeId: a.eventTypeId,
+            audit: clone(a.audit),
+            createdAt: new Date(a.createdAt),
+          }),
+        ),
+        continuationToken: nextOffsetToken(offset, page.length, matching.length),
+      };
+    },
+
+    async getResubmitCounts(endpointId, eventIds) {
+      const counts = new Map<string, number>();
+      if (!endpointId || eventIds.length === 0) return counts;
+      const wanted = new Set(eventIds);
+      for (const a of state.audits) {
+        if (a.endpointId !== endpointId || !wanted.has(a.eventId)) continue;
+        if (!RESUBMITS.has(a.audit.auditType) || a.audit.accessDenied) continue;
+        counts.set(a.eventId, (counts.get(a.eventId) ?? 0) + 1);
+      }
+      return counts;
+    },
+
+    async setEventReport(endpointId, eventId, isReported, reportedBy, ticketId) {
+      requireId('endpointId', endpointId);
+      requireId('eventId', eventId);
+      state.reports.set(pairKey(endpointId, eventId), {
+        endpointId,
+        eventId,
+        isReported,
+        reportedBy: reportedBy ?? null,
+        reportedAtUtc: now(state),
+        ticketId: isReported ? (ticketId ?? null) : null,
+      });
+    },
+
+    async getEventReports(endpointId, eventIds) {
+      const reports = new Map<string, EventReport>();
+      for (const eventId of new Set(eventIds)) {
+        if (eventId === '') continue;
+        const report = state.reports.get(pairKey(endpointId, eventId));
+        if (report !== undefined) reports.set(eventId, clone(report));
+      }
+      return reports;
+    },
+  };
+}

@@ -1,0 +1,256 @@
+import { resolveOriginatingId } from '../blocked-event-rules.js';
+import { compositeEventId } from '../composite-id.js';
+import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
+import { formatEndpointErrorList } from '../endpoint-error-list.js';
+import type { BlockedMessageEvent } from '../entities/endpoint-state.js';
+import type { UnresolvedEvent } from '../entities/unresolved-event.js';
+import { EndpointRole, HANDOFF_SUB_STATUS, ResolutionStatus, UNRESOLVED_STATUSES } from '../enums.js';
+import { withoutEventJson } from '../normalize.js';
+import { PaginationLimits } from '../pagination.js';
+import {
+  decodeOffsetToken,
+  matchesExact,
+  matchesOneOf,
+  matchesPrefix,
+  nextOffsetToken,
+  withinRange,
+} from '../search-matching.js';
+import { clone, type MemoryState, now, type TrackingRow } from './state.js';
+import { liveRow, rowKey } from './tracking-writes.js';
+
+type ReadMethods = Pick<
+  MessageTrackingStore,
+  | 'getPendingEvent'
+  | 'getFailedEvent'
+  | 'getDeferredEvent'
+  | 'getDeadletteredEvent'
+  | 'getUnsupportedEvent'
+  | 'getEvent'
+  | 'getEventById'
+  | 'getEventsByIds'
+  | 'getCompletedEventsOnEndpoint'
+  | 'getPendingHandoffByExternalJobId'
+  | 'getNextPendingHandoffEvent'
+  | 'getEventsByFilter'
+  | 'downloadEndpointStateCount'
+  | 'downloadEndpointSessionStateCount'
+  | 'downloadEndpointSessionStateCountBatch'
+  | 'downloadEndpointStatePaging'
+  | 'getBlockedEventsOnSession'
+  | 'getPendingEventsOnSession'
+  | 'getInvalidEventsOnSession'
+  | 'getEndpointErrorList'
+>;
+
+const newestFirst = (a: TrackingRow, b: TrackingRow) =>
+  b.event.updatedAt.getTime() - a.event.updatedAt.getTime() || b.seq - a.seq;
+
+const idOf = (e: UnresolvedEvent) => compositeEventId(e.eventId, e.sessionId);
+
+const blocked = (e: UnresolvedEvent): BlockedMessageEvent => ({
+  originatingId: resolveOriginatingId(e.originatingMessageId, e.lastMessageId),
+  eventId: e.eventId,
+  status: e.resolutionStatus,
+});
+
+export function createTrackingReads(state: MemoryState): ReadMethods {
+  const liveOn = (endpointId: string): TrackingRow[] =>
+    [...state.rows.values()].filter((r) => r.visibility === 'live' && r.event.endpointId === endpointId);
+
+  const byStatus =
+    (status: ResolutionStatus) =>
+    async (endpointId: string, eventId: string, sessionId: string): Promise<UnresolvedEvent | null> => {
+      const row = liveRow(state, rowKey(endpointId, eventId, sessionId));
+      return row !== null && row.event.resolutionStatus === status ? clone(row.event) : null;
+    };
+
+  const sessionCount = (endpointId: string, sessionId: string) => {
+    const rows = liveOn(endpointId)
+      .filter((r) => r.event.sessionId === sessionId)
+      .sort(newestFirst);
+    const ids = (status: ResolutionStatus) =>
+      rows.filter((r) => r.event.resolutionStatus === status).map((r) => idOf(r.event));
+    return {
+      sessionId,
+      pendingEvents: ids(ResolutionStatus.Pending),
+      deferredEvents: ids(ResolutionStatus.Deferred),
+    };
+  };
+
+  const handoffRows = (endpointId: string) =>
+    liveOn(endpointId).filter(
+      (r) =>
+        r.event.resolutionStatus === ResolutionStatus.Pending &&
+        r.event.pendingSubStatus === HANDOFF_SUB_STATUS,
+    );
+
+  return {
+    getPendingEvent: byStatus(ResolutionStatus.Pending),
+    getFailedEvent: byStatus(ResolutionStatus.Failed),
+    getDeferredEvent: byStatus(ResolutionStatus.Deferred),
+    getDeadletteredEvent: byStatus(ResolutionStatus.DeadLettered),
+    getUnsupportedEvent: byStatus(ResolutionStatus.Unsupported),
+
+    async getEvent(endpointId, eventId) {
+      const newest = liveOn(endpointId)
+        .filter((r) => r.event.eventId === eventId)
+        .sort(newestFirst)[0];
+      return newest === undefined ? null : clone(newest.event);
+    },
+
+    async getEventById(endpointId, id) {
+      const row = liveOn(endpointId).find((r) => idOf(r.event) === id);
+      return row === undefined ? null : clone(row.event);
+    },
+
+    async getEventsByIds(endpointId, ids) {
+      if (ids.length === 0) return [];
+      const wanted = new Set(ids);
+      return liveOn(endpointId)
+        .filter((r) => wanted.has(idOf(r.event)) || wanted.has(r.event.eventId))
+        .sort(newestFirst)
+        .map((r) => clone(r.event));
+    },
+
+    async getCompletedEventsOnEndpoint(endpointId) {
+      return liveOn(endpointId)
+        .filter((r) => r.event.resolutionStatus === ResolutionStatus.Completed)
+        .sort(newestFirst)
+        .map((r) => clone(r.event));
+    },
+
+    async getPendingHandoffByExternalJobId(endpointId, externalJobId) {
+      if (externalJobId == null || externalJobId === '') return null;
+      const row = handoffRows(endpointId).find((r) => r.event.externalJobId === externalJobId);
+      return row === undefined ? null : clone(row.event);
+    },
+
+    async getNextPendingHandoffEvent(endpointId, eventTypeIds) {
+      const types = eventTypeIds?.filter((t) => t !== '') ?? [];
+      const oldest = handoffRows(endpointId)
+        .filter(
+          (r) => types.length === 0 || (r.event.eventTypeId !== null && types.includes(r.event.eventTypeId)),
+        )
+        .sort(
+          (a, b) => a.event.enqueuedTimeUtc.getTime() - b.event.enqueuedTimeUtc.getTime() || a.seq - b.seq,
+        )[0];
+      return oldest === undefined ? null : clone(oldest.event);
+    },
+
+    async getEventsByFilter(filter, continuationToken, maxSearchItemsCount) {
+      const offset = decodeOffsetToken(continuationToken);
+      const size = PaginationLimits.resolve(maxSearchItemsCount);
+      const matching = [...state.rows.values()]
+        .filter((r) => r.visibility === 'live')
+        .filter(({ event: e }) => {
+          const json = e.messageContent.eventContent?.eventJson ?? '';
+          return (
+            matchesPrefix(e.endpointId, filter.endpointId) &&
+            matchesPrefix(e.eventId, filter.eventId) &&
+            matchesPrefix(e.sessionId, filter.sessionId) &&
+            matchesOneOf(e.eventTypeId, filter.eventTypeId) &&
+            matchesOneOf(e.resolutionStatus, filter.resolutionStatus) &&
+            matchesExact(e.to, filter.to) &&
+            matchesExact(e.from, filter.from) &&
+            matchesExact(e.messageType, filter.messageType) &&
+            withinRange(e.updatedAt, filter.updatedAtFrom, filter.updatedAtTo) &&
+            withinRange(e.enqueuedTimeUtc, filter.enqueuedAtFrom, filter.enqueuedAtTo) &&
+            (filter.payload == null || filter.payload === '' || json.includes(filter.payload))
+          );
+        })
+        .sort(newestFirst);
+      const page = matching.slice(offset, offset + size);
+      return {
+        events: page.map((r) => {
+          const e = clone(r.event);
+          return { ...e, messageContent: withoutEventJson(e.messageContent) };
+        }),
+        continuationToken: nextOffsetToken(offset, page.length, matching.length),
+      };
+    },
+
+    async downloadEndpointStateCount(endpointId) {
+      const rows = liveOn(endpointId);
+      const count = (status: ResolutionStatus) =>
+        rows.filter((r) => r.event.resolutionStatus === status).length;
+      return {
+        endpointId,
+        pendingCount: count(ResolutionStatus.Pending),
+        deferredCount: count(ResolutionStatus.Deferred),
+        failedCount: count(ResolutionStatus.Failed),
+        deadletterCount: count(ResolutionStatus.DeadLettered),
+        unsupportedCount: count(ResolutionStatus.Unsupported),
+        eventTime: now(state),
+      };
+    },
+
+    async downloadEndpointSessionStateCount(endpointId, sessionId) {
+      return sessionCount(endpointId, sessionId);
+    },
+
+    async downloadEndpointSessionStateCountBatch(endpointId, sessionIds) {
+      return [...new Set(sessionIds)].map((s) => sessionCount(endpointId, s));
+    },
+
+    async downloadEndpointStatePaging(endpointId, pageSize, continuationToken) {
+      const offset = decodeOffsetToken(continuationToken);
+      const size = PaginationLimits.resolve(pageSize);
+      const actionable = liveOn(endpointId)
+        .filter((r) => UNRESOLVED_STATUSES.has(r.event.resolutionStatus))
+        .sort(newestFirst);
+      const page = actionable.slice(offset, offset + size).map((r) => clone(r.event));
+      const ids = (status: ResolutionStatus) => page.filter((e) => e.resolutionStatus === status).map(idOf);
+      return {
+        endpointId,
+        continuationToken: nextOffsetToken(offset, page.length, actionable.length),
+        enrichedUnresolvedEvents: page,
+        pendingEvents: ids(ResolutionStatus.Pending),
+        failedEvents: ids(ResolutionStatus.Failed),
+        deferredEvents: ids(ResolutionStatus.Deferred),
+        deadletteredEvents: ids(ResolutionStatus.DeadLettered),
+        unsupportedEvents: ids(ResolutionStatus.Unsupported),
+        eventTime: now(state),
+      };
+    },
+
+    async getBlockedEventsOnSession(endpointId, sessionId, skip, take) {
+      const rows = liveOn(endpointId)
+        .filter(
+          (r) =>
+            r.event.sessionId === sessionId &&
+            (r.event.resolutionStatus === ResolutionStatus.Pending ||
+              r.event.resolutionStatus === ResolutionStatus.Deferred),
+        )
+        .sort(newestFirst);
+      const from = Math.max(0, Math.floor(skip));
+      const items = rows.slice(from, from + PaginationLimits.resolve(take)).map((r) => blocked(r.event));
+      return { items, total: rows.length };
+    },
+
+    async getPendingEventsOnSession(endpointId) {
+      return liveOn(endpointId)
+        .filter((r) => r.event.resolutionStatus === ResolutionStatus.Pending)
+        .sort(newestFirst)
+        .map((r) => clone(r.event));
+    },
+
+    async getInvalidEventsOnSession(endpointId) {
+      return liveOn(endpointId)
+        .filter((r) => r.event.endpointRole === EndpointRole.Publisher)
+        .sort(newestFirst)
+        .map((r) => blocked(r.event));
+    },
+
+    async getEndpointErrorList(endpointId) {
+      const ids = liveOn(endpointId)
+        .filter(
+          (r) =>
+            r.event.resolutionStatus === ResolutionStatus.Failed ||
+            r.event.resolutionStatus === ResolutionStatus.Deferred,
+        )
+        .sort(newestFirst)
+        .map((r) => idOf(r.event));
+      return formatEndpointErrorList(ids);
+    },
+  };
+}

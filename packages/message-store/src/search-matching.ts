@@ -1,0 +1,40 @@
+import { InvalidStoreArgumentError } from './errors.js';
+
+/** Case-insensitive prefix match used by every id-like search filter; an absent filter matches all. */
+export function matchesPrefix(value: string | null, prefix: string | null | undefined): boolean {
+  if (prefix == null || prefix === '') return true;
+  return value !== null && value.toLowerCase().startsWith(prefix.toLowerCase());
+}
+
+export function matchesOneOf<T>(value: T | null, allowed: readonly T[] | null | undefined): boolean {
+  if (allowed == null || allowed.length === 0) return true;
+  return value !== null && allowed.includes(value);
+}
+
+export function matchesExact<T>(value: T | null, wanted: T | null | undefined): boolean {
+  if (wanted == null || wanted === '') return true;
+  return value === wanted;
+}
+
+export function withinRange(
+  value: Date | null,
+  from: Date | null | undefined,
+  to: Date | null | undefined,
+): boolean {
+  if (from == null && to == null) return true;
+  if (value === null) return false;
+  const t = value.getTime();
+  return (from == null || t >= from.getTime()) && (to == null || t <= to.getTime());
+}
+
+/** Continuation tokens of offset-paged searches: the decimal offset of the next page. */
+export function decodeOffsetToken(token: string | null | undefined): number {
+  if (token == null || token === '') return 0;
+  if (!/^\d+$/.test(token))
+    throw new InvalidStoreArgumentError('continuationToken', `'${token}' is not a token this store issued`);
+  return Number(token);
+}
+
+export function nextOffsetToken(offset: number, pageLength: number, total: number): string | null {
+  return offset + pageLength < total ? String(offset + pageLength) : null;
+}
