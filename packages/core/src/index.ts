@@ -136,3 +136,4 @@ export type {
 } from './transport/transport.js';
 export { isTransportError, TransportError, TransportErrorCode } from './transport/transport-error.js';
 export type { TransportMessage } from './transport/transport-message.js';
+export * from './telemetry/index.js';

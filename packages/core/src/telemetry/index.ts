@@ -1,0 +1,19 @@
+export { messageAttributes, withProcessSpan, withPublishSpan } from './message-spans.js';
+export { countMetric, measureDuration, recordDuration } from './metrics.js';
+export {
+  MessagingOperation,
+  MetricName,
+  Outcome,
+  type SettleOperation,
+  SpanName,
+  TelemetryAttribute,
+  TelemetryScope,
+} from './names.js';
+export {
+  extractTraceContext,
+  formatTraceParent,
+  hasTraceContext,
+  injectTraceContext,
+  parseTraceParent,
+} from './trace-context.js';
+export { recordSpanError, type WithSpanOptions, withSpan } from './with-span.js';
