@@ -1,0 +1,51 @@
+import { afterEach, beforeEach, describe } from 'vitest';
+import { hasChanges } from '../transport/topology.js';
+import { operatorViewCases } from './cases/operator-views.js';
+import { parkingCases } from './cases/parking.js';
+import { routingCases } from './cases/routing.js';
+import { schedulingCases } from './cases/scheduling.js';
+import { sessionCases } from './cases/sessions.js';
+import { atomicSettlementCases, settlementCases } from './cases/settlement.js';
+import { CONFORMANCE_TOPOLOGY, Harness, type TransportConformanceFactory } from './harness.js';
+
+/**
+ * Registers the transport contract as a vitest suite titled `Transport conformance [name]`. `factory` is called
+ * before every case and must return a fresh, empty transport (its `cleanup` runs after the case). Cases that need a
+ * capability the transport does not declare are skipped with the reason; time-dependent cases use the fixture's
+ * `advance`/`clock` when given, otherwise short real waits (so give real-time transports a lockDurationMs ≤ 1.5 s).
+ */
+export function describeTransportConformance(name: string, factory: TransportConformanceFactory): void {
+  describe(`Transport conformance [${name}]`, () => {
+    let harness: Harness | undefined;
+    const current = (): Harness => {
+      if (!harness) throw new Error('conformance harness used outside a test');
+      return harness;
+    };
+
+    beforeEach(async () => {
+      const fixture = await factory();
+      harness = new Harness(fixture);
+      const changes = await fixture.transport.applyTopology(CONFORMANCE_TOPOLOGY);
+      if (!hasChanges(changes))
+        throw new Error(`the ${name} factory must return an empty transport for each case`);
+    });
+
+    afterEach(async () => {
+      const fixture = harness?.fixture;
+      harness = undefined;
+      if (fixture) {
+        await fixture.transport.close();
+        await fixture.cleanup();
+      }
+    });
+
+    describe('sessions', () => sessionCases(current));
+    describe('settlement', () => settlementCases(current));
+    describe('atomic settle and publish (capability atomicSettleAndPublish)', () =>
+      atomicSettlementCases(current));
+    describe('scheduling', () => schedulingCases(current));
+    describe('routing (design D3)', () => routingCases(current));
+    describe('parking', () => parkingCases(current));
+    describe('operator views and topology', () => operatorViewCases(current));
+  });
+}
