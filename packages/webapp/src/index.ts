@@ -1,1 +1,21 @@
-export {};
+export { createWebApp, type WebApp, type WebAppOptions } from './app/create-web-app.js';
+export { type BootstrapResult, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from './auth/bootstrap-admin.js';
+export { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './auth/cookies.js';
+export { hashPassword, passwordProblems, verifyPassword } from './auth/password.js';
+export {
+  DuplicateEmailError,
+  type EndpointRoleGrant,
+  type IdentitySession,
+  type IdentityStore,
+  type IdentityUser,
+  type NewIdentityUser,
+} from './identity/identity-store.js';
+export { createMemoryIdentityStore } from './identity/memory-identity-store.js';
+export { GRANTABLE_ROLES, type GrantableRole, Role } from './identity/roles.js';
+export { createSqlIdentityStore, type SqlIdentityStoreOptions } from './identity/sql-identity-store.js';
+export {
+  createLiveUpdateHub,
+  type LiveUpdate,
+  LiveUpdateHub,
+  type LiveUpdateListener,
+} from './live/live-update-hub.js';

@@ -1,0 +1,192 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import {
+  type Clock,
+  consoleLogger,
+  type Logger,
+  type Platform,
+  systemClock,
+  type Transport,
+} from '@nimbus/core';
+import type {
+  HeartbeatHistoryStore,
+  NimBusMessageStore,
+  StorageProviderCapabilities,
+} from '@nimbus/message-store';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { AuditLog } from '../audit/audit-log.js';
+import { accountRoutes } from '../auth/account-routes.js';
+import { Authenticator } from '../auth/authenticator.js';
+import { type BootstrapResult, bootstrapAdmin } from '../auth/bootstrap-admin.js';
+import { renderApiDocsPage } from '../http/api-docs-page.js';
+import { installErrorHandler } from '../http/error-handler.js';
+import { buildOpenApiDocument } from '../http/openapi.js';
+import { registerRoute } from '../http/register-route.js';
+import type { AnyRouteSpec } from '../http/route.js';
+import { addSecurityHeaders } from '../http/security-headers.js';
+import type { IdentityStore } from '../identity/identity-store.js';
+import { createLiveUpdateHub, type LiveUpdateHub } from '../live/live-update-hub.js';
+import { registerSseRoute } from '../live/sse-route.js';
+import { registerStorageHookRoutes } from '../live/storage-hook-routes.js';
+import { BulkJobs } from '../operator/bulk-jobs.js';
+import { OperatorActions } from '../operator/operator-actions.js';
+import { actionRoutes } from '../routes/action-routes.js';
+import { endpointRoutes } from '../routes/endpoint-routes.js';
+import { eventRoutes } from '../routes/event-routes.js';
+import { healthRoutes } from '../routes/health-routes.js';
+import { metricsRoutes } from '../routes/metrics-routes.js';
+import { platformRoutes } from '../routes/platform-routes.js';
+import { userRoutes } from '../routes/user-routes.js';
+import { serveUi } from '../ui-server/serve-ui.js';
+import type { ApiDeps } from './api-deps.js';
+import { EndpointCatalog } from './endpoint-catalog.js';
+
+export interface WebAppOptions {
+  /** The message store (any provider). Its `providerName` is shown when it has one. */
+  readonly store: NimBusMessageStore & Partial<HeartbeatHistoryStore> & { readonly providerName?: string };
+  /** Operator actions are sent as messages through this transport. */
+  readonly transport: Transport;
+  readonly platform?: Platform;
+  readonly identityStore: IdentityStore;
+  /** Feeds the SSE stream; hand the same hub to the Resolver as its state-change notifier. */
+  readonly liveUpdates?: LiveUpdateHub;
+  readonly storageCapabilities?: StorageProviderCapabilities;
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  /** Where NIMBUS_IDENTITY_ADMIN_EMAIL / _PASSWORD are read (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Generate the bootstrap password instead of using the public default (when the env gives none). */
+  readonly generateBootstrapPassword?: boolean;
+  /** Secure cookies: `'auto'` (default) marks them Secure on https requests. */
+  readonly secureCookies?: boolean | 'auto';
+  readonly trustProxy?: boolean;
+  readonly sessionTtlMs?: number;
+  /** Built UI directory (default `packages/webapp/ui/dist`). */
+  readonly uiDistDir?: string;
+  /** Enables the storage-hook routes for out-of-process notifiers. */
+  readonly storageHookKey?: string;
+  readonly environment?: string;
+  /** Endpoint ids to list even without a platform definition or stored metadata. */
+  readonly extraEndpoints?: readonly string[];
+  readonly sseKeepAliveMs?: number;
+}
+
+export interface WebApp {
+  readonly server: FastifyInstance;
+  readonly liveUpdates: LiveUpdateHub;
+  readonly bootstrap: BootstrapResult;
+  readonly uiBuilt: boolean;
+  readonly openApi: ReturnType<typeof buildOpenApiDocument>;
+  /** Starts listening; resolves the base URL (`http://127.0.0.1:12345`). */
+  listen(options?: { readonly host?: string; readonly port?: number }): Promise<string>;
+  close(): Promise<void>;
+}
+
+const VERSION = '0.1.0';
+const DEFAULT_UI_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../ui/dist');
+
+/** Builds the operator WebApp: REST API + OpenAPI, local sign-in, audit, SSE and the UI. */
+export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
+  const logger = options.logger ?? consoleLogger;
+  const clock = options.clock ?? systemClock;
+  const hub = options.liveUpdates ?? createLiveUpdateHub();
+  const identityStore = options.identityStore;
+  await identityStore.initialize();
+  const bootstrap = await bootstrapAdmin({
+    identityStore,
+    logger,
+    clock,
+    env: options.env ?? process.env,
+    generatePassword: options.generateBootstrapPassword ?? false,
+  });
+
+  const server = Fastify({
+    logger: false,
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: 2 * 1024 * 1024,
+  });
+  await server.register(fastifyCookie);
+  addSecurityHeaders(server);
+  installErrorHandler(server, logger);
+
+  const authenticator = new Authenticator({
+    identityStore,
+    clock,
+    logger,
+    sessionTtlMs: options.sessionTtlMs ?? 8 * 3_600_000,
+  });
+  server.decorateRequest('principal', null);
+  server.addHook('onRequest', async (request) => {
+    request.principal = await authenticator.principalOf(request);
+  });
+
+  const store = options.store;
+  const auditLog = new AuditLog(
+    (row) => store.storeMessageAudit(row.eventId ?? '', row, row.endpointId, row.eventTypeId),
+    clock,
+    logger,
+  );
+  const deps: ApiDeps = {
+    store,
+    transport: options.transport,
+    platform: options.platform ?? null,
+    catalog: new EndpointCatalog(options.platform ?? null, store, options.extraEndpoints),
+    identityStore,
+    hub,
+    auditLog,
+    clock,
+    logger,
+    provider: {
+      name: store.providerName ?? 'unknown',
+      capabilities: options.storageCapabilities ?? { supportsCrossAccountCopy: false },
+    },
+    environment: options.environment ?? 'dev',
+    version: VERSION,
+  };
+  const actions = new OperatorActions(deps);
+  const routes: AnyRouteSpec[] = [
+    ...accountRoutes({
+      identityStore,
+      authenticator,
+      cookiePolicy: { secure: options.secureCookies ?? 'auto' },
+      clock,
+      logger,
+    }),
+    ...endpointRoutes(deps),
+    ...eventRoutes(deps),
+    ...actionRoutes(deps, actions, new BulkJobs(hub)),
+    ...metricsRoutes(deps),
+    ...healthRoutes(deps),
+    ...platformRoutes(deps),
+    ...userRoutes(deps),
+  ];
+  for (const route of routes) registerRoute(server, authenticator, route);
+  const openApi = buildOpenApiDocument(routes, { title: 'NimBus WebApp API', version: VERSION });
+  server.get('/openapi.json', async () => openApi);
+  server.get('/api-docs', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(renderApiDocsPage(openApi)),
+  );
+  registerSseRoute(server, { hub, keepAliveMs: options.sseKeepAliveMs ?? 25_000 });
+  if (options.storageHookKey) registerStorageHookRoutes(server, hub, options.storageHookKey);
+  const { built } = await serveUi(server, options.uiDistDir ?? DEFAULT_UI_DIST);
+  if (!built)
+    logger.warn(
+      {},
+      'WebApp UI is not built; browser pages show how to build it (npm run build:ui -w @nimbus/webapp)',
+    );
+
+  return {
+    server,
+    liveUpdates: hub,
+    bootstrap,
+    uiBuilt: built,
+    openApi,
+    listen: async ({ host = '127.0.0.1', port = 0 } = {}) => {
+      const url = await server.listen({ host, port });
+      logger.info({ url }, `NimBus WebApp listening on ${url}`);
+      return url;
+    },
+    close: () => server.close(),
+  };
+}

@@ -1,0 +1,30 @@
+import type { Logger } from '@nimbus/core';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { HttpError } from './http-error.js';
+
+/** Every error leaves as `{ error, message, issues? }`; unexpected ones are logged and answered with 500. */
+export function installErrorHandler(app: FastifyInstance, logger: Logger): void {
+  app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.status).send({
+        error: error.code,
+        message: error.message,
+        ...(error.issues.length > 0 ? { issues: error.issues } : {}),
+      });
+    }
+    const status = (error as FastifyError).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // Fastify's own refusals: malformed JSON, unsupported media type, body too large.
+      return reply
+        .code(status)
+        .send({ error: (error as FastifyError).code ?? 'BadRequest', message: error.message });
+    }
+    logger.error(
+      { err: error.message, stack: error.stack, url: request.url, method: request.method },
+      'WebApp request failed',
+    );
+    return reply
+      .code(500)
+      .send({ error: 'InternalError', message: 'The server failed to handle the request; see its log.' });
+  });
+}

@@ -1,0 +1,78 @@
+import {
+  DuplicateEmailError,
+  type EndpointRoleGrant,
+  type IdentitySession,
+  type IdentityStore,
+  type IdentityUser,
+  type NewIdentityUser,
+  normalizeEmail,
+} from './identity-store.js';
+import type { GrantableRole, Role } from './roles.js';
+
+/** In-process identity store for tests and single-process runs with the memory message store. */
+export function createMemoryIdentityStore(): IdentityStore {
+  const users = new Map<string, IdentityUser>();
+  const endpointRoles = new Map<string, EndpointRoleGrant>();
+  const sessions = new Map<string, IdentitySession>();
+
+  const update = (userId: string, change: Partial<IdentityUser>) => {
+    const user = users.get(userId);
+    if (user) users.set(userId, { ...user, ...change });
+  };
+  const insert = (user: NewIdentityUser) => {
+    const email = normalizeEmail(user.email);
+    if ([...users.values()].some((u) => u.email === email)) throw new DuplicateEmailError(email);
+    users.set(user.id, {
+      ...user,
+      email,
+      failedLogins: 0,
+      lockedUntil: null,
+      updatedAt: user.createdAt,
+    });
+  };
+
+  return {
+    initialize: async () => undefined,
+    countUsers: async () => users.size,
+    createUser: async (user) => insert(user),
+    createUserIfNoneExist: async (user) => {
+      if (users.size > 0) return false;
+      insert(user);
+      return true;
+    },
+    findUserByEmail: async (email) => {
+      const wanted = normalizeEmail(email);
+      return [...users.values()].find((u) => u.email === wanted) ?? null;
+    },
+    findUserById: async (id) => users.get(id) ?? null,
+    listUsers: async () => [...users.values()].sort((a, b) => a.email.localeCompare(b.email)),
+    updatePassword: async (userId, passwordHash, at) => update(userId, { passwordHash, updatedAt: at }),
+    setSiteRole: async (userId, siteRole: Role, at) => update(userId, { siteRole, updatedAt: at }),
+    recordLoginFailure: async (userId, failedLogins, lockedUntil) =>
+      update(userId, { failedLogins, lockedUntil }),
+    resetLoginFailures: async (userId) => update(userId, { failedLogins: 0, lockedUntil: null }),
+    setEndpointRole: async (userId, endpointId, role: GrantableRole | null) => {
+      const key = `${userId}\u0000${endpointId}`;
+      if (role === null) endpointRoles.delete(key);
+      else endpointRoles.set(key, { userId, endpointId, role });
+    },
+    listEndpointRoles: async (userId) =>
+      [...endpointRoles.values()]
+        .filter((g) => g.userId === userId)
+        .sort((a, b) => a.endpointId.localeCompare(b.endpointId)),
+    createSession: async (session) => {
+      sessions.set(session.tokenHash, session);
+    },
+    findSession: async (tokenHash, now) => {
+      const session = sessions.get(tokenHash);
+      return session && session.expiresAt.getTime() > now.getTime() ? session : null;
+    },
+    deleteSession: async (tokenHash) => {
+      sessions.delete(tokenHash);
+    },
+    deleteSessionsOfUser: async (userId) => {
+      for (const [key, s] of sessions) if (s.userId === userId) sessions.delete(key);
+    },
+    close: async () => undefined,
+  };
+}

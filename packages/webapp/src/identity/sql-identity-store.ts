@@ -1,0 +1,268 @@
+import Database from 'better-sqlite3';
+import { type Kysely, Kysely as KyselyDb, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import {
+  DuplicateEmailError,
+  type IdentitySession,
+  type IdentityStore,
+  type IdentityUser,
+  type NewIdentityUser,
+  normalizeEmail,
+} from './identity-store.js';
+import { type GrantableRole, parseRole, Role } from './roles.js';
+import type { IdentityDatabase, UsersTable } from './sql-identity-schema.js';
+
+export type SqlIdentityStoreOptions =
+  | { readonly dialect: 'sqlite'; readonly filename: string }
+  | {
+      readonly dialect: 'postgres';
+      readonly connectionString: string;
+      /** PostgreSQL schema holding the tables (default `nimbus`). */
+      readonly schema?: string;
+    };
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+function toUser(row: UsersTable): IdentityUser {
+  return {
+    id: row.id,
+    email: row.email,
+    displayName: row.display_name,
+    passwordHash: row.password_hash,
+    siteRole: parseRole(row.site_role) ?? Role.None,
+    failedLogins: Number(row.failed_logins),
+    lockedUntil: row.locked_until === null ? null : new Date(row.locked_until),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/** Identity tables in the store's SQLite file or PostgreSQL database (one Kysely implementation). */
+export function createSqlIdentityStore(options: SqlIdentityStoreOptions): IdentityStore {
+  const schema = options.dialect === 'postgres' ? (options.schema ?? 'nimbus') : null;
+  if (schema !== null && !SCHEMA_NAME.test(schema)) {
+    throw new Error(`Identity store schema '${schema}' is not a safe SQL identifier.`);
+  }
+  const root: Kysely<IdentityDatabase> =
+    options.dialect === 'sqlite'
+      ? new KyselyDb({ dialect: new SqliteDialect({ database: new Database(options.filename) }) })
+      : new KyselyDb({
+          dialect: new PostgresDialect({
+            pool: new pg.Pool({ connectionString: options.connectionString, max: 5 }),
+          }),
+        });
+  const db = schema === null ? root : root.withSchema(schema);
+
+  const insertUser = async (executor: Kysely<IdentityDatabase>, user: NewIdentityUser) => {
+    const email = normalizeEmail(user.email);
+    const at = user.createdAt.toISOString();
+    try {
+      await executor
+        .insertInto('nimbus_identity_users')
+        .values({
+          id: user.id,
+          email,
+          display_name: user.displayName,
+          password_hash: user.passwordHash,
+          site_role: user.siteRole,
+          failed_logins: 0,
+          locked_until: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new DuplicateEmailError(email);
+      throw error;
+    }
+  };
+
+  const findUser = async (column: 'email' | 'id', value: string) => {
+    const row = await db
+      .selectFrom('nimbus_identity_users')
+      .selectAll()
+      .where(column, '=', value)
+      .executeTakeFirst();
+    return row ? toUser(row) : null;
+  };
+
+  const initialize = async () => {
+    if (schema !== null) await root.schema.createSchema(schema).ifNotExists().execute();
+    await db.schema
+      .createTable('nimbus_identity_users')
+      .ifNotExists()
+      .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
+      .addColumn('email', 'varchar(320)', (c) => c.notNull().unique())
+      .addColumn('display_name', 'varchar(200)')
+      .addColumn('password_hash', 'varchar(512)', (c) => c.notNull())
+      .addColumn('site_role', 'varchar(20)', (c) => c.notNull())
+      .addColumn('failed_logins', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('locked_until', 'varchar(40)')
+      .addColumn('created_at', 'varchar(40)', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(40)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('nimbus_identity_endpoint_roles')
+      .ifNotExists()
+      .addColumn('user_id', 'varchar(64)', (c) => c.notNull())
+      .addColumn('endpoint_id', 'varchar(200)', (c) => c.notNull())
+      .addColumn('role', 'varchar(20)', (c) => c.notNull())
+      .addPrimaryKeyConstraint('nimbus_identity_endpoint_roles_pk', ['user_id', 'endpoint_id'])
+      .execute();
+    await db.schema
+      .createTable('nimbus_identity_sessions')
+      .ifNotExists()
+      .addColumn('token_hash', 'varchar(128)', (c) => c.primaryKey())
+      .addColumn('user_id', 'varchar(64)', (c) => c.notNull())
+      .addColumn('csrf_token', 'varchar(128)', (c) => c.notNull())
+      .addColumn('created_at', 'varchar(40)', (c) => c.notNull())
+      .addColumn('expires_at', 'varchar(40)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('nimbus_identity_sessions_user')
+      .ifNotExists()
+      .on('nimbus_identity_sessions')
+      .column('user_id')
+      .execute();
+  };
+
+  return {
+    initialize,
+    countUsers: async () => {
+      const row = await db
+        .selectFrom('nimbus_identity_users')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    createUser: (user) => insertUser(db, user),
+    createUserIfNoneExist: async (user) => {
+      try {
+        return await root.transaction().execute(async (trx) => {
+          const tx = schema === null ? trx : trx.withSchema(schema);
+          if (options.dialect === 'postgres') {
+            // Serialises concurrent bootstraps: the second waits, then sees the first user.
+            await sql`lock table ${sql.table(`${schema}.nimbus_identity_users`)} in share row exclusive mode`.execute(
+              trx,
+            );
+          }
+          const existing = await tx
+            .selectFrom('nimbus_identity_users')
+            .select('id')
+            .limit(1)
+            .executeTakeFirst();
+          if (existing) return false;
+          await insertUser(tx, user);
+          return true;
+        });
+      } catch (error) {
+        if (error instanceof DuplicateEmailError) return false;
+        throw error;
+      }
+    },
+    findUserByEmail: (email) => findUser('email', normalizeEmail(email)),
+    findUserById: (id) => findUser('id', id),
+    listUsers: async () => {
+      const rows = await db.selectFrom('nimbus_identity_users').selectAll().orderBy('email').execute();
+      return rows.map(toUser);
+    },
+    updatePassword: async (userId, passwordHash, at) => {
+      await db
+        .updateTable('nimbus_identity_users')
+        .set({ password_hash: passwordHash, updated_at: at.toISOString() })
+        .where('id', '=', userId)
+        .execute();
+    },
+    setSiteRole: async (userId, role, at) => {
+      await db
+        .updateTable('nimbus_identity_users')
+        .set({ site_role: role, updated_at: at.toISOString() })
+        .where('id', '=', userId)
+        .execute();
+    },
+    recordLoginFailure: async (userId, failedLogins, lockedUntil) => {
+      await db
+        .updateTable('nimbus_identity_users')
+        .set({ failed_logins: failedLogins, locked_until: lockedUntil?.toISOString() ?? null })
+        .where('id', '=', userId)
+        .execute();
+    },
+    resetLoginFailures: async (userId) => {
+      await db
+        .updateTable('nimbus_identity_users')
+        .set({ failed_logins: 0, locked_until: null })
+        .where('id', '=', userId)
+        .execute();
+    },
+    setEndpointRole: async (userId, endpointId, role: GrantableRole | null) => {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .deleteFrom('nimbus_identity_endpoint_roles')
+          .where('user_id', '=', userId)
+          .where('endpoint_id', '=', endpointId)
+          .execute();
+        if (role !== null) {
+          await trx
+            .insertInto('nimbus_identity_endpoint_roles')
+            .values({ user_id: userId, endpoint_id: endpointId, role })
+            .execute();
+        }
+      });
+    },
+    listEndpointRoles: async (userId) => {
+      const rows = await db
+        .selectFrom('nimbus_identity_endpoint_roles')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('endpoint_id')
+        .execute();
+      return rows.flatMap((r) => {
+        const role = parseRole(r.role);
+        return role === null || role === Role.None
+          ? []
+          : [{ userId: r.user_id, endpointId: r.endpoint_id, role: role as GrantableRole }];
+      });
+    },
+    createSession: async (session: IdentitySession) => {
+      await db
+        .insertInto('nimbus_identity_sessions')
+        .values({
+          token_hash: session.tokenHash,
+          user_id: session.userId,
+          csrf_token: session.csrfToken,
+          created_at: session.createdAt.toISOString(),
+          expires_at: session.expiresAt.toISOString(),
+        })
+        .execute();
+    },
+    findSession: async (tokenHash, now) => {
+      const row = await db
+        .selectFrom('nimbus_identity_sessions')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .where('expires_at', '>', now.toISOString())
+        .executeTakeFirst();
+      return row
+        ? {
+            tokenHash: row.token_hash,
+            userId: row.user_id,
+            csrfToken: row.csrf_token,
+            createdAt: new Date(row.created_at),
+            expiresAt: new Date(row.expires_at),
+          }
+        : null;
+    },
+    deleteSession: async (tokenHash) => {
+      await db.deleteFrom('nimbus_identity_sessions').where('token_hash', '=', tokenHash).execute();
+    },
+    deleteSessionsOfUser: async (userId) => {
+      await db.deleteFrom('nimbus_identity_sessions').where('user_id', '=', userId).execute();
+    },
+    close: () => root.destroy(),
+  };
+}

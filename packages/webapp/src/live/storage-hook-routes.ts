@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import { sameToken } from '../auth/tokens.js';
+import { unauthorized } from '../http/http-error.js';
+import type { LiveUpdateHub } from './live-update-hub.js';
+
+/**
+ * `POST /api/storagehook/{endpoint|heartbeat|servicehealth}/:id` with header `X-Webhook-Key`: lets a Resolver
+ * in another process feed the SSE stream. Registered only when a key is configured.
+ */
+export function registerStorageHookRoutes(app: FastifyInstance, hub: LiveUpdateHub, key: string): void {
+  const check = (header: unknown) => {
+    if (typeof header !== 'string' || !sameToken(header, key))
+      throw unauthorized('Missing or wrong X-Webhook-Key.');
+  };
+  app.post<{ Params: { id: string } }>('/api/storagehook/endpoint/:id', async (request, reply) => {
+    check(request.headers['x-webhook-key']);
+    await hub.notifyEndpointStateChanged(request.params.id);
+    return reply.code(204).send();
+  });
+  app.post<{ Params: { id: string } }>('/api/storagehook/heartbeat/:id', async (request, reply) => {
+    check(request.headers['x-webhook-key']);
+    await hub.notifyHeartbeatChanged(request.params.id);
+    return reply.code(204).send();
+  });
+  app.post<{ Params: { id: string } }>('/api/storagehook/servicehealth/:id', async (request, reply) => {
+    check(request.headers['x-webhook-key']);
+    await hub.notifyServiceHealthChanged(request.params.id);
+    return reply.code(204).send();
+  });
+}

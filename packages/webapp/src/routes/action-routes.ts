@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import type { ApiDeps } from '../app/api-deps.js';
+import { EventParams, SessionParams } from '../http/dto.js';
+import { badRequest, notFound } from '../http/http-error.js';
+import { type AnyRouteSpec, defineRoute } from '../http/route.js';
+import type { BulkJobs } from '../operator/bulk-jobs.js';
+import type { OperatorActions } from '../operator/operator-actions.js';
+
+const ActionResult = z.object({
+  action: z.string(),
+  endpointId: z.string(),
+  eventId: z.string().nullable(),
+  sessionId: z.string(),
+  messageId: z.string().nullable(),
+});
+
+const BulkStatus = z.object({
+  jobId: z.string(),
+  action: z.string(),
+  endpointId: z.string(),
+  total: z.number(),
+  processed: z.number(),
+  succeeded: z.number(),
+  failed: z.number(),
+  errors: z.array(z.object({ eventId: z.string(), message: z.string() })),
+  done: z.boolean(),
+});
+
+const jsonText = z
+  .string()
+  .min(1, 'eventJson is required')
+  .max(1_000_000)
+  .refine((text) => {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'eventJson is not valid JSON');
+
+export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: BulkJobs): AnyRouteSpec[] {
+  const { catalog } = deps;
+
+  const eventAction = <B extends z.ZodType | undefined>(spec: {
+    url: string;
+    summary: string;
+    action: Parameters<OperatorActions['authorize']>[1];
+    body?: B;
+    method?: 'POST' | 'DELETE';
+    run: (
+      principal: Parameters<OperatorActions['resubmit']>[0],
+      row: Awaited<ReturnType<OperatorActions['loadRow']>>,
+      body: B extends z.ZodType ? z.output<B> : undefined,
+    ) => Promise<z.input<typeof ActionResult>>;
+  }) =>
+    defineRoute({
+      method: spec.method ?? 'POST',
+      url: `/api/endpoints/:endpointId/events/:eventId${spec.url}`,
+      tag: 'Action',
+      summary: spec.summary,
+      access: 'authenticated',
+      params: EventParams,
+      body: spec.body,
+      response: ActionResult,
+      handler: async ({ params, body, principal }) => {
+        const endpointId = await catalog.canonical(params.endpointId);
+        await actions.authorize(principal!, spec.action, endpointId, params.eventId, body);
+        const row = await actions.loadRow({ endpointId, eventId: params.eventId });
+        return spec.run(principal!, row, body as never);
+      },
+    });
+
+  return [
+    eventAction({
+      url: '/resubmit',
+      summary: 'Resubmit a failed, dead-lettered or unsupported event with its stored payload (Contributor)',
+      action: 'resubmit',
+      run: (principal, row) => actions.resubmit(principal, row),
+    }),
+    eventAction({
+      url: '/resubmit-with-changes',
+      summary: 'Resubmit an event with an edited payload (Contributor)',
+      action: 'resubmitWithChanges',
+      body: z.object({ eventJson: jsonText, eventTypeId: z.string().min(1).max(200).optional() }),
+      run: (principal, row, body) => actions.resubmit(principal, row, body),
+    }),
+    eventAction({
+      url: '/skip',
+      summary: 'Skip a failed event so its session continues (Contributor)',
+      action: 'skip',
+      run: (principal, row) => actions.skip(principal, row),
+    }),
+    eventAction({
+      url: '/handoff/complete',
+      summary: 'Complete a pending handoff (Contributor)',
+      action: 'completeHandoff',
+      body: z.object({ note: z.string().max(4000).nullable().optional() }),
+      run: (principal, row, body) => actions.completeHandoff(principal, row, body.note ?? null),
+    }),
+    eventAction({
+      url: '/handoff/fail',
+      summary: 'Fail a pending handoff with a reason (Contributor)',
+      action: 'failHandoff',
+      body: z.object({
+        reason: z.string().trim().min(1, 'reason is required').max(4000),
+        errorType: z.string().max(200).nullable().optional(),
+      }),
+      run: (principal, row, body) => actions.failHandoff(principal, row, body.reason, body.errorType ?? null),
+    }),
+    eventAction({
+      url: '/reconcile',
+      summary: 'Mark a stuck Pending event Completed if it is unchanged since it was read (Contributor)',
+      action: 'reconcile',
+      body: z.object({ expectedLastMessageId: z.string().max(200).nullable() }),
+      run: (principal, row, body) => actions.reconcile(principal, row, body.expectedLastMessageId),
+    }),
+    eventAction({
+      url: '',
+      method: 'DELETE',
+      summary: 'Remove an event row from the store (Contributor)',
+      action: 'deleteEvent',
+      run: (principal, row) => actions.deleteEvent(principal, row),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/endpoints/:endpointId/sessions/:sessionId/reprocess-deferred',
+      tag: 'Action',
+      summary: 'Ask the endpoint to replay the deferred (parked) messages of a session (Contributor)',
+      access: 'authenticated',
+      params: SessionParams,
+      response: ActionResult,
+      handler: async ({ params, principal }) => {
+        const endpointId = await catalog.canonical(params.endpointId);
+        if (params.sessionId === '') throw badRequest('params.sessionId: required');
+        await actions.authorize(principal!, 'reprocessDeferred', endpointId, null, {
+          sessionId: params.sessionId,
+        });
+        return actions.reprocessDeferred(principal!, endpointId, params.sessionId);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/endpoints/:endpointId/bulk',
+      tag: 'Action',
+      summary:
+        'Resubmit or skip many events in the background; poll the job or listen for bulkprogress (Contributor)',
+      access: 'authenticated',
+      params: z.object({ endpointId: z.string().min(1).max(200) }),
+      body: z.object({
+        action: z.enum(['resubmit', 'skip']),
+        eventIds: z.array(z.string().min(1).max(200)).min(1, 'eventIds needs at least one id').max(1000),
+      }),
+      response: BulkStatus,
+      successStatus: 202,
+      handler: async ({ params, body, principal }) => {
+        const endpointId = await catalog.canonical(params.endpointId);
+        await actions.authorize(principal!, body.action, endpointId, null, { bulk: body.eventIds.length });
+        const ids = [...new Set(body.eventIds)];
+        const { job } = bulkJobs.start(body.action, endpointId, ids, async (eventId) => {
+          const row = await actions.loadRow({ endpointId, eventId });
+          if (body.action === 'resubmit') await actions.resubmit(principal!, row);
+          else await actions.skip(principal!, row);
+        });
+        return { ...job, errors: [...job.errors] };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/bulk-jobs/:jobId',
+      tag: 'Action',
+      summary: 'Progress of a bulk job',
+      access: 'authenticated',
+      params: z.object({ jobId: z.string().min(1).max(100) }),
+      response: BulkStatus,
+      handler: async ({ params }) => {
+        const job = bulkJobs.get(params.jobId);
+        if (!job) throw notFound(`Bulk job '${params.jobId}' not found.`);
+        return { ...job, errors: [...job.errors] };
+      },
+    }),
+  ];
+}

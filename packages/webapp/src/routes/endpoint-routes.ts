@@ -1,0 +1,235 @@
+import type { EndpointStateCount } from '@nimbus/message-store';
+import { ResolutionStatus } from '@nimbus/message-store';
+import { z } from 'zod';
+import type { ApiDeps } from '../app/api-deps.js';
+import { authorize } from '../auth/authorize.js';
+import { EndpointParams, iso, SessionParams } from '../http/dto.js';
+import { type AnyRouteSpec, defineRoute } from '../http/route.js';
+import { Role } from '../identity/roles.js';
+
+export const EndpointSummary = z.object({
+  endpointId: z.string(),
+  status: z.enum(['Healthy', 'Pending', 'Impacted', 'Failed', 'Unavailable']),
+  pendingCount: z.number(),
+  deferredCount: z.number(),
+  failedCount: z.number(),
+  deadletterCount: z.number(),
+  unsupportedCount: z.number(),
+  eventTime: z.string().nullable(),
+  error: z.string().nullable(),
+});
+type EndpointSummary = z.input<typeof EndpointSummary>;
+
+function summary(counts: EndpointStateCount): EndpointSummary {
+  const failed = counts.failedCount + counts.deadletterCount;
+  const status =
+    failed > 0
+      ? 'Failed'
+      : counts.deferredCount > 0
+        ? 'Impacted'
+        : counts.pendingCount + counts.unsupportedCount > 0
+          ? 'Pending'
+          : 'Healthy';
+  return {
+    endpointId: counts.endpointId,
+    status,
+    pendingCount: counts.pendingCount,
+    deferredCount: counts.deferredCount,
+    failedCount: counts.failedCount,
+    deadletterCount: counts.deadletterCount,
+    unsupportedCount: counts.unsupportedCount,
+    eventTime: iso(counts.eventTime),
+    error: null,
+  };
+}
+
+const SessionCount = z.object({
+  sessionId: z.string(),
+  pendingEvents: z.array(z.string()),
+  deferredEvents: z.array(z.string()),
+});
+
+const BlockedSession = z.object({
+  sessionId: z.string(),
+  blockingEventId: z.string(),
+  blockingStatus: z.string(),
+  pendingCount: z.number(),
+  deferredCount: z.number(),
+});
+
+const BLOCKING_STATUSES = [
+  ResolutionStatus.Failed,
+  ResolutionStatus.DeadLettered,
+  ResolutionStatus.Unsupported,
+];
+
+export function endpointRoutes(deps: ApiDeps): AnyRouteSpec[] {
+  const { store, catalog, auditLog, platform, logger } = deps;
+
+  const countsOf = async (endpointId: string): Promise<EndpointSummary> => {
+    try {
+      return summary(await store.downloadEndpointStateCount(endpointId));
+    } catch (error) {
+      logger.warn({ endpointId, err: (error as Error).message }, 'Endpoint counts unavailable');
+      return {
+        endpointId,
+        status: 'Unavailable',
+        pendingCount: 0,
+        deferredCount: 0,
+        failedCount: 0,
+        deadletterCount: 0,
+        unsupportedCount: 0,
+        eventTime: null,
+        error: (error as Error).message,
+      };
+    }
+  };
+
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/api/endpoints',
+      tag: 'Endpoint',
+      summary: 'Endpoints the caller may read, with status counts',
+      access: 'authenticated',
+      response: z.array(EndpointSummary),
+      handler: async ({ principal }) => {
+        const visible = (await catalog.list()).filter((id) => principal!.has(Role.Reader, id));
+        return Promise.all(visible.map(countsOf));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/endpoints/:endpointId',
+      tag: 'Endpoint',
+      summary: 'One endpoint: counts, metadata and the event types it produces and consumes',
+      access: 'authenticated',
+      params: EndpointParams,
+      response: z.object({
+        endpoint: EndpointSummary,
+        description: z.string().nullable(),
+        produces: z.array(z.string()),
+        consumes: z.array(z.string()),
+        owner: z.string().nullable(),
+        ownerTeam: z.string().nullable(),
+        ownerEmail: z.string().nullable(),
+        yourRole: z.string(),
+      }),
+      handler: async ({ params, principal }) => {
+        const endpointId = await catalog.canonical(params.endpointId);
+        await authorize(auditLog, principal!, Role.Reader, endpointId);
+        const definition = platform?.getEndpoint(endpointId);
+        const metadata = await store.getEndpointMetadata(endpointId);
+        return {
+          endpoint: await countsOf(endpointId),
+          description: definition?.description ?? null,
+          produces: definition?.produces.map((t) => t.id) ?? [],
+          consumes: definition?.consumes.map((t) => t.id) ?? [],
+          owner: metadata?.endpointOwner ?? null,
+          ownerTeam: metadata?.endpointOwnerTeam ?? null,
+          ownerEmail: metadata?.endpointOwnerEmail ?? null,
+          yourRole: principal!.roleOn(endpointId),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/endpoints/:endpointId/sessions/:sessionId',
+      tag: 'Endpoint',
+      summary: 'Pending and deferred events of one session',
+      access: 'authenticated',
+      params: SessionParams,
+      response: SessionCount,
+      handler: async ({ params, principal }) => {
+        const endpointId = await catalog.canonical(params.endpointId);
+        await authorize(auditLog, principal!, Role.Reader, endpointId);
+        const counts = await store.downloadEndpointSessionStateCount(endpointId, params.sessionId);
+        return {
+          ...counts,
+          pendingEvents: [...counts.pendingEvents],
+          deferredEvents: [...counts.deferredEvents],
+        };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/api/endpoints/:endpointId/sessions/batch',
+      tag: 'Endpoint',
+      summary: 'Pending and deferred events of many sessions at once',
+      access: 'authenticated',
+      params: EndpointParams,
+      body: z.object({ sessionIds: z.array(z.string().max(200)).max(500) }),
+      response: z.array(SessionCount),
+      handler: async ({ params, body, principal }) => {
+        const endpointId = await catalog.canonical(params.endpointId);
+        await authorize(auditLog, principal!, Role.Reader, endpointId);
+        const counts = await store.downloadEndpointSessionStateCountBatch(endpointId, body.sessionIds);
+        return counts.map((c) => ({
+          ...c,
+          pendingEvents: [...c.pendingEvents],
+          deferredEvents: [...c.deferredEvents],
+        }));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/endpoints/:endpointId/sessions/:sessionId/blocked',
+      tag: 'Endpoint',
+      summary: 'Events waiting behind the blocking event of one session (paged)',
+      access: 'authenticated',
+      params: SessionParams,
+      query: z.object({
+        skip: z.coerce.number().int().min(0).default(0),
+        take: z.coerce.number().int().min(1).max(200).default(50),
+      }),
+      response: z.object({
+        items: z.array(z.object({ originatingId: z.string(), eventId: z.string(), status: z.string() })),
+        total: z.number(),
+      }),
+      handler: async ({ params, query, principal }) => {
+        const endpointId = await catalog.canonical(params.endpointId);
+        await authorize(auditLog, principal!, Role.Reader, endpointId);
+        const page = await store.getBlockedEventsOnSession(
+          endpointId,
+          params.sessionId,
+          query.skip,
+          query.take,
+        );
+        return { items: [...page.items], total: page.total };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/endpoints/:endpointId/blocked-sessions',
+      tag: 'Endpoint',
+      summary:
+        'Sessions blocked by a failed, dead-lettered or unsupported event, with what waits behind them',
+      access: 'authenticated',
+      params: EndpointParams,
+      query: z.object({ max: z.coerce.number().int().min(1).max(500).default(100) }),
+      response: z.array(BlockedSession),
+      handler: async ({ params, query, principal }) => {
+        const endpointId = await catalog.canonical(params.endpointId);
+        await authorize(auditLog, principal!, Role.Reader, endpointId);
+        const blocking = await store.getEventsByFilter(
+          { endpointId, resolutionStatus: BLOCKING_STATUSES },
+          null,
+          query.max,
+        );
+        const bySession = new Map<string, { eventId: string; status: string }>();
+        for (const row of blocking.events) {
+          if (!bySession.has(row.sessionId))
+            bySession.set(row.sessionId, { eventId: row.eventId, status: row.resolutionStatus });
+        }
+        const counts = await store.downloadEndpointSessionStateCountBatch(endpointId, [...bySession.keys()]);
+        return counts.map((c) => ({
+          sessionId: c.sessionId,
+          blockingEventId: bySession.get(c.sessionId)!.eventId,
+          blockingStatus: bySession.get(c.sessionId)!.status,
+          pendingCount: c.pendingEvents.length,
+          deferredCount: c.deferredEvents.length,
+        }));
+      },
+    }),
+  ];
+}

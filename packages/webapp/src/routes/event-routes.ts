@@ -1,0 +1,281 @@
+import { MessageType } from '@nimbus/core';
+import {
+  ALL_RESOLUTION_STATUSES,
+  HANDOFF_SUB_STATUS,
+  type MessageEntity,
+  ResolutionStatus,
+} from '@nimbus/message-store';
+import { z } from 'zod';
+import type { ApiDeps } from '../app/api-deps.js';
+import { authorize } from '../auth/authorize.js';
+import {
+  AuditDto,
+  auditDto,
+  EndpointParams,
+  EventDto,
+  EventParams,
+  eventDto,
+  MessageDto,
+  messageDto,
+} from '../http/dto.js';
+import { notFound } from '../http/http-error.js';
+import { type AnyRouteSpec, defineRoute } from '../http/route.js';
+import { Role } from '../identity/roles.js';
+
+const PAYLOAD_TYPES = new Set<string>([
+  MessageType.EventRequest,
+  MessageType.ResubmissionRequest,
+  MessageType.RetryRequest,
+  MessageType.ContinuationRequest,
+  MessageType.ProcessDeferredRequest,
+]);
+
+/** The newest request in the history that carries a payload: what a resubmit sends and the UI shows. */
+export function latestPayloadMessage(
+  history: readonly MessageEntity[],
+  endpointId: string,
+): MessageEntity | null {
+  const candidates = history.filter(
+    (m) =>
+      PAYLOAD_TYPES.has(m.messageType) &&
+      (m.messageContent.eventContent?.eventJson ?? '') !== '' &&
+      (m.endpointId === endpointId || m.to === endpointId),
+  );
+  return candidates.at(-1) ?? null;
+}
+
+const commaList = z
+  .string()
+  .optional()
+  .transform((v) =>
+    v
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
+  );
+
+const optionalDate = z.iso.datetime({ offset: true }).optional();
+
+/** Which actions the event's status allows (the server re-checks every one). */
+export function allowedActions(status: string, pendingSubStatus: string | null): string[] {
+  switch (status) {
+    case ResolutionStatus.Failed:
+    case ResolutionStatus.DeadLettered:
+    case ResolutionStatus.Unsupported:
+      return ['resubmit', 'resubmitWithChanges', 'skip', 'delete'];
+    case ResolutionStatus.Deferred:
+      return ['reprocessDeferred', 'delete'];
+    case ResolutionStatus.Pending:
+      return pendingSubStatus === HANDOFF_SUB_STATUS
+        ? ['completeHandoff', 'failHandoff', 'reconcile']
+        : ['reconcile', 'delete'];
+    default:
+      return [];
+  }
+}
+
+export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
+  const { store, catalog, auditLog } = deps;
+
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/api/endpoints/:endpointId/events',
+      tag: 'Event',
+      summary: 'Search the events of an endpoint (newest update first, paged with a continuation token)',
+      access: 'authenticated',
+      params: EndpointParams,
+      query: z.object({
+        status: commaList.pipe(
+          z.array(z.enum(ALL_RESOLUTION_STATUSES as [ResolutionStatus, ...ResolutionStatus[]])),
+        ),
+        eventTypeId: commaList,
+        eventId: z.string().max(200).optional(),
+        sessionId: z.string().max(200).optional(),
+        from: z.string().max(200).optional(),
+        to: z.string().max(200).optional(),
+        payload: z.string().max(500).optional(),
+        updatedAtFrom: optionalDate,
+        updatedAtTo: optionalDate,
+        pageSize: z.coerce.number().int().min(1).max(200).default(50),
+        continuationToken: z.string().max(2000).optional(),
+      }),
+      response: z.object({
+        events: z.array(EventDto.extend({ resubmitCount: z.number() })),
+        continuationToken: z.string().nullable(),
+      }),
+      handler: async ({ params, query, principal }) => {
+        const endpointId = await catalog.canonical(params.endpointId);
+        await authorize(auditLog, principal!, Role.Reader, endpointId);
+        const result = await store.getEventsByFilter(
+          {
+            endpointId,
+            resolutionStatus: query.status.length > 0 ? query.status : null,
+            eventTypeId: query.eventTypeId.length > 0 ? query.eventTypeId : null,
+            eventId: query.eventId || null,
+            sessionId: query.sessionId || null,
+            from: query.from || null,
+            to: query.to || null,
+            payload: query.payload || null,
+            updatedAtFrom: query.updatedAtFrom ? new Date(query.updatedAtFrom) : null,
+            updatedAtTo: query.updatedAtTo ? new Date(query.updatedAtTo) : null,
+          },
+          query.continuationToken ?? null,
+          query.pageSize,
+        );
+        const counts = await store.getResubmitCounts(
+          endpointId,
+          result.events.map((e) => e.eventId),
+        );
+        return {
+          events: result.events.map((e) => ({ ...eventDto(e), resubmitCount: counts.get(e.eventId) ?? 0 })),
+          continuationToken: result.continuationToken,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/endpoints/:endpointId/events/:eventId',
+      tag: 'Event',
+      summary:
+        'One event with its payload (the latest request that carried one) and the actions its status allows',
+      access: 'authenticated',
+      params: EventParams,
+      response: z.object({
+        event: EventDto,
+        payload: z.string().nullable(),
+        payloadEventTypeId: z.string().nullable(),
+        allowedActions: z.array(z.string()),
+        blockedCount: z.number(),
+      }),
+      handler: async ({ params, principal }) => {
+        const endpointId = await catalog.canonical(params.endpointId);
+        await authorize(auditLog, principal!, Role.Reader, endpointId);
+        const row = await store.getEvent(endpointId, params.eventId);
+        if (!row) throw notFound(`Event '${params.eventId}' not found on endpoint '${endpointId}'.`);
+        const history = await store.getEventHistory(row.eventId);
+        const payloadMessage = latestPayloadMessage(history, endpointId);
+        const content = payloadMessage?.messageContent.eventContent ?? row.messageContent.eventContent;
+        const blocked = await store.getBlockedEventsOnSession(endpointId, row.sessionId, 0, 1);
+        return {
+          event: eventDto(row),
+          payload: content?.eventJson ?? null,
+          payloadEventTypeId: content?.eventTypeId ?? row.eventTypeId,
+          allowedActions: allowedActions(row.resolutionStatus, row.pendingSubStatus),
+          blockedCount: blocked.total,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/endpoints/:endpointId/events/:eventId/history',
+      tag: 'Event',
+      summary: 'The messages of the event at this endpoint, newest first',
+      access: 'authenticated',
+      params: EventParams,
+      response: z.array(MessageDto),
+      handler: async ({ params, principal }) => {
+        const endpointId = await catalog.canonical(params.endpointId);
+        await authorize(auditLog, principal!, Role.Reader, endpointId);
+        const history = await store.getEventHistory(params.eventId);
+        return history
+          .filter((m) => m.endpointId === endpointId || m.to === endpointId || m.from === endpointId)
+          .reverse()
+          .map(messageDto);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/endpoints/:endpointId/events/:eventId/audits',
+      tag: 'Event',
+      summary: 'Operator audit rows of the event, newest first',
+      access: 'authenticated',
+      params: EventParams,
+      response: z.array(AuditDto),
+      handler: async ({ params, principal }) => {
+        const endpointId = await catalog.canonical(params.endpointId);
+        await authorize(auditLog, principal!, Role.Reader, endpointId);
+        const audits = await store.getMessageAudits(params.eventId);
+        return audits.map(auditDto).reverse();
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/messages',
+      tag: 'Message',
+      summary: 'Search the message history of every endpoint (site Reader)',
+      access: 'authenticated',
+      query: z.object({
+        endpointId: z.string().max(200).optional(),
+        eventId: z.string().max(200).optional(),
+        messageId: z.string().max(200).optional(),
+        sessionId: z.string().max(200).optional(),
+        eventTypeId: commaList,
+        from: z.string().max(200).optional(),
+        to: z.string().max(200).optional(),
+        messageType: z.enum(Object.values(MessageType) as [MessageType, ...MessageType[]]).optional(),
+        pageSize: z.coerce.number().int().min(1).max(200).default(50),
+        continuationToken: z.string().max(2000).optional(),
+      }),
+      response: z.object({ messages: z.array(MessageDto), continuationToken: z.string().nullable() }),
+      handler: async ({ query, principal }) => {
+        await authorize(auditLog, principal!, Role.Reader, null);
+        const result = await store.searchMessages(
+          {
+            endpointId: query.endpointId || null,
+            eventId: query.eventId || null,
+            messageId: query.messageId || null,
+            sessionId: query.sessionId || null,
+            eventTypeId: query.eventTypeId.length > 0 ? query.eventTypeId : null,
+            from: query.from || null,
+            to: query.to || null,
+            messageType: query.messageType ?? null,
+          },
+          query.continuationToken ?? null,
+          query.pageSize,
+        );
+        return { messages: result.messages.map(messageDto), continuationToken: result.continuationToken };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/audits',
+      tag: 'Audit',
+      summary: 'Search audit rows: site Owner for all, endpoint Reader with an endpointId filter',
+      access: 'authenticated',
+      query: z.object({
+        endpointId: z.string().max(200).optional(),
+        eventId: z.string().max(200).optional(),
+        auditorName: z.string().max(200).optional(),
+        pageSize: z.coerce.number().int().min(1).max(200).default(50),
+        continuationToken: z.string().max(2000).optional(),
+      }),
+      response: z.object({
+        audits: z.array(AuditDto.extend({ createdAt: z.string() })),
+        continuationToken: z.string().nullable(),
+      }),
+      handler: async ({ query, principal }) => {
+        const endpointId = query.endpointId ? await catalog.canonical(query.endpointId) : null;
+        await authorize(auditLog, principal!, endpointId ? Role.Reader : Role.Owner, endpointId);
+        const result = await store.searchAudits(
+          {
+            endpointId,
+            endpointIdExact: endpointId !== null,
+            eventId: query.eventId || null,
+            auditorName: query.auditorName || null,
+          },
+          query.continuationToken ?? null,
+          query.pageSize,
+        );
+        return {
+          audits: result.audits
+            .filter((a) => endpointId === null || a.endpointId?.toLowerCase() === endpointId.toLowerCase())
+            .map((a) => ({ ...auditDto(a.audit), createdAt: a.createdAt.toISOString() })),
+          continuationToken: result.continuationToken,
+        };
+      },
+    }),
+  ];
+}

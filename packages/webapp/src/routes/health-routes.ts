@@ -1,0 +1,148 @@
+import { MessageAuditType } from '@nimbus/message-store';
+import { z } from 'zod';
+import type { ApiDeps } from '../app/api-deps.js';
+import { authorize } from '../auth/authorize.js';
+import { iso } from '../http/dto.js';
+import { type AnyRouteSpec, defineRoute } from '../http/route.js';
+import { Role } from '../identity/roles.js';
+
+const Settings = z.object({
+  enabled: z.boolean(),
+  intervalSeconds: z.number(),
+  timeoutSeconds: z.number(),
+  lastSentAtUtc: z.string().nullable(),
+});
+
+export function healthRoutes(deps: ApiDeps): AnyRouteSpec[] {
+  const { store, auditLog, catalog, hub } = deps;
+  return [
+    defineRoute({
+      method: 'GET',
+      url: '/api/heartbeat/overview',
+      tag: 'Heartbeat',
+      summary: 'Latest heartbeat of every endpoint (site Reader)',
+      access: 'authenticated',
+      response: z.array(
+        z.object({
+          endpointId: z.string(),
+          status: z.string(),
+          isHeartbeatEnabled: z.boolean().nullable(),
+          lastStartTime: z.string().nullable(),
+          lastReceivedTime: z.string().nullable(),
+          lastEndTime: z.string().nullable(),
+          roundTripMs: z.number().nullable(),
+          sdkVersion: z.string().nullable(),
+        }),
+      ),
+      handler: async ({ principal }) => {
+        await authorize(auditLog, principal!, Role.Reader, null);
+        const rows = new Map(
+          (await store.getHeartbeatOverview()).map((r) => [r.endpointId.toLowerCase(), r]),
+        );
+        return (await catalog.list()).map((endpointId) => {
+          const row = rows.get(endpointId.toLowerCase());
+          return {
+            endpointId,
+            status: row?.status ?? 'Unknown',
+            isHeartbeatEnabled: row?.isHeartbeatEnabled ?? null,
+            lastStartTime: iso(row?.lastStartTime),
+            lastReceivedTime: iso(row?.lastReceivedTime),
+            lastEndTime: iso(row?.lastEndTime),
+            roundTripMs: row?.roundTripMs ?? null,
+            sdkVersion: row?.sdkVersion || null,
+          };
+        });
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/health/services',
+      tag: 'Heartbeat',
+      summary: 'Liveness of the platform services such as the Resolver (site Reader)',
+      access: 'authenticated',
+      response: z.array(
+        z.object({
+          serviceId: z.string(),
+          status: z.string(),
+          version: z.string().nullable(),
+          lastProbeSentUtc: z.string().nullable(),
+          lastSeenUtc: z.string().nullable(),
+          roundTripMs: z.number().nullable(),
+          probeInFlight: z.boolean(),
+        }),
+      ),
+      handler: async ({ principal }) => {
+        await authorize(auditLog, principal!, Role.Reader, null);
+        return (await store.getServiceHealth()).map((h) => ({
+          serviceId: h.serviceId,
+          status: h.status,
+          version: h.version,
+          lastProbeSentUtc: iso(h.lastProbeSentUtc),
+          lastSeenUtc: iso(h.lastSeenUtc),
+          roundTripMs: h.roundTripMs,
+          probeInFlight: h.lastProbeMessageId !== null,
+        }));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/heartbeat/settings',
+      tag: 'Heartbeat',
+      summary: 'Scheduled heartbeat settings (site Reader)',
+      access: 'authenticated',
+      response: Settings,
+      handler: async ({ principal }) => {
+        await authorize(auditLog, principal!, Role.Reader, null);
+        const s = await store.getHeartbeatSettings();
+        return {
+          enabled: s.enabled,
+          intervalSeconds: s.intervalSeconds,
+          timeoutSeconds: s.timeoutSeconds,
+          lastSentAtUtc: iso(s.lastSentAtUtc),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'PUT',
+      url: '/api/heartbeat/settings',
+      tag: 'Heartbeat',
+      summary:
+        'Change the scheduled heartbeat (site Owner); interval at least 30 s, timeout 5 s to the interval',
+      access: 'authenticated',
+      body: z.object({
+        enabled: z.boolean(),
+        intervalSeconds: z.number().int().min(30).max(86_400),
+        timeoutSeconds: z.number().int().min(5).max(86_400),
+      }),
+      response: Settings,
+      handler: async ({ body, principal }) => {
+        await authorize(auditLog, principal!, Role.Owner, null, {
+          type: MessageAuditType.UpdateHeartbeatSettings,
+          data: body,
+        });
+        const current = await store.getHeartbeatSettings();
+        const timeoutSeconds = Math.min(body.timeoutSeconds, body.intervalSeconds);
+        await store.setHeartbeatSettings({
+          ...current,
+          ...body,
+          timeoutSeconds,
+          lastSentAtUtc: null,
+          lastHeartbeatFoldAtUtc: null,
+        });
+        await auditLog.write({
+          type: MessageAuditType.UpdateHeartbeatSettings,
+          principal: principal!,
+          data: { ...body, timeoutSeconds },
+        });
+        await hub.notifyHeartbeatChanged('');
+        const s = await store.getHeartbeatSettings();
+        return {
+          enabled: s.enabled,
+          intervalSeconds: s.intervalSeconds,
+          timeoutSeconds: s.timeoutSeconds,
+          lastSentAtUtc: iso(s.lastSentAtUtc),
+        };
+      },
+    }),
+  ];
+}
