@@ -1,0 +1,30 @@
+import { type Clock, type MessageEnvelope, MessageType } from '@nimbus/core';
+import type { MessageTrackingStore } from '@nimbus/message-store';
+
+const SETTLEMENT_REQUESTS: ReadonlySet<MessageType> = new Set<MessageType>([
+  MessageType.HandoffCompletedRequest,
+  MessageType.HandoffFailedRequest,
+]);
+
+/**
+ * For the outcome of a handed-off event, the handler's own time is meaningless (the work happened elsewhere):
+ * report the wall-clock time since the original request instead. Null when the rule does not apply.
+ * Only outcomes whose parent is a handoff settlement pay for the extra reads.
+ */
+export async function handoffProcessingTimeMs(
+  store: Pick<MessageTrackingStore, 'getMessage' | 'getEventHistory'>,
+  message: MessageEnvelope,
+  clock: Clock,
+): Promise<number | null> {
+  const outcome =
+    message.messageType === MessageType.ResolutionResponse ||
+    message.messageType === MessageType.ErrorResponse;
+  if (!outcome || !message.eventId || message.deadLetterErrorDescription !== null) return null;
+  const parent = await store.getMessage(message.eventId, message.parentMessageId);
+  if (!parent || !SETTLEMENT_REQUESTS.has(parent.messageType)) return null;
+  const history = await store.getEventHistory(message.eventId);
+  if (!history.some((h) => h.messageType === MessageType.PendingHandoffResponse)) return null;
+  const request = history.find((h) => h.messageType === MessageType.EventRequest);
+  if (!request) return null;
+  return Math.max(0, clock.now() - request.enqueuedTimeUtc.getTime());
+}

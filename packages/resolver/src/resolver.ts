@@ -1,0 +1,102 @@
+import {
+  type Clock,
+  consoleLogger,
+  type Logger,
+  type ProcessorErrorContext,
+  RESOLVER_INPUT,
+  SessionProcessor,
+  type SessionProcessorStats,
+  systemClock,
+  type Transport,
+} from '@nimbus/core';
+import { type MessageStateChangeNotifier, noopStateChangeNotifier } from '@nimbus/message-store';
+import { ResolverHandler, type ResolverStats } from './resolver-handler.js';
+import type { ResolverStore } from './resolver-store.js';
+import { RESOLVER_VERSION } from './version.js';
+
+export interface ResolverOptions {
+  /** Sessions handled at the same time; writes of different sessions overlap, one session stays in order. Default 32. */
+  readonly maxConcurrentSessions?: number;
+  /** Messages fetched per receive from one session. Default 16. */
+  readonly receiveBatchSize?: number;
+  /** A session idle this long is released. Default 1 000 ms. */
+  readonly sessionIdleTimeoutMs?: number;
+  /** How long one accept call waits. Default 1 000 ms. */
+  readonly acceptWaitMs?: number;
+  /** Reported in service health. Default: this package's version. */
+  readonly version?: string;
+  /** Auditor named on the audit rows of automatic retries. Default `Manager`. */
+  readonly auditorName?: string;
+}
+
+export interface CreateResolverArgs {
+  readonly transport: Transport;
+  readonly store: ResolverStore;
+  readonly notifier?: MessageStateChangeNotifier;
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  readonly options?: ResolverOptions;
+  /** Observes every processor-level error (already logged). */
+  readonly onError?: (error: unknown, context: ProcessorErrorContext) => void;
+}
+
+export interface Resolver {
+  start(): Promise<void>;
+  /** Finishes in-flight messages, releases every session, then resolves. */
+  stop(): Promise<void>;
+  readonly running: boolean;
+  readonly stats: ResolverStats & { readonly processor: SessionProcessorStats };
+}
+
+export class ResolverOptionsError extends Error {
+  override readonly name = 'ResolverOptionsError';
+}
+
+function requireMethod(target: unknown, name: string, what: string): void {
+  if (!target || typeof (target as Record<string, unknown>)[name] !== 'function') {
+    throw new ResolverOptionsError(`createResolver: ${what} must implement ${name}()`);
+  }
+}
+
+/** The worker that turns the stream of requests and outcomes on the Resolver input into the store's picture. */
+export function createResolver(args: CreateResolverArgs): Resolver {
+  if (!args || typeof args !== 'object')
+    throw new ResolverOptionsError('createResolver: arguments are required');
+  requireMethod(args.transport, 'acceptSession', 'transport');
+  for (const method of ['storeMessage', 'uploadPendingMessage', 'storeMessageAudit', 'getMessage'] as const) {
+    requireMethod(args.store, method, 'store');
+  }
+  const options = args.options ?? {};
+  const logger = args.logger ?? consoleLogger;
+  const clock = args.clock ?? systemClock;
+  const handler = new ResolverHandler({
+    store: args.store,
+    notifier: args.notifier ?? noopStateChangeNotifier,
+    logger,
+    clock,
+    version: options.version ?? RESOLVER_VERSION,
+    auditorName: options.auditorName ?? 'Manager',
+  });
+  const processor = new SessionProcessor({
+    transport: args.transport,
+    input: RESOLVER_INPUT,
+    handler,
+    maxConcurrentSessions: options.maxConcurrentSessions ?? 32,
+    receiveBatchSize: options.receiveBatchSize ?? 16,
+    sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 1_000,
+    acceptWaitMs: options.acceptWaitMs ?? 1_000,
+    clock,
+    logger,
+    ...(args.onError ? { onError: args.onError } : {}),
+  });
+  return {
+    start: () => processor.start(),
+    stop: () => processor.stop(),
+    get running() {
+      return processor.running;
+    },
+    get stats() {
+      return { ...handler.stats, processor: processor.stats };
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { type MessageEnvelope, MessageType } from '@nimbus/core';
+import {
+  type MessageTrackingStore,
+  ResolutionStatus,
+  type UnresolvedEventWrite,
+} from '@nimbus/message-store';
+
+const STATUS_BY_TYPE: ReadonlyMap<MessageType, ResolutionStatus> = new Map<MessageType, ResolutionStatus>([
+  [MessageType.EventRequest, ResolutionStatus.Pending],
+  [MessageType.ResubmissionRequest, ResolutionStatus.Pending],
+  [MessageType.RetryRequest, ResolutionStatus.Pending],
+  [MessageType.SkipRequest, ResolutionStatus.Pending],
+  [MessageType.ContinuationRequest, ResolutionStatus.Pending],
+  [MessageType.PendingHandoffResponse, ResolutionStatus.Pending],
+  [MessageType.HandoffCompletedRequest, ResolutionStatus.Pending],
+  [MessageType.HandoffFailedRequest, ResolutionStatus.Pending],
+  [MessageType.ErrorResponse, ResolutionStatus.Failed],
+  [MessageType.ResolutionResponse, ResolutionStatus.Completed],
+  [MessageType.DeferralResponse, ResolutionStatus.Deferred],
+  [MessageType.SkipResponse, ResolutionStatus.Skipped],
+  [MessageType.UnsupportedResponse, ResolutionStatus.Unsupported],
+]);
+
+/** The message type has no place in the Resolver's picture (Unknown, ProcessDeferredRequest). */
+export class UnmappedMessageTypeError extends Error {
+  override readonly name = 'UnmappedMessageTypeError';
+  constructor(readonly messageType: string) {
+    super(`MessageType '${messageType}' does not map to a resolution status; the Resolver cannot record it.`);
+  }
+}
+
+/**
+ * The status a message puts its event in. A dead-letter notification (any non-null
+ * `deadLetterErrorDescription`, even "") is DeadLettered whatever its type.
+ */
+export function resultingStatus(
+  message: Pick<MessageEnvelope, 'messageType' | 'deadLetterErrorDescription'>,
+): ResolutionStatus {
+  if (message.deadLetterErrorDescription !== null) return ResolutionStatus.DeadLettered;
+  const status = STATUS_BY_TYPE.get(message.messageType);
+  if (status === undefined) throw new UnmappedMessageTypeError(message.messageType);
+  return status;
+}
+
+type Upload = (
+  eventId: string,
+  sessionId: string,
+  endpointId: string,
+  content: UnresolvedEventWrite,
+) => Promise<boolean>;
+
+/** The store's upload method for a status; each applies its own guard and returns false only on refusal. */
+export function uploadFor(store: MessageTrackingStore, status: ResolutionStatus): Upload {
+  switch (status) {
+    case ResolutionStatus.Pending:
+      return store.uploadPendingMessage.bind(store);
+    case ResolutionStatus.Deferred:
+      return store.uploadDeferredMessage.bind(store);
+    case ResolutionStatus.Failed:
+      return store.uploadFailedMessage.bind(store);
+    case ResolutionStatus.DeadLettered:
+      return store.uploadDeadletteredMessage.bind(store);
+    case ResolutionStatus.Unsupported:
+      return store.uploadUnsupportedMessage.bind(store);
+    case ResolutionStatus.Skipped:
+      return store.uploadSkippedMessage.bind(store);
+    case ResolutionStatus.Completed:
+      return store.uploadCompletedMessage.bind(store);
+  }
+}
