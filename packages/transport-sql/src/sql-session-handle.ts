@@ -235,17 +235,18 @@ export class SqlSessionHandle implements SessionHandle {
     this.core.assertOpen();
     const { t, now } = this.core;
     const released = await this.core.db.transaction(async (tx) => {
+      // Only a live lease hands its messages back uncounted; a lapsed one already counted them.
+      await tx.run(
+        `UPDATE ${t.messages} SET held_by = NULL, delivery_count = CASE WHEN delivery_count > 0 THEN delivery_count - 1 ELSE 0 END
+         WHERE input = ? AND session_id = ? AND held_by = ? AND ${this.#leaseIsValid}`,
+        [...this.#leaseParams, ...this.#leaseParams],
+      );
       const changed = await tx.run(
         `UPDATE ${t.sessions} SET lock_token = NULL, locked_until = ${now}
          WHERE input = ? AND session_id = ? AND lock_token = ?`,
         this.#leaseParams,
       );
       if (changed === 0) return false;
-      await tx.run(
-        `UPDATE ${t.messages} SET held_by = NULL, delivery_count = CASE WHEN delivery_count > 0 THEN delivery_count - 1 ELSE 0 END
-         WHERE input = ? AND session_id = ? AND held_by = ?`,
-        this.#leaseParams,
-      );
       await this.core.notifyInTransaction(tx, new Set([this.input]));
       return true;
     });
