@@ -137,3 +137,4 @@ export type {
 export { isTransportError, TransportError, TransportErrorCode } from './transport/transport-error.js';
 export type { TransportMessage } from './transport/transport-message.js';
 export * from './telemetry/index.js';
+export * from './circuit-breaker/index.js';

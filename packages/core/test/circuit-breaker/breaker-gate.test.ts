@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  CircuitState,
+  EndpointCircuitBreaker,
+  gateTransport,
+  type ReceivedMessage,
+  SessionProcessor,
+  silentLogger,
+  withCircuitBreaker,
+} from '../../src/index.js';
+import { INPUT, memorySetup, settleTicks, until } from '../processing/processor-fixtures.js';
+
+class UnavailableError extends Error {}
+
+let processor: SessionProcessor | undefined;
+afterEach(async () => {
+  await processor?.stop();
+  processor = undefined;
+});
+
+describe('a breaker-gated receive loop', () => {
+  it('stops receiving while the breaker is open and resumes with a half-open probe', async () => {
+    const { clock, transport, send } = await memorySetup();
+    const breaker = new EndpointCircuitBreaker(INPUT, {
+      minimumThroughput: 2,
+      failurePercentageThreshold: 100,
+      breakDurationMs: 60_000,
+      clock,
+      logger: silentLogger,
+    });
+    const handled: string[] = [];
+    let failing = true;
+    const handler = withCircuitBreaker(
+      {
+        async handleMessage(session, message: ReceivedMessage) {
+          handled.push(message.body);
+          if (failing) {
+            await session.abandon(message);
+            throw new UnavailableError(`external system down (${message.body})`);
+          }
+          await session.complete(message);
+        },
+      },
+      breaker,
+    );
+    processor = new SessionProcessor({
+      transport: gateTransport(transport, breaker),
+      input: INPUT,
+      handler,
+      maxConcurrentSessions: 1,
+      acceptWaitMs: 1_000,
+      sessionIdleTimeoutMs: 1_000,
+      errorBackoffMs: 0,
+      logger: silentLogger,
+    });
+    await send('s1', 'a', 'b');
+    await processor.start();
+    await until(() => breaker.state === CircuitState.Open, 'breaker open after two failures');
+    const attemptsWhenOpened = handled.length;
+
+    // Open: the message stays on the transport untouched, however long we let the loop run.
+    for (let i = 0; i < 20; i++) await settleTicks();
+    expect(handled.length).toBe(attemptsWhenOpened);
+    const counts = await transport.counts(INPUT);
+    expect(counts.active).toBe(2);
+    const [peeked] = await transport.peek(INPUT, { max: 1 });
+    const deliveriesWhileOpen = peeked?.deliveryCount;
+
+    clock.advance(59_000);
+    for (let i = 0; i < 20; i++) await settleTicks();
+    expect(handled.length).toBe(attemptsWhenOpened);
+    expect((await transport.peek(INPUT, { max: 1 }))[0]?.deliveryCount).toBe(deliveriesWhileOpen);
+
+    // Half-open: the probe succeeds, the breaker closes and the rest drains.
+    failing = false;
+    clock.advance(1_000);
+    await until(() => handled.length >= attemptsWhenOpened + 2, 'messages handled after the break');
+    await until(() => breaker.state === CircuitState.Closed, 'breaker closed after the probe');
+    await until(() => processor!.stats.messagesHandled >= 2, 'processor finished the probe');
+    expect((await transport.counts(INPUT)).active).toBe(0);
+  });
+});
