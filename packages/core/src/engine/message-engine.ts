@@ -270,6 +270,7 @@ export class MessageEngine {
   ): Promise<number> {
     let replayed = 0;
     let from = 0;
+    const unparked = new Set(effects.unpark);
     while (modeOf(state) === 'replaying') {
       if (alreadyReplayed + replayed >= this.#maxReplay) {
         effects.responses.push(this.#continuation(session.sessionId));
@@ -283,7 +284,10 @@ export class MessageEngine {
       }
       for (const parked of page) {
         from = parked.sequence + 1;
+        // Unparked earlier in this same settlement (not applied yet): already handled.
+        if (unparked.has(parked.sequence)) continue;
         replayed += 1;
+        unparked.add(parked.sequence);
         effects.unpark.push(parked.sequence);
         state.deferredCount = Math.max(0, state.deferredCount - 1);
         let message: MessageEnvelope;

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { MessageType } from '../../src/index.js';
+import { setup } from './engine-fixture.js';
+import { control, event } from './fake-session.js';
+
+describe('engine: ordered replay inside the session', () => {
+  it('parked messages keep their permanent sequence; a replayed failure re-blocks in place', async () => {
+    const f = setup();
+    const fail = new Set(['a', 'c']);
+    f.handler.script = (c) => {
+      if (fail.has(c.message.eventId ?? '')) throw new Error(`fail ${c.message.eventId}`);
+    };
+    for (const id of ['a', 'b', 'c', 'd']) await f.deliver(event({ eventId: id }));
+    expect([...f.session.parked.keys()]).toEqual([1, 2, 3]);
+    fail.delete('a');
+    await f.deliver(control(MessageType.SkipRequest, event({ eventId: 'a' })));
+    // b handled, c fails again and blocks; d keeps sequence 3.
+    expect(f.session.blockedBy()).toBe('c');
+    expect([...f.session.parked.keys()]).toEqual([3]);
+    expect(f.session.state).toMatchObject({ deferredCount: 1, replaying: false });
+    await f.deliver(event({ eventId: 'e' }));
+    expect([...f.session.parked.keys()]).toEqual([3, 4]);
+    fail.clear();
+    await f.deliver(control(MessageType.ResubmissionRequest, event({ eventId: 'c' })));
+    expect(f.handler.handledEventIds).toEqual(['a', 'b', 'c', 'c', 'd', 'e']);
+    expect(f.session.parked.size).toBe(0);
+    expect(f.session.state).toMatchObject({ blockedByEventId: null, replaying: false, deferredCount: 0 });
+  });
+
+  it('a skip with nothing parked sends only the SkipResponse (no replay trigger)', async () => {
+    const f = setup();
+    const e = event();
+    f.session.state = { blockedByEventId: e.eventId, replaying: false, nextSequence: 1, deferredCount: 0 };
+    await f.deliver(control(MessageType.SkipRequest, e));
+    expect(f.session.responses().map((r) => r.messageType)).toEqual([MessageType.SkipResponse]);
+  });
+
+  it('a persisted replaying session replays before taking the new message (no overtaking)', async () => {
+    const f = setup();
+    const parked = event({ eventId: 'old' });
+    f.session.parked.set(1, f.session.deliver(parked));
+    f.session.state = { blockedByEventId: null, replaying: true, nextSequence: 2, deferredCount: 1 };
+    await f.deliver(event({ eventId: 'new' }));
+    expect(f.handler.handledEventIds).toEqual(['old', 'new']);
+    expect(f.session.state).toMatchObject({ blockedByEventId: null, replaying: false, deferredCount: 0 });
+    expect(f.session.responses(MessageType.DeferralResponse)).toHaveLength(0);
+  });
+
+  it('a large line is replayed in budgets handed over with a ContinuationRequest', async () => {
+    const f = setup({ extra: { maxReplayPerSettlement: 2 } });
+    f.handler.script = (c) => {
+      if (c.message.eventId === 'blocker') throw new Error('x');
+    };
+    await f.deliver(event({ eventId: 'blocker' }));
+    for (const id of ['p1', 'p2', 'p3']) await f.deliver(event({ eventId: id }));
+    await f.deliver(control(MessageType.SkipRequest, event({ eventId: 'blocker' })));
+    expect(f.handler.handledEventIds).toEqual(['blocker', 'p1', 'p2']);
+    expect(f.session.state).toMatchObject({ replaying: true });
+    const [continuation] = f.session.responses(MessageType.ContinuationRequest);
+    expect(continuation?.to).toBe('Continuation');
+    await f.deliver({ ...continuation!, from: 'Continuation', to: 'Billing' });
+    expect(f.handler.handledEventIds).toEqual(['blocker', 'p1', 'p2', 'p3']);
+    expect(f.session.state).toMatchObject({ replaying: false, deferredCount: 0 });
+  });
+
+  it('a transient failure during replay applies nothing: the trigger is abandoned and redelivered', async () => {
+    const f = setup();
+    let transient = true;
+    const { TransientError } = await import('../../src/index.js');
+    f.handler.script = (c) => {
+      if (c.message.eventId === 'blocker') throw new Error('x');
+      if (c.message.eventId === 'p1' && transient) throw new TransientError('db');
+    };
+    await f.deliver(event({ eventId: 'blocker' }));
+    await f.deliver(event({ eventId: 'p1' }));
+    const skip = control(MessageType.SkipRequest, event({ eventId: 'blocker' }));
+    await f.deliver(skip);
+    expect(f.session.last?.kind).toBe('abandon');
+    expect(f.session.blockedBy()).toBe('blocker');
+    transient = false;
+    await f.deliver(skip);
+    expect(f.session.blockedBy()).toBeNull();
+    expect(f.session.parked.size).toBe(0);
+  });
+
+  it('operator reprocess (ProcessDeferredRequest from Manager) lifts the block and replays', async () => {
+    const f = setup();
+    f.handler.script = (c) => {
+      if (c.message.eventId === 'blocker') throw new Error('x');
+    };
+    await f.deliver(event({ eventId: 'blocker' }));
+    await f.deliver(event({ eventId: 'p1' }));
+    await f.deliver(
+      event({ eventId: 'x', messageType: MessageType.ProcessDeferredRequest, from: 'Manager' }),
+    );
+    expect(f.handler.handledEventIds).toEqual(['blocker', 'p1']);
+    expect(f.session.state).toMatchObject({ blockedByEventId: null, replaying: false });
+  });
+
+  it('a replayed message that is dead-lettered is unparked and reported to the Resolver; replay continues', async () => {
+    const f = setup();
+    const { PermanentFailureError } = await import('../../src/index.js');
+    f.handler.script = (c) => {
+      if (c.message.eventId === 'blocker') throw new Error('x');
+      if (c.message.eventId === 'bad') throw new PermanentFailureError('bad payload');
+    };
+    await f.deliver(event({ eventId: 'blocker' }));
+    await f.deliver(event({ eventId: 'bad' }));
+    await f.deliver(event({ eventId: 'good' }));
+    await f.deliver(control(MessageType.SkipRequest, event({ eventId: 'blocker' })));
+    const notice = f.session.responses(MessageType.ErrorResponse).find((r) => r.eventId === 'bad');
+    expect(notice?.deadLetterReason).toBe('Permanent failure: bad payload');
+    expect(f.handler.handledEventIds).toEqual(['blocker', 'bad', 'good']);
+    expect(f.session.parked.size).toBe(0);
+  });
+});
