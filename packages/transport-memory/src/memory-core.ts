@@ -46,6 +46,10 @@ export class MemoryCore {
   #inputs = new Set<string>([RESOLVER_INPUT]);
   readonly #sessions = new Map<string, Map<string, SessionEntry>>();
   readonly #scheduled = new Map<string, ScheduledEntry>();
+  /** Per input, the sessions that have messages, in round-robin order (a leased session moves to the back). */
+  readonly #ready = new Map<string, Set<SessionEntry>>();
+  readonly #leased = new Set<SessionEntry>();
+  #earliestDue = Number.POSITIVE_INFINITY;
   readonly #deadLetters = new Map<string, DeadLetteredMessage[]>();
   #arrival = 0;
   #closed = false;
@@ -151,15 +155,24 @@ export class MemoryCore {
       );
     }
     this.#scheduled.delete(id);
+    this.#recomputeEarliestDue();
+  }
+
+  #recomputeEarliestDue(): void {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const entry of this.#scheduled.values()) earliest = Math.min(earliest, entry.dueAt);
+    this.#earliestDue = earliest;
   }
 
   #addScheduled(id: string, source: string, dueAt: number, deliveries: readonly Delivery[]): void {
     this.#scheduled.set(id, { id, source, dueAt, order: this.#arrival++, deliveries });
+    this.#earliestDue = Math.min(this.#earliestDue, dueAt);
   }
 
   /** Moves scheduled copies whose time has come into their session lines, in due-time order. */
   promoteDue(): void {
     const now = this.now();
+    if (now < this.#earliestDue) return;
     const due = [...this.#scheduled.values()]
       .filter((entry) => entry.dueAt <= now)
       .sort((a, b) => a.dueAt - b.dueAt || a.order - b.order);
@@ -167,12 +180,14 @@ export class MemoryCore {
       this.#scheduled.delete(entry.id);
       this.#enqueue(entry.deliveries);
     }
+    this.#recomputeEarliestDue();
   }
 
   #enqueue(deliveries: readonly Delivery[]): void {
     const now = this.now();
     for (const { input, message } of deliveries) {
       const entry = this.session(input, message.sessionId);
+      if (entry.line.length === 0) this.#readySet(input).add(entry);
       entry.line.push({
         message,
         input,
@@ -190,12 +205,9 @@ export class MemoryCore {
   /** The earliest future time at which something may become available (a schedule or a lock expiry). */
   nextWakeTime(): number {
     const now = this.now();
-    let next = Number.POSITIVE_INFINITY;
-    for (const entry of this.#scheduled.values()) next = Math.min(next, entry.dueAt);
-    for (const sessions of this.#sessions.values()) {
-      for (const entry of sessions.values()) {
-        if (entry.leaseToken !== null && entry.lockedUntil > now) next = Math.min(next, entry.lockedUntil);
-      }
+    let next = this.#earliestDue;
+    for (const entry of this.#leased) {
+      if (entry.leaseToken !== null && entry.lockedUntil > now) next = Math.min(next, entry.lockedUntil);
     }
     return next;
   }
@@ -216,26 +228,37 @@ export class MemoryCore {
     return entry;
   }
 
-  /** Leases the named session, or the free session whose oldest message waited longest; null if none. */
+  #readySet(input: string): Set<SessionEntry> {
+    let ready = this.#ready.get(input);
+    if (!ready) {
+      ready = new Set();
+      this.#ready.set(input, ready);
+    }
+    return ready;
+  }
+
+  /** Leases the named session, or the first free session with messages in round-robin order; null if none. */
   tryLease(input: string, sessionId: string | null): { entry: SessionEntry; token: string } | null {
     this.promoteDue();
     const now = this.now();
+    const ready = this.#readySet(input);
+    const named = sessionId === null ? undefined : this.#sessions.get(input)?.get(sessionId);
+    const candidates = sessionId === null ? ready : named && ready.has(named) ? [named] : [];
     let chosen: SessionEntry | null = null;
-    const candidates =
-      sessionId === null
-        ? [...(this.#sessions.get(input)?.values() ?? [])]
-        : [this.#sessions.get(input)?.get(sessionId)].filter((e) => e !== undefined);
     for (const entry of candidates) {
       if (!isLeaseFree(entry, now)) continue;
       this.#deadLetterExhausted(entry, null);
-      const head = entry.line[0];
-      if (!head) continue;
-      if (!chosen || head.arrival < chosen.line[0]!.arrival) chosen = entry;
+      if (entry.line.length === 0) continue;
+      chosen = entry;
+      break;
     }
     if (!chosen) return null;
     const token = uuidv7(now);
     chosen.leaseToken = token;
     chosen.lockedUntil = now + this.options.lockDurationMs;
+    ready.delete(chosen);
+    ready.add(chosen);
+    this.#leased.add(chosen);
     return { entry: chosen, token };
   }
 
@@ -261,13 +284,23 @@ export class MemoryCore {
     const lapsed = entry.lockedUntil <= this.now();
     entry.leaseToken = null;
     entry.lockedUntil = 0;
+    this.#leased.delete(entry);
     this.waiters.notifyAll();
+    this.#forgetIfEmpty(entry);
     if (lapsed) return;
     for (const item of entry.line) {
       if (item.heldBy !== token) continue;
       item.heldBy = null;
       item.deliveryCount = Math.max(0, item.deliveryCount - 1);
     }
+  }
+
+  /** Drops a session that holds nothing, so accept-next does not scan an ever-growing set of idle sessions. */
+  #forgetIfEmpty(entry: SessionEntry): void {
+    if (entry.line.length > 0 || entry.state !== null || entry.parked.size > 0 || entry.leaseToken !== null)
+      return;
+    const sessions = this.#sessions.get(entry.input);
+    if (sessions?.get(entry.sessionId) === entry) sessions.delete(entry.sessionId);
   }
 
   /** Delivers up to `max` messages in sequence order that this lease has not received yet. */
@@ -357,6 +390,7 @@ export class MemoryCore {
   #removeFromLine(entry: SessionEntry, item: LineMessage): void {
     const index = entry.line.indexOf(item);
     if (index >= 0) entry.line.splice(index, 1);
+    if (entry.line.length === 0) this.#ready.get(entry.input)?.delete(entry);
   }
 
   #addDeadLetter(item: LineMessage, reason: string, description: string | null): void {
@@ -453,6 +487,7 @@ export class MemoryCore {
     const sessions = [...(this.#sessions.get(input)?.values() ?? [])];
     if (target === 'active' || target === 'all') {
       for (const s of sessions) removed += s.line.splice(0).length;
+      this.#ready.delete(input);
     }
     if (target === 'parked' || target === 'all') {
       for (const s of sessions) {
@@ -471,6 +506,7 @@ export class MemoryCore {
         if (kept.length === 0) this.#scheduled.delete(entry.id);
         else this.#scheduled.set(entry.id, { ...entry, deliveries: kept });
       }
+      this.#recomputeEarliestDue();
     }
     return removed;
   }
