@@ -14,8 +14,8 @@ export { createMemoryIdentityStore } from './identity/memory-identity-store.js';
 export { GRANTABLE_ROLES, type GrantableRole, Role } from './identity/roles.js';
 export { createSqlIdentityStore, type SqlIdentityStoreOptions } from './identity/sql-identity-store.js';
 export {
-  createLiveUpdateHub,
   type LiveUpdate,
   LiveUpdateHub,
   type LiveUpdateListener,
+  type SubscribableNotifier,
 } from './live/live-update-hub.js';

@@ -9,10 +9,11 @@ import {
   systemClock,
   type Transport,
 } from '@nimbus/core';
-import type {
-  HeartbeatHistoryStore,
-  NimBusMessageStore,
-  StorageProviderCapabilities,
+import {
+  type HeartbeatHistoryStore,
+  InProcessStateChangeNotifier,
+  type NimBusMessageStore,
+  type StorageProviderCapabilities,
 } from '@nimbus/message-store';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AuditLog } from '../audit/audit-log.js';
@@ -26,7 +27,7 @@ import { registerRoute } from '../http/register-route.js';
 import type { AnyRouteSpec } from '../http/route.js';
 import { addSecurityHeaders } from '../http/security-headers.js';
 import type { IdentityStore } from '../identity/identity-store.js';
-import { createLiveUpdateHub, type LiveUpdateHub } from '../live/live-update-hub.js';
+import { LiveUpdateHub, type SubscribableNotifier } from '../live/live-update-hub.js';
 import { registerSseRoute } from '../live/sse-route.js';
 import { registerStorageHookRoutes } from '../live/storage-hook-routes.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
@@ -49,8 +50,11 @@ export interface WebAppOptions {
   readonly transport: Transport;
   readonly platform?: Platform;
   readonly identityStore: IdentityStore;
-  /** Feeds the SSE stream; hand the same hub to the Resolver as its state-change notifier. */
-  readonly liveUpdates?: LiveUpdateHub;
+  /**
+   * The state-change notifier that feeds the SSE stream: give the same instance to the Resolver (or wrap the
+   * store with `withStateChangeNotifications`). Default: a new in-process notifier, exposed as `notifier`.
+   */
+  readonly notifier?: SubscribableNotifier;
   readonly storageCapabilities?: StorageProviderCapabilities;
   readonly logger?: Logger;
   readonly clock?: Clock;
@@ -74,7 +78,7 @@ export interface WebAppOptions {
 
 export interface WebApp {
   readonly server: FastifyInstance;
-  readonly liveUpdates: LiveUpdateHub;
+  readonly notifier: SubscribableNotifier;
   readonly bootstrap: BootstrapResult;
   readonly uiBuilt: boolean;
   readonly openApi: ReturnType<typeof buildOpenApiDocument>;
@@ -90,7 +94,8 @@ const DEFAULT_UI_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   const logger = options.logger ?? consoleLogger;
   const clock = options.clock ?? systemClock;
-  const hub = options.liveUpdates ?? createLiveUpdateHub();
+  const notifier = options.notifier ?? new InProcessStateChangeNotifier({ logger });
+  const hub = new LiveUpdateHub(notifier);
   const identityStore = options.identityStore;
   await identityStore.initialize();
   const bootstrap = await bootstrapAdmin({
@@ -178,7 +183,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
 
   return {
     server,
-    liveUpdates: hub,
+    notifier,
     bootstrap,
     uiBuilt: built,
     openApi,
@@ -187,6 +192,9 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       logger.info({ url }, `NimBus WebApp listening on ${url}`);
       return url;
     },
-    close: () => server.close(),
+    close: async () => {
+      await server.close();
+      hub.detach();
+    },
   };
 }

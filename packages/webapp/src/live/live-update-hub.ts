@@ -1,4 +1,4 @@
-import type { MessageStateChangeNotifier } from '@nimbus/message-store';
+import type { MessageStateChangeNotifier, StateChangeListener } from '@nimbus/message-store';
 
 export type LiveUpdate =
   | { readonly type: 'endpointupdate'; readonly endpointId: string }
@@ -15,13 +15,28 @@ export type LiveUpdate =
 
 export type LiveUpdateListener = (update: LiveUpdate) => void;
 
+/** A state-change notifier the WebApp can listen to (the store package's `InProcessStateChangeNotifier`). */
+export interface SubscribableNotifier extends MessageStateChangeNotifier {
+  subscribe(listener: StateChangeListener): () => void;
+}
+
 /**
- * A state-change notifier that fans out to the browsers connected over SSE. Give it to the Resolver (or
- * whatever writes the store in this process) as its notifier; other processes reach it through the
- * storage-hook routes.
+ * Fans state changes out to the browsers connected over SSE. It listens to the provider-neutral notifier
+ * (the one the Resolver writes through), and forwards the WebApp's own store writes to that notifier so
+ * every listener hears about them.
  */
 export class LiveUpdateHub implements MessageStateChangeNotifier {
   readonly #listeners = new Set<LiveUpdateListener>();
+  readonly #unsubscribe: () => void;
+
+  constructor(private readonly notifier: SubscribableNotifier) {
+    this.#unsubscribe = notifier.subscribe((change) => {
+      if (change.kind === 'endpoint') this.publish({ type: 'endpointupdate', endpointId: change.endpointId });
+      else if (change.kind === 'heartbeat')
+        this.publish({ type: 'heartbeatupdate', endpointId: change.endpointId });
+      else this.publish({ type: 'servicehealthupdate', serviceId: change.serviceId });
+    });
+  }
 
   subscribe(listener: LiveUpdateListener): () => void {
     this.#listeners.add(listener);
@@ -32,23 +47,25 @@ export class LiveUpdateHub implements MessageStateChangeNotifier {
     return this.#listeners.size;
   }
 
+  /** Sends an update to connected browsers only (used for WebApp-local events such as bulk progress). */
   publish(update: LiveUpdate): void {
     for (const listener of this.#listeners) listener(update);
   }
 
-  async notifyEndpointStateChanged(endpointId: string): Promise<void> {
-    this.publish({ type: 'endpointupdate', endpointId });
+  notifyEndpointStateChanged(endpointId: string): Promise<void> {
+    return this.notifier.notifyEndpointStateChanged(endpointId);
   }
 
-  async notifyHeartbeatChanged(endpointId: string): Promise<void> {
-    this.publish({ type: 'heartbeatupdate', endpointId });
+  notifyHeartbeatChanged(endpointId: string): Promise<void> {
+    return this.notifier.notifyHeartbeatChanged(endpointId);
   }
 
-  async notifyServiceHealthChanged(serviceId: string): Promise<void> {
-    this.publish({ type: 'servicehealthupdate', serviceId });
+  notifyServiceHealthChanged(serviceId: string): Promise<void> {
+    return this.notifier.notifyServiceHealthChanged(serviceId);
   }
-}
 
-export function createLiveUpdateHub(): LiveUpdateHub {
-  return new LiveUpdateHub();
+  /** Stops listening to the notifier. */
+  detach(): void {
+    this.#unsubscribe();
+  }
 }

@@ -134,7 +134,7 @@ export function healthRoutes(deps: ApiDeps): AnyRouteSpec[] {
           principal: principal!,
           data: { ...body, timeoutSeconds },
         });
-        await hub.notifyHeartbeatChanged('');
+        hub.publish({ type: 'heartbeatupdate', endpointId: '' });
         const s = await store.getHeartbeatSettings();
         return {
           enabled: s.enabled,

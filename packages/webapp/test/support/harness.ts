@@ -1,0 +1,76 @@
+import { silentLogger, topologyFromPlatform } from '@nimbus/core';
+import { InProcessStateChangeNotifier } from '@nimbus/message-store';
+import { MemoryTransport } from '@nimbus/transport-memory';
+import { createWebApp, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, type WebApp } from '../../src/index.js';
+import { ApiClient } from './api-client.js';
+import { samplePlatform } from './sample-platform.js';
+import { seedErp } from './seed.js';
+import type { StoreFactory, StoreSet } from './store-factories.js';
+
+export const READER = { email: 'reader@example.test', password: 'Reader!Pass1' };
+export const CONTRIBUTOR = { email: 'contrib@example.test', password: 'Contrib!Pass1' };
+
+export interface Harness {
+  readonly url: string;
+  readonly webApp: WebApp;
+  readonly stores: StoreSet;
+  readonly transport: MemoryTransport;
+  readonly notifier: InProcessStateChangeNotifier;
+  /** Signed in as the bootstrap admin (site Owner). */
+  readonly admin: ApiClient;
+  newClient(): ApiClient;
+  signedIn(user: { email: string; password: string }): Promise<ApiClient>;
+  close(): Promise<void>;
+}
+
+/** A real WebApp on 127.0.0.1:0 over real stores, with the Erp endpoint seeded and a Reader and a Contributor. */
+export async function startHarness(
+  factory: StoreFactory,
+  options: { uiDistDir?: string } = {},
+): Promise<Harness> {
+  const stores = await factory.create();
+  const transport = new MemoryTransport();
+  await transport.applyTopology(topologyFromPlatform(samplePlatform));
+  const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
+  const webApp = await createWebApp({
+    store: stores.store,
+    identityStore: stores.identityStore,
+    transport,
+    platform: samplePlatform,
+    notifier,
+    logger: silentLogger,
+    env: {},
+    uiDistDir: options.uiDistDir ?? '/nonexistent-ui-dist',
+    sseKeepAliveMs: 60_000,
+  });
+  const url = await webApp.listen();
+  await seedErp(stores.store);
+  const admin = new ApiClient(url);
+  await admin.login(DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD);
+  for (const [user, role] of [
+    [READER, 'Reader'],
+    [CONTRIBUTOR, 'Contributor'],
+  ] as const) {
+    const created = await admin.post('/api/users', { ...user, siteRole: role });
+    if (created.status !== 201) throw new Error(`user setup failed: ${JSON.stringify(created.body)}`);
+  }
+  return {
+    url,
+    webApp,
+    stores,
+    transport,
+    notifier,
+    admin,
+    newClient: () => new ApiClient(url),
+    signedIn: async (user) => {
+      const client = new ApiClient(url);
+      await client.login(user.email, user.password);
+      return client;
+    },
+    close: async () => {
+      await webApp.close();
+      await transport.close();
+      await stores.cleanup();
+    },
+  };
+}

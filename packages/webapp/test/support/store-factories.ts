@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createMemoryMessageStore, type OpenMessageStore } from '@nimbus/message-store';
+import type { IdentityStore } from '../../src/index.js';
+import { createMemoryIdentityStore, createSqlIdentityStore } from '../../src/index.js';
+
+export interface StoreSet {
+  readonly store: OpenMessageStore;
+  readonly identityStore: IdentityStore;
+  cleanup(): Promise<void>;
+}
+
+/** How an API suite gets its stores; suites are written once and run against every factory. */
+export interface StoreFactory {
+  readonly name: string;
+  create(): Promise<StoreSet>;
+}
+
+export const memoryStores: StoreFactory = {
+  name: 'memory store + memory identity',
+  create: async () => ({
+    store: createMemoryMessageStore({ env: {} }),
+    identityStore: createMemoryIdentityStore(),
+    cleanup: async () => undefined,
+  }),
+};
+
+/** Memory message store (the SQL provider has not landed yet) with the real SQLite identity tables. */
+export const sqliteIdentityStores: StoreFactory = {
+  name: 'memory store + SQLite identity',
+  create: async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-webapp-'));
+    const identityStore = createSqlIdentityStore({
+      dialect: 'sqlite',
+      filename: path.join(dir, 'identity.db'),
+    });
+    return {
+      store: createMemoryMessageStore({ env: {} }),
+      identityStore,
+      cleanup: async () => {
+        await identityStore.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
