@@ -1,0 +1,164 @@
+import {
+  encodeEnvelope,
+  Header,
+  MessageType,
+  RESOLVER_INPUT,
+  TransportError,
+  TransportErrorCode,
+} from '@nimbus/core';
+import { ResolutionStatus, StorageProviderTransientError } from '@nimbus/message-store';
+import {
+  DeadLetterReasons,
+  MAX_THROTTLE_RETRIES,
+  RESOLVER_ORIGINAL_TO_HEADER,
+  throttleDelayMs,
+} from '@nimbus/resolver';
+import { describe, expect, it } from 'vitest';
+import { withFaults } from './support/faulty-store.js';
+import { createHarness } from './support/harness.js';
+import { eventRequest, responseTo } from './support/messages.js';
+
+const outage =
+  (retryAfterMs: number | null = null) =>
+  () =>
+    new StorageProviderTransientError('SQL store is temporarily unavailable.', retryAfterMs);
+
+async function scheduledCopy(h: Awaited<ReturnType<typeof createHarness>>, afterMs: number) {
+  h.clock.advance(afterMs - 1);
+  expect((await h.transport.counts(RESOLVER_INPUT)).active).toBe(0);
+  h.clock.advance(1);
+  const [copy] = await h.transport.peek(RESOLVER_INPUT);
+  return copy;
+}
+
+describe('throttle back-off', () => {
+  it('doubles from 5 s and caps at 300 s; a longer provider retry-after wins', () => {
+    const sequence = Array.from({ length: MAX_THROTTLE_RETRIES }, (_, n) => throttleDelayMs(n, null) / 1000);
+    expect(sequence).toEqual([5, 10, 20, 40, 80, 160, 300, 300, 300, 300]);
+    expect(throttleDelayMs(2, 17_000)).toBe(20_000);
+    expect(throttleDelayMs(0, 60_000)).toBe(60_000);
+  });
+});
+
+describe('Resolver under store failures', () => {
+  it('reschedules a message on a transient failure, using a longer retry-after, and records it when the store is back', async () => {
+    const h = await createHarness({
+      store: (memory) =>
+        withFaults(memory, [{ method: 'uploadPendingMessage', error: outage(17_000), times: 1 }]),
+    });
+    const request = eventRequest({ throttleRetryCount: 2 });
+    await h.send(request);
+    await h.drain();
+    // n=2 gives 20 s, longer than the 17 s hint.
+    expect(await h.transport.counts(RESOLVER_INPUT)).toMatchObject({
+      active: 0,
+      scheduled: 1,
+      deadLettered: 0,
+    });
+    const copy = await scheduledCopy(h, 20_000);
+    expect(copy?.messageId).toBe(request.messageId);
+    expect(copy?.headers[Header.ThrottleRetryCount]).toBe('3');
+    expect(copy?.headers[Header.To]).toBe('Resolver');
+    expect(copy?.headers[RESOLVER_ORIGINAL_TO_HEADER]).toBe('Billing');
+    expect(copy?.headers[Header.From]).toBe('Crm');
+    await h.drain();
+    const row = await h.memoryStore.getPendingEvent('Billing', request.eventId!, request.sessionId);
+    expect(row).toMatchObject({ to: 'Billing', from: 'Crm', lastMessageId: request.messageId });
+    expect(await h.memoryStore.getEventHistory(request.eventId!)).toHaveLength(1);
+    expect(h.handler.stats).toMatchObject({ rescheduled: 1, recorded: 1, deadLettered: 0 });
+  });
+
+  it('uses the calculated back-off when the provider gives no retry-after', async () => {
+    const h = await createHarness({
+      store: (memory) => withFaults(memory, [{ method: 'storeMessage', error: outage(), times: 1 }]),
+    });
+    const request = eventRequest({ throttleRetryCount: 1 });
+    await h.send(responseTo(request, MessageType.ResolutionResponse, { throttleRetryCount: 1 }));
+    await h.drain();
+    const copy = await scheduledCopy(h, 10_000);
+    expect(copy?.headers[Header.ThrottleRetryCount]).toBe('2');
+    expect(copy?.headers[RESOLVER_ORIGINAL_TO_HEADER]).toBeUndefined();
+    await h.drain();
+    expect((await h.memoryStore.getEvent('Billing', request.eventId!))?.resolutionStatus).toBe(
+      ResolutionStatus.Completed,
+    );
+  });
+
+  it('dead-letters with a readable reason once the attempts are used up', async () => {
+    const h = await createHarness({
+      store: (memory) => withFaults(memory, [{ method: 'storeMessage', error: outage() }]),
+    });
+    await h.send(eventRequest({ throttleRetryCount: MAX_THROTTLE_RETRIES }));
+    await h.drain();
+    const [dead] = await h.transport.peekDeadLetters(RESOLVER_INPUT);
+    expect(dead?.reason).toBe(DeadLetterReasons.maxThrottleRetries);
+    expect(dead?.description).toContain('temporarily unavailable');
+    expect((await h.transport.counts(RESOLVER_INPUT)).scheduled).toBe(0);
+  });
+
+  it('walks the whole back-off schedule against a store that never recovers, then dead-letters', async () => {
+    const h = await createHarness({
+      store: (memory) => withFaults(memory, [{ method: 'uploadPendingMessage', error: outage() }]),
+    });
+    await h.send(eventRequest());
+    let waited = 0;
+    for (let attempt = 0; attempt <= MAX_THROTTLE_RETRIES; attempt++) {
+      await h.drain();
+      if (attempt < MAX_THROTTLE_RETRIES) {
+        h.clock.advance(throttleDelayMs(attempt, null));
+        waited += throttleDelayMs(attempt, null);
+      }
+    }
+    expect(waited).toBe(1_515_000); // 5+10+20+40+80+160+4·300 s
+    expect(h.handler.stats).toMatchObject({ rescheduled: MAX_THROTTLE_RETRIES, deadLettered: 1 });
+    expect(await h.transport.counts(RESOLVER_INPUT)).toMatchObject({
+      active: 0,
+      scheduled: 0,
+      deadLettered: 1,
+    });
+  });
+
+  it('dead-letters a non-transient store failure with the error text', async () => {
+    const h = await createHarness({
+      store: (memory) =>
+        withFaults(memory, [{ method: 'uploadCompletedMessage', error: () => new RangeError('bad column') }]),
+    });
+    const request = eventRequest();
+    await h.send(responseTo(request, MessageType.ResolutionResponse));
+    await h.drain();
+    const [dead] = await h.transport.peekDeadLetters(RESOLVER_INPUT);
+    expect(dead).toMatchObject({ reason: DeadLetterReasons.failed, description: 'RangeError: bad column' });
+  });
+
+  it('dead-letters a malformed message with the list of problems', async () => {
+    const h = await createHarness();
+    const wire = encodeEnvelope(eventRequest());
+    const { EventId: _, MessageType: __, ...headers } = wire.headers;
+    await h.send({ ...wire, headers: { ...headers, MessageType: 'Bogus' }, body: 'not json' });
+    await h.drain();
+    const [dead] = await h.transport.peekDeadLetters(RESOLVER_INPUT);
+    expect(dead?.reason).toBe(DeadLetterReasons.invalidMessage);
+    expect(dead?.description).toContain("unknown MessageType 'Bogus'");
+    expect(dead?.description).toContain("missing required header 'EventId'");
+    expect(dead?.description).toContain('body is not valid JSON');
+  });
+
+  it('lets a settlement failure propagate without dead-lettering (the processor retries the session)', async () => {
+    const h = await createHarness();
+    await h.send(eventRequest());
+    const session = await h.transport.acceptSession(RESOLVER_INPUT, { waitMs: 0 });
+    const [message] = await session!.receive(1, 0);
+    const lost = new TransportError(TransportErrorCode.SessionLockLost, 'lock lost');
+    const failingSession = Object.assign(Object.create(Object.getPrototypeOf(session)), session, {
+      complete: async () => {
+        throw lost;
+      },
+      deadLetter: async () => {
+        throw new Error('must not dead-letter');
+      },
+    });
+    await expect(h.handler.handleMessage(failingSession, message!)).rejects.toBe(lost);
+    await session!.release();
+    expect(await h.transport.counts(RESOLVER_INPUT)).toMatchObject({ active: 1, deadLettered: 0 });
+  });
+});
