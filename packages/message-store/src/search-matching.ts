@@ -3,7 +3,7 @@ import { InvalidStoreArgumentError } from './errors.js';
 /** Case-insensitive prefix match used by every id-like search filter; an absent filter matches all. */
 export function matchesPrefix(value: string | null, prefix: string | null | undefined): boolean {
   if (prefix == null || prefix === '') return true;
-  return value !== null && value.toLowerCase().startsWith(prefix.toLowerCase());
+  return value?.toLowerCase().startsWith(prefix.toLowerCase()) ?? false;
 }
 
 export function matchesOneOf<T>(value: T | null, allowed: readonly T[] | null | undefined): boolean {

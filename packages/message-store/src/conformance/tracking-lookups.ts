@@ -1,0 +1,249 @@
+import { MessageType } from '@nimbus/core';
+import { describe, expect, it } from 'vitest';
+import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
+import { ResolutionStatus as RS } from '../enums.js';
+import { content, getAs, sampleEvent, sampleMessage, uploadAs } from './fixtures.js';
+import type { OpenedStore } from './harness.js';
+
+type Open = () => Promise<OpenedStore<MessageTrackingStore>>;
+
+const UNRESOLVED = [RS.Pending, RS.Deferred, RS.Failed, RS.DeadLettered, RS.Unsupported];
+
+export function registerLookupCases(open: Open): void {
+  describe('lookups: a miss is null, never an error', () => {
+    it('every single-row lookup answers null on an empty store', async () => {
+      const { store, id } = await open();
+      const ep = id('ep');
+      for (const status of UNRESOLVED) expect(await getAs(store, status, ep, id('e'), 's1')).toBeNull();
+      expect(await store.getEvent(ep, id('e'))).toBeNull();
+      expect(await store.getEventById(ep, `${id('e')}_s1`)).toBeNull();
+      expect(await store.getPendingHandoffByExternalJobId(ep, 'job')).toBeNull();
+      expect(await store.getMessage(id('e'), 'm1')).toBeNull();
+      expect(await store.getLatestEventRequestMessage(id('e'))).toBeNull();
+      expect(await store.getFailedMessage(id('e'), ep)).toBeNull();
+      expect(await store.getDeadletteredMessage(id('e'), ep)).toBeNull();
+    });
+
+    for (const status of UNRESOLVED) {
+      it(`get${status}Event treats another status, another session, a removed and an archived row as missing`, async () => {
+        const { store, clock, id } = await open();
+        const ep = id('ep');
+        const other = status === RS.Pending ? RS.Failed : RS.Pending;
+        await uploadAs(store, other, id('wrong-status'), 's1', ep, sampleEvent(clock, ep));
+        await uploadAs(store, status, id('other-session'), 's2', ep, sampleEvent(clock, ep));
+        await uploadAs(store, status, id('removed'), 's1', ep, sampleEvent(clock, ep));
+        await uploadAs(store, status, id('archived'), 's1', ep, sampleEvent(clock, ep));
+        await store.removeMessage(id('removed'), 's1', ep);
+        await store.archiveFailedEvent(id('archived'), 's1', ep);
+        expect(await getAs(store, status, ep, id('wrong-status'), 's1')).toBeNull();
+        expect(await getAs(store, status, ep, id('other-session'), 's1')).toBeNull();
+        expect(await getAs(store, status, ep, id('removed'), 's1')).toBeNull();
+        expect(await getAs(store, status, ep, id('archived'), 's1')).toBeNull();
+        expect(await store.getEvent(ep, id('removed'))).toBeNull();
+        expect(await store.getEventById(ep, `${id('archived')}_s1`)).toBeNull();
+      });
+    }
+
+    it('a row on another endpoint is missing', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      await store.uploadFailedMessage(id('e'), 's1', ep, sampleEvent(clock, ep));
+      expect(await store.getFailedEvent(id('elsewhere'), id('e'), 's1')).toBeNull();
+      expect(await store.getEvent(id('elsewhere'), id('e'))).toBeNull();
+    });
+
+    it('getEvent returns the most recently updated row across sessions', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      await store.uploadFailedMessage(id('e'), 's-old', ep, sampleEvent(clock, ep));
+      clock.advance(1000);
+      await store.uploadPendingMessage(id('e'), 's-new', ep, sampleEvent(clock, ep));
+      clock.advance(1000);
+      await store.uploadDeferredMessage(id('e'), 's-mid', ep, sampleEvent(clock, ep));
+      expect((await store.getEvent(ep, id('e')))?.sessionId).toBe('s-mid');
+      clock.advance(1000);
+      await store.uploadFailedMessage(id('e'), 's-old', ep, sampleEvent(clock, ep));
+      expect((await store.getEvent(ep, id('e')))?.sessionId).toBe('s-old');
+    });
+
+    it('getEventById matches the stored id {eventId}_{sessionId}', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      await store.uploadFailedMessage(id('e'), 's1', ep, sampleEvent(clock, ep));
+      await store.uploadPendingMessage(id('e'), 's2', ep, sampleEvent(clock, ep));
+      expect((await store.getEventById(ep, `${id('e')}_s1`))?.resolutionStatus).toBe(RS.Failed);
+      expect((await store.getEventById(ep, `${id('e')}_s2`))?.resolutionStatus).toBe(RS.Pending);
+      expect(await store.getEventById(ep, `${id('e')}_s3`)).toBeNull();
+    });
+
+    it('a row without a session has the composite id "{eventId}_"', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      await store.uploadFailedMessage(id('e'), '', ep, sampleEvent(clock, ep));
+      expect((await store.getEventById(ep, `${id('e')}_`))?.sessionId).toBe('');
+    });
+
+    it('getFailedMessage returns the newest message on the endpoint that carries error content', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      const at = (offset: number) => new Date(clock.now() + offset);
+      const err = (messageId: string, offset: number, errorText: string | null, endpointId = ep) =>
+        store.storeMessage(
+          sampleMessage(clock, id('e'), messageId, endpointId, {
+            messageType: errorText === null ? MessageType.ResolutionResponse : MessageType.ErrorResponse,
+            enqueuedTimeUtc: at(offset),
+            messageContent: content('{}', errorText),
+          }),
+        );
+      await err('old-error', 0, 'first failure');
+      await err('new-error', 1000, 'second failure');
+      await err('newest-no-error', 2000, null);
+      await err('other-endpoint', 3000, 'elsewhere', id('other'));
+      const failed = await store.getFailedMessage(id('e'), ep);
+      expect(failed?.messageId).toBe('new-error');
+      expect(failed?.messageContent.errorContent?.errorText).toBe('second failure');
+    });
+
+    it('getFailedMessage is null when no message on the endpoint carries error content', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      await store.storeMessage(sampleMessage(clock, id('e'), 'm1', ep));
+      expect(await store.getFailedMessage(id('e'), ep)).toBeNull();
+    });
+
+    it('getDeadletteredMessage returns the newest message on the endpoint of any type', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      await store.storeMessage(
+        sampleMessage(clock, id('e'), 'error', ep, {
+          messageType: MessageType.ErrorResponse,
+          messageContent: content('{}', 'boom'),
+          deadLetterReason: 'MaxDeliveryCountExceeded',
+        }),
+      );
+      await store.storeMessage(
+        sampleMessage(clock, id('e'), 'newest', ep, {
+          messageType: MessageType.RetryRequest,
+          enqueuedTimeUtc: new Date(clock.now() + 1000),
+        }),
+      );
+      expect((await store.getDeadletteredMessage(id('e'), ep))?.messageId).toBe('newest');
+    });
+  });
+
+  describe('optional fields round-trip exactly', () => {
+    it('null stays null and "" stays "" on a resolver row', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      const nulls = {
+        correlationId: null,
+        reason: null,
+        to: null,
+        from: null,
+        originatingFrom: null,
+        deadLetterReason: null,
+        deadLetterErrorDescription: null,
+        parentMessageId: null,
+        eventTypeId: null,
+        lastMessageId: null,
+        originatingMessageId: null,
+      };
+      const empties = Object.fromEntries(Object.keys(nulls).map((k) => [k, '']));
+      await store.uploadFailedMessage(id('nulls'), 's1', ep, sampleEvent(clock, ep, nulls));
+      await store.uploadFailedMessage(id('empties'), 's1', ep, sampleEvent(clock, ep, empties));
+      expect(await store.getFailedEvent(ep, id('nulls'), 's1')).toMatchObject(nulls);
+      expect(await store.getFailedEvent(ep, id('empties'), 's1')).toMatchObject(empties);
+    });
+
+    it('omitted optional fields read back as null; numbers and dates round-trip', async () => {
+      const { store, id } = await open();
+      const ep = id('ep');
+      const enqueued = new Date(Date.UTC(2026, 6, 10, 11, 59, 59, 123));
+      await store.uploadFailedMessage(id('e'), 's1', ep, {
+        enqueuedTimeUtc: enqueued,
+        messageType: MessageType.ErrorResponse,
+        retryCount: 0,
+        retryLimit: 5,
+        queueTimeMs: 12,
+      });
+      const row = await store.getFailedEvent(ep, id('e'), 's1');
+      expect(row).toMatchObject({
+        enqueuedTimeUtc: enqueued,
+        retryCount: 0,
+        retryLimit: 5,
+        queueTimeMs: 12,
+        processingTimeMs: null,
+        correlationId: null,
+        reason: null,
+        expectedBy: null,
+        pendingSubStatus: null,
+        endpointRole: 'Subscriber',
+        messageContent: { eventContent: null, errorContent: null },
+      });
+    });
+
+    it('null stays null and "" stays "" on a history message', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      await store.storeMessage(
+        sampleMessage(clock, id('e'), 'nulls', ep, { from: null, to: null, sessionId: null }),
+      );
+      await store.storeMessage(
+        sampleMessage(clock, id('e'), 'empties', ep, { from: '', to: '', sessionId: '' }),
+      );
+      expect(await store.getMessage(id('e'), 'nulls')).toMatchObject({
+        from: null,
+        to: null,
+        sessionId: null,
+      });
+      expect(await store.getMessage(id('e'), 'empties')).toMatchObject({ from: '', to: '', sessionId: '' });
+    });
+
+    it('handoff fields round-trip on a pending row', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      const handoff = {
+        pendingSubStatus: 'Handoff',
+        handoffReason: 'awaiting ERP',
+        externalJobId: 'job-7',
+        expectedBy: new Date(Date.UTC(2026, 6, 11, 8, 30, 0, 250)),
+      };
+      await store.uploadPendingMessage(
+        id('e'),
+        's1',
+        ep,
+        sampleEvent(clock, ep, { messageType: MessageType.PendingHandoffResponse, ...handoff }),
+      );
+      expect(await store.getPendingEvent(ep, id('e'), 's1')).toMatchObject(handoff);
+    });
+
+    it('handoff fields round-trip on a history message', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      const handoff = {
+        pendingSubStatus: 'Handoff',
+        handoffReason: 'awaiting ERP',
+        externalJobId: 'job-7',
+        expectedBy: new Date(Date.UTC(2026, 6, 11, 8, 30)),
+      };
+      await store.storeMessage(
+        sampleMessage(clock, id('e'), 'm1', ep, {
+          messageType: MessageType.PendingHandoffResponse,
+          ...handoff,
+        }),
+      );
+      expect(await store.getMessage(id('e'), 'm1')).toMatchObject(handoff);
+    });
+
+    it('a caller mutating what it wrote or read does not change the stored row', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      const input = { ...sampleEvent(clock, ep), reason: 'original' };
+      await store.uploadFailedMessage(id('e'), 's1', ep, input);
+      input.reason = 'mutated';
+      const read = await store.getFailedEvent(ep, id('e'), 's1');
+      (read as { reason: string | null }).reason = 'mutated too';
+      expect((await store.getFailedEvent(ep, id('e'), 's1'))?.reason).toBe('original');
+    });
+  });
+}
