@@ -107,4 +107,32 @@ describe('MemoryTransport (memory-specific behaviour)', () => {
     const [again] = await second.receive(1, 0);
     expect(again?.deliveryCount).toBe(2);
   });
+
+  it('dead-letters a message whose lease lapsed maxDeliveryCount times, on the next accept', async () => {
+    const clock = new ManualClock();
+    const transport = createMemoryTransport({ clock, lockDurationMs: 1_000, maxDeliveryCount: 2 });
+    await transport.applyTopology(topology);
+    await transport.publish([{ source: 'Erp', messages: [toErp('s1', 'stuck'), toErp('s1', 'after')] }]);
+    for (let lapse = 0; lapse < 2; lapse++) {
+      const session = (await transport.acceptSession('Erp', { waitMs: 0 }))!;
+      await session.receive(1, 0);
+      clock.advance(1_000);
+    }
+    const session = (await transport.acceptSession('Erp', { waitMs: 0 }))!;
+    const [next] = await session.receive(1, 0);
+    expect(next?.body).toBe('after');
+    const [dead] = await transport.peekDeadLetters('Erp');
+    expect(dead).toMatchObject({ body: 'stuck', deliveryCount: 2, reason: 'MaxDeliveryCountExceeded' });
+  });
+
+  it('offers ready sessions round-robin, so one busy session does not starve the others', async () => {
+    const { transport } = await setup();
+    await transport.publish([
+      { source: 'Erp', messages: [toErp('a', '1'), toErp('a', '2'), toErp('b', '1')] },
+    ]);
+    const first = (await transport.acceptSession('Erp', { waitMs: 0 }))!;
+    await first.release();
+    const second = (await transport.acceptSession('Erp', { waitMs: 0 }))!;
+    expect([first.sessionId, second.sessionId]).toEqual(['a', 'b']);
+  });
 });

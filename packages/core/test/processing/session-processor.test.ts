@@ -282,4 +282,90 @@ describe('SessionProcessor', () => {
       () => new SessionProcessor({ transport, input: INPUT, handler: {} as unknown as typeof handler }),
     ).toThrow(/handler/);
   });
+
+  it('with prefetch, stop hands back the prefetched messages it did not handle, uncounted', async () => {
+    const { clock, transport, send } = await memorySetup();
+    await send('s1', 'a', 'b', 'c');
+    const gate = deferred();
+    const started = deferred();
+    const processor = createProcessor({
+      transport,
+      input: INPUT,
+      clock,
+      maxConcurrentSessions: 1,
+      prefetchCount: 2,
+      handler: {
+        async handleMessage(session, message) {
+          started.resolve();
+          await gate.promise;
+          await session.complete(message);
+        },
+      },
+    });
+    await processor.start();
+    await started.promise;
+    const stopping = processor.stop();
+    gate.resolve();
+    await stopping;
+    const session = await transport.acceptSession(INPUT, { waitMs: 0 });
+    const rest = (await session?.receive(5, 0)) ?? [];
+    expect(rest.map((m) => [m.body, m.deliveryCount])).toEqual([
+      ['b', 1],
+      ['c', 1],
+    ]);
+  });
+
+  it('stops renewing after maxAutoLockRenewalDurationMs, so an overlong handler loses the lock', async () => {
+    const { clock, transport, send } = await memorySetup({ lockDurationMs: 1_000 });
+    await send('s1', 'endless');
+    const gate = deferred();
+    const started = deferred();
+    let settleError: unknown;
+    const processor = createProcessor({
+      transport,
+      input: INPUT,
+      clock,
+      maxConcurrentSessions: 1,
+      maxAutoLockRenewalDurationMs: 2_000,
+      handler: {
+        async handleMessage(session, message) {
+          if (message.deliveryCount > 1) return session.complete(message);
+          started.resolve();
+          await gate.promise;
+          await session.complete(message).catch((error: unknown) => {
+            settleError = error;
+            throw error;
+          });
+        },
+      },
+    });
+    await processor.start();
+    await started.promise;
+    for (let i = 0; i < 12; i++) {
+      clock.advance(300);
+      await settleTicks();
+    }
+    gate.resolve();
+    await until(() => processor.stats.lockLosses === 1, 'lock loss after the renewal budget');
+    expect(isTransportError(settleError, TransportErrorCode.SessionLockLost)).toBe(true);
+    await until(() => processor.stats.messagesHandled === 1, 'redelivery handled after restart');
+  });
+
+  it('treats start as idempotent and can start again after a stop', async () => {
+    const { clock, transport, send } = await memorySetup();
+    const processor = createProcessor({
+      transport,
+      input: INPUT,
+      clock,
+      maxConcurrentSessions: 1,
+      handler: { handleMessage: (session, message) => session.complete(message) },
+    });
+    await processor.start();
+    await processor.start();
+    await processor.stop();
+    expect(processor.state).toBe('stopped');
+    await send('s1', 'after restart');
+    await processor.start();
+    await until(() => processor.stats.messagesHandled === 1, 'message after restart');
+  });
 });
