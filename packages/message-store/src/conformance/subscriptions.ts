@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { SubscriptionStore } from '../contracts/subscription-store.js';
+import type { ConformanceStoreFactory } from './factory.js';
+import { storeOpener } from './harness.js';
+
+export function describeSubscriptionStoreConformance(
+  providerName: string,
+  factory: ConformanceStoreFactory<SubscriptionStore>,
+): void {
+  describe(`SubscriptionStore conformance [${providerName}]`, () => {
+    const open = storeOpener(factory);
+    const subscribe = (
+      store: SubscriptionStore,
+      ep: string,
+      mail = 'ops@example.com',
+      eventTypes = ['OrderPlaced'],
+      payload = '',
+    ) =>
+      store.subscribeToEndpointNotification(
+        ep,
+        mail,
+        'mail',
+        'alice',
+        'https://ops',
+        eventTypes,
+        payload,
+        15,
+      );
+
+    it('subscribe then list round-trips', async () => {
+      const { store, id } = await open();
+      const created = await subscribe(store, id('ep'));
+      expect(created.id).not.toBe('');
+      expect(created).toMatchObject({ endpointId: id('ep'), mail: 'ops@example.com', authorId: 'alice' });
+      const listed = await store.getSubscriptionsOnEndpoint(id('ep'));
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatchObject({
+        id: created.id,
+        eventTypes: ['OrderPlaced'],
+        frequency: 15,
+        url: 'https://ops',
+      });
+      expect(await store.getSubscriptionsOnEndpoint(id('other'))).toHaveLength(0);
+    });
+
+    it('updateSubscription persists changes; an unknown id returns false', async () => {
+      const { store, id } = await open();
+      const created = await subscribe(store, id('ep'));
+      const changed = {
+        ...created,
+        mail: 'new@example.com',
+        url: 'https://new',
+        eventTypes: ['A', 'B'],
+        payload: 'x',
+        frequency: 60,
+      };
+      expect(await store.updateSubscription(changed)).toBe(true);
+      expect((await store.getSubscriptionsOnEndpoint(id('ep')))[0]).toMatchObject({
+        mail: 'new@example.com',
+        url: 'https://new',
+        eventTypes: ['A', 'B'],
+        payload: 'x',
+        frequency: 60,
+      });
+      expect(await store.updateSubscription({ ...changed, id: id('missing') })).toBe(false);
+    });
+
+    it('unsubscribeById removes the subscription only when the endpoint matches', async () => {
+      const { store, id } = await open();
+      const created = await subscribe(store, id('ep'));
+      expect(await store.unsubscribeById(id('other'), created.id)).toBe(false);
+      expect(await store.unsubscribeById(id('ep'), created.id)).toBe(true);
+      expect(await store.getSubscriptionsOnEndpoint(id('ep'))).toHaveLength(0);
+    });
+
+    it('unsubscribeByMail removes every matching subscription on the endpoint', async () => {
+      const { store, id } = await open();
+      await subscribe(store, id('ep'));
+      await subscribe(store, id('ep'));
+      await subscribe(store, id('ep'), 'keep@example.com');
+      expect(await store.unsubscribeByMail(id('ep'), 'ops@example.com')).toBe(true);
+      expect((await store.getSubscriptionsOnEndpoint(id('ep'))).map((s) => s.mail)).toEqual([
+        'keep@example.com',
+      ]);
+      expect(await store.unsubscribeByMail(id('ep'), 'ops@example.com')).toBe(false);
+    });
+
+    it('deleteSubscription removes by global id', async () => {
+      const { store, id } = await open();
+      const created = await subscribe(store, id('ep'));
+      expect(await store.deleteSubscription(created.id)).toBe(true);
+      expect(await store.getSubscriptionsOnEndpoint(id('ep'))).toHaveLength(0);
+      expect(await store.deleteSubscription(created.id)).toBe(false);
+    });
+
+    it('getSubscriptionsOnEndpointWithEventtype filters by event type and payload', async () => {
+      const { store, id } = await open();
+      const ep = id('ep');
+      const any = await subscribe(store, ep, 'any@x', []);
+      const typed = await subscribe(store, ep, 'typed@x', ['OrderPlaced']);
+      const other = await subscribe(store, ep, 'other@x', ['Other']);
+      const keyed = await subscribe(store, ep, 'keyed@x', [], 'timeout');
+      const ids = async (type: string, payload: string, errorText: string) =>
+        (await store.getSubscriptionsOnEndpointWithEventtype(ep, type, payload, errorText))
+          .map((s) => s.id)
+          .sort();
+      expect(await ids('OrderPlaced', '{}', 'boom')).toEqual([any.id, typed.id].sort());
+      expect(await ids('OrderPlaced', '{}', 'db timeout')).toEqual([any.id, typed.id, keyed.id].sort());
+      expect(await ids('Other', '{"x":"timeout"}', '')).toEqual([any.id, other.id, keyed.id].sort());
+    });
+  });
+}
