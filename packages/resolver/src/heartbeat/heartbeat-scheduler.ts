@@ -94,7 +94,7 @@ export function createHeartbeatScheduler(args: HeartbeatSchedulerArgs): Heartbea
   async function eligibleEndpoints(): Promise<string[]> {
     const ids = catalogIds();
     const optedOut = new Set(
-      (await store.getMetadatas(ids))
+      (await store.getMetadatas())
         .filter((m) => m.isHeartbeatEnabled === false)
         .map((m) => m.endpointId.toLowerCase()),
     );

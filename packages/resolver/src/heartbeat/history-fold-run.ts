@@ -26,13 +26,18 @@ export async function runHeartbeatHistoryFold(
   }
   if (!(await history.tryClaimHeartbeatHistoryFold(dueBefore))) return false;
   const historyStart = new Date(now.getTime() - HEARTBEAT_HISTORY_DAYS * 86_400_000);
-  const metadatas = await store.getMetadatas(catalog);
+  const inCatalog = new Set(catalog.map((id) => id.toLowerCase()));
+  const records = (await store.getMetadatas()).filter((m) => inCatalog.has(m.endpointId.toLowerCase()));
+  // An explicit opt-out under any casing wins over a duplicate record that did not opt out.
+  const optedOut = new Set(
+    records.filter((m) => m.isHeartbeatEnabled === false).map((m) => m.endpointId.toLowerCase()),
+  );
   const days = await history.getHeartbeatUptimeDays(historyStart);
   const gaps = await history.getHeartbeatGaps(historyStart);
   const allDays = [];
   const allGaps = [];
-  for (const metadata of metadatas) {
-    if (metadata.isHeartbeatEnabled === false) continue;
+  for (const metadata of records) {
+    if (optedOut.has(metadata.endpointId.toLowerCase())) continue;
     const key = metadata.endpointId.toLowerCase();
     const own = days.filter((d) => d.endpointId.toLowerCase() === key);
     const openGap = newestOpenGap(gaps.filter((g) => g.endpointId.toLowerCase() === key));
