@@ -1,1 +1,21 @@
-export {};
+export { createEndpointHost, EndpointHost, type EndpointHostOptions } from './endpoint-host.js';
+export type { HandlerContext, MessageLineage } from './handler-context.js';
+export { createHandoffClient, HandoffClient, type HandoffCoordinates } from './handoff-client.js';
+export { deterministicMessageId } from './message-id.js';
+export { createOperatorClient, OperatorClient, type OperatorTarget } from './operator-client.js';
+export {
+  createPublisher,
+  Publisher,
+  type PublisherOptions,
+  type PublishItem,
+  type PublishOptions,
+  type PublishReceipt,
+} from './publisher.js';
+export {
+  createSubscriber,
+  defineHandler,
+  type EventHandler,
+  type HandlerDefinition,
+  HandlerRegistrationError,
+  Subscriber,
+} from './subscriber.js';

@@ -1,0 +1,240 @@
+import {
+  type Clock,
+  createEnvelope,
+  type Endpoint,
+  type EventType,
+  encodeEnvelope,
+  type MessageEnvelope,
+  MessageType,
+  type Platform,
+  resolveSessionId,
+  type ScheduleHandle,
+  systemClock,
+  type Transport,
+  type TransportMessage,
+  uuidv7,
+  validateEvent,
+} from '@nimbus/core';
+import type { MessageLineage } from './handler-context.js';
+import { deterministicMessageId } from './message-id.js';
+
+export interface PublisherOptions {
+  readonly transport: Transport;
+  /** The publishing endpoint: its id, or its definition (then undeclared event types are refused). */
+  readonly endpoint: string | Endpoint;
+  /** When given with an endpoint id, the endpoint's declarations are looked up here. */
+  readonly platform?: Platform;
+  readonly clock?: Clock;
+}
+
+export interface PublishOptions {
+  readonly sessionId?: string;
+  readonly correlationId?: string;
+  readonly messageId?: string;
+}
+
+export interface PublishItem<T = unknown> {
+  readonly type: EventType<T>;
+  readonly payload: T;
+  readonly sessionId?: string;
+  readonly messageId?: string;
+}
+
+export interface PublishReceipt {
+  readonly messageId: string;
+  readonly sessionId: string;
+  readonly correlationId: string;
+  readonly eventTypeId: string;
+}
+
+interface Built {
+  readonly message: TransportMessage;
+  readonly receipt: PublishReceipt;
+  readonly size: number;
+}
+
+function sizeOf(message: TransportMessage): number {
+  let size = Buffer.byteLength(message.body, 'utf8');
+  for (const [name, value] of Object.entries(message.headers)) {
+    size += Buffer.byteLength(name, 'utf8') + Buffer.byteLength(value, 'utf8');
+  }
+  return size;
+}
+
+/**
+ * Publishes events from one endpoint. Every event is validated against its schema before anything is sent;
+ * an invalid event throws `EventValidationError` and nothing of the call is sent.
+ */
+export class Publisher {
+  readonly endpointId: string;
+  readonly #transport: Transport;
+  readonly #endpoint: Endpoint | null;
+  readonly #clock: Clock;
+
+  constructor(options: PublisherOptions) {
+    if (!options?.transport) throw new TypeError('Publisher needs a transport.');
+    const endpoint =
+      typeof options.endpoint === 'string'
+        ? (options.platform?.getEndpoint(options.endpoint) ?? null)
+        : options.endpoint;
+    this.endpointId = typeof options.endpoint === 'string' ? options.endpoint : options.endpoint?.id;
+    if (!this.endpointId) throw new TypeError('Publisher needs an endpoint id.');
+    if (options.platform && typeof options.endpoint === 'string' && endpoint === null) {
+      throw new TypeError(`Endpoint '${options.endpoint}' is not part of the platform.`);
+    }
+    this.#transport = options.transport;
+    this.#endpoint = endpoint;
+    this.#clock = options.clock ?? systemClock;
+  }
+
+  /** Publishes one event. Session: explicit, else the event type's key; correlation: explicit, else new. */
+  async publish<T>(type: EventType<T>, payload: T, options: PublishOptions = {}): Promise<PublishReceipt> {
+    const built = this.#build(
+      type,
+      payload,
+      options,
+      options.correlationId ?? uuidv7(this.#clock.now()),
+      null,
+    );
+    await this.#transport.publish([{ source: this.endpointId, messages: [built.message] }]);
+    return built.receipt;
+  }
+
+  /**
+   * Publishes a follow-up of a handled message: same session and correlation, parent = that message,
+   * origin kept. `messageId` is required and should be derived from the inbound message.
+   */
+  async publishFromContext<T>(
+    type: EventType<T>,
+    payload: T,
+    context: MessageLineage,
+    options: { readonly messageId: string },
+  ): Promise<PublishReceipt> {
+    if (!context) throw new TypeError('publishFromContext needs the handler context.');
+    if (!options?.messageId?.trim()) {
+      throw new TypeError('publishFromContext needs an explicit, deterministic messageId.');
+    }
+    for (const field of ['messageId', 'sessionId', 'correlationId'] as const) {
+      if (!context[field]?.trim()) throw new TypeError(`publishFromContext: the context has no ${field}.`);
+    }
+    const built = this.#build(
+      type,
+      payload,
+      { sessionId: context.sessionId, messageId: options.messageId },
+      context.correlationId as string,
+      context,
+    );
+    await this.#transport.publish([{ source: this.endpointId, messages: [built.message] }]);
+    return built.receipt;
+  }
+
+  /**
+   * Publishes many events with one shared correlation id, paged so that each transport call stays within
+   * `transport.capabilities.maxBatchBytes`; every event is serialised once. An event larger than the budget
+   * goes alone (the transport will refuse it with MessageTooLarge). Nothing is sent if any event is invalid.
+   */
+  async publishMany(
+    items: readonly PublishItem[],
+    options: { readonly correlationId?: string } = {},
+  ): Promise<PublishReceipt[]> {
+    const correlationId = options.correlationId ?? uuidv7(this.#clock.now());
+    const built = items.map((item) => this.#build(item.type, item.payload, item, correlationId, null));
+    for (const page of pageBySize(built, this.#transport.capabilities.maxBatchBytes)) {
+      await this.#transport.publish([{ source: this.endpointId, messages: page.map((b) => b.message) }]);
+    }
+    return built.map((b) => b.receipt);
+  }
+
+  /** Publishes an event that becomes visible at `at`; cancel it with {@link cancelScheduled}. */
+  async schedule<T>(
+    type: EventType<T>,
+    payload: T,
+    at: Date,
+    options: PublishOptions = {},
+  ): Promise<ScheduleHandle & { readonly receipt: PublishReceipt }> {
+    if (!(at instanceof Date) || Number.isNaN(at.getTime()))
+      throw new TypeError('schedule needs a valid Date.');
+    const built = this.#build(
+      type,
+      payload,
+      options,
+      options.correlationId ?? uuidv7(this.#clock.now()),
+      null,
+    );
+    const handle = await this.#transport.schedule(this.endpointId, built.message, at);
+    return { ...handle, receipt: built.receipt };
+  }
+
+  async cancelScheduled(handle: ScheduleHandle): Promise<void> {
+    await this.#transport.cancelScheduled(handle);
+  }
+
+  /** Sends a pre-built envelope unchanged (class-less events); no validation, no stamping. */
+  async publishEnvelope(envelope: MessageEnvelope): Promise<void> {
+    await this.#transport.publish([{ source: this.endpointId, messages: [encodeEnvelope(envelope)] }]);
+  }
+
+  #build<T>(
+    type: EventType<T>,
+    payload: T,
+    options: PublishOptions,
+    correlationId: string,
+    parent: MessageLineage | null,
+  ): Built {
+    if (!type || typeof type.id !== 'string') throw new TypeError('publish needs an event type.');
+    if (this.#endpoint && !this.#endpoint.produces.some((p) => p.id === type.id)) {
+      throw new TypeError(
+        `Endpoint '${this.endpointId}' does not declare that it produces '${type.id}'; no consumer would receive it.`,
+      );
+    }
+    const value = validateEvent(type, payload);
+    const eventJson = JSON.stringify(value);
+    const messageId = options.messageId || deterministicMessageId(type.id, eventJson);
+    const sessionId = resolveSessionId(type, value, options.sessionId);
+    const envelope = createEnvelope({
+      messageId,
+      to: type.id,
+      sessionId,
+      correlationId,
+      messageType: MessageType.EventRequest,
+      eventTypeId: type.id,
+      originatingFrom: this.endpointId,
+      retryCount: 0,
+      parentMessageId: parent ? parent.messageId : 'self',
+      originatingMessageId: parent ? lineageOrigin(parent) : 'self',
+      content: { eventContent: { eventTypeId: type.id, eventJson }, errorContent: null },
+    });
+    const message = encodeEnvelope(envelope);
+    return {
+      message,
+      size: sizeOf(message),
+      receipt: { messageId, sessionId, correlationId, eventTypeId: type.id },
+    };
+  }
+}
+
+function lineageOrigin(parent: MessageLineage): string {
+  const origin = parent.originatingMessageId;
+  return !origin || origin.toLowerCase() === 'self' ? parent.messageId : origin;
+}
+
+function pageBySize(built: readonly Built[], budget: number): Built[][] {
+  const pages: Built[][] = [];
+  let page: Built[] = [];
+  let used = 0;
+  for (const item of built) {
+    if (page.length > 0 && used + item.size > budget) {
+      pages.push(page);
+      page = [];
+      used = 0;
+    }
+    page.push(item);
+    used += item.size;
+  }
+  if (page.length > 0) pages.push(page);
+  return pages;
+}
+
+export function createPublisher(options: PublisherOptions): Publisher {
+  return new Publisher(options);
+}
