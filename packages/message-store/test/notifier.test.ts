@@ -1,0 +1,82 @@
+import { ManualClock, MessageType, silentLogger } from '@nimbus/core';
+import { describe, expect, it } from 'vitest';
+import {
+  createMemoryMessageStore,
+  InProcessStateChangeNotifier,
+  type StateChange,
+  withStateChangeNotifications,
+} from '../src/index.js';
+
+const row = (clock: ManualClock) => ({
+  enqueuedTimeUtc: new Date(clock.now()),
+  messageType: MessageType.EventRequest,
+});
+
+describe('InProcessStateChangeNotifier', () => {
+  it('delivers to subscribers until they unsubscribe', async () => {
+    const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
+    const seen: StateChange[] = [];
+    const unsubscribe = notifier.subscribe((c) => {
+      seen.push(c);
+    });
+    await notifier.notifyEndpointStateChanged('crm');
+    await notifier.notifyServiceHealthChanged('Resolver');
+    unsubscribe();
+    await notifier.notifyHeartbeatChanged('crm');
+    expect(seen).toEqual([
+      { kind: 'endpoint', endpointId: 'crm' },
+      { kind: 'serviceHealth', serviceId: 'Resolver' },
+    ]);
+    expect(notifier.listenerCount).toBe(0);
+  });
+
+  it('a failing listener is logged and does not stop the others', async () => {
+    const errors: string[] = [];
+    const notifier = new InProcessStateChangeNotifier({
+      logger: { ...silentLogger, error: (_f, m) => errors.push(m) },
+    });
+    const seen: string[] = [];
+    notifier.subscribe(() => {
+      throw new Error('listener broke');
+    });
+    notifier.subscribe((c) => {
+      seen.push(c.kind);
+    });
+    await notifier.notifyEndpointStateChanged('crm');
+    expect(seen).toEqual(['endpoint']);
+    expect(errors).toHaveLength(1);
+  });
+});
+
+describe('withStateChangeNotifications', () => {
+  it('fires after persisted writes only, never for a refused write', async () => {
+    const clock = new ManualClock();
+    const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
+    const store = withStateChangeNotifications(createMemoryMessageStore({ clock, env: {} }), notifier);
+    const seen: StateChange[] = [];
+    notifier.subscribe(async (c) => {
+      // The write is visible by the time listeners run.
+      if (c.kind === 'endpoint') expect(await store.getEvent(c.endpointId, 'e1')).not.toBeNull();
+      seen.push(c);
+    });
+    await store.uploadCompletedMessage('e1', 's1', 'crm', row(clock));
+    expect(await store.uploadPendingMessage('e1', 's1', 'crm', row(clock))).toBe(false);
+    await store.getEvent('crm', 'e1');
+    await store.setHeartbeat(
+      {
+        messageId: 'p1',
+        startTime: new Date(clock.now()),
+        receivedTime: new Date(clock.now()),
+        endTime: new Date(clock.now()),
+        intervalSeconds: 300,
+        sdkVersion: null,
+        endpointHeartbeatStatus: 'On',
+      },
+      'crm',
+    );
+    expect(seen).toEqual([
+      { kind: 'endpoint', endpointId: 'crm' },
+      { kind: 'heartbeat', endpointId: 'crm' },
+    ]);
+  });
+});
