@@ -1,0 +1,62 @@
+import { useQuery } from '@tanstack/react-query';
+import { get, type Me } from './api.js';
+import { Layout } from './components/Layout.js';
+import { useLiveUpdates } from './live.js';
+import { AccountPage } from './pages/AccountPage.js';
+import { EndpointDetailsPage } from './pages/EndpointDetailsPage.js';
+import { EndpointsPage } from './pages/EndpointsPage.js';
+import { EventDetailsPage } from './pages/EventDetailsPage.js';
+import { HealthPage } from './pages/HealthPage.js';
+import { LoginPage } from './pages/LoginPage.js';
+import { MetricsPage } from './pages/MetricsPage.js';
+import { OperationsPage } from './pages/OperationsPage.js';
+import { SearchPage } from './pages/SearchPage.js';
+import { TopologyPage } from './pages/TopologyPage.js';
+import { usePath } from './router.js';
+
+function Page({ path, me }: { path: string; me: Me }) {
+  const pathname = path.split('?')[0] ?? '/';
+  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'endpoints' && parts[1] && parts[2] === 'events' && parts[3]) {
+    return <EventDetailsPage key={`${parts[1]}/${parts[3]}`} endpointId={parts[1]} eventId={parts[3]} />;
+  }
+  if (parts[0] === 'endpoints' && parts[1])
+    return <EndpointDetailsPage key={parts[1]} endpointId={parts[1]} />;
+  switch (parts[0]) {
+    case 'search':
+      return <SearchPage />;
+    case 'metrics':
+      return <MetricsPage />;
+    case 'health':
+      return <HealthPage />;
+    case 'topology':
+      return <TopologyPage />;
+    case 'operations':
+      return <OperationsPage />;
+    case 'account':
+      return <AccountPage me={me} />;
+    default:
+      return <EndpointsPage />;
+  }
+}
+
+function SignedIn({ me, path }: { me: Me; path: string }) {
+  const live = useLiveUpdates();
+  return (
+    <Layout user={me.displayName ?? me.email ?? ''} live={live}>
+      <Page path={path} me={me} />
+    </Layout>
+  );
+}
+
+export function App() {
+  const path = usePath();
+  const me = useQuery({ queryKey: ['me'], queryFn: () => get<Me>('/api/auth/me') });
+  if (path.startsWith('/account/login')) return <LoginPage />;
+  if (me.isLoading) return <p className="loading">Loading…</p>;
+  if (!me.data?.isAuthenticated) {
+    window.location.assign(`/account/login?returnUrl=${encodeURIComponent(path)}`);
+    return null;
+  }
+  return <SignedIn me={me.data} path={path} />;
+}

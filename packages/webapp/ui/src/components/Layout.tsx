@@ -1,0 +1,42 @@
+import type { ReactNode } from 'react';
+import { post } from '../api.js';
+import { Link } from './Link.js';
+
+const NAV = [
+  ['/', 'Endpoints'],
+  ['/search', 'Search'],
+  ['/metrics', 'Metrics'],
+  ['/health', 'Heartbeat & health'],
+  ['/topology', 'Topology'],
+  ['/operations', 'Operations'],
+  ['/account', 'Account'],
+] as const;
+
+export function Layout({ user, live, children }: { user: string; live: boolean; children: ReactNode }) {
+  const signOut = async () => {
+    await post('/account/logout');
+    window.location.assign('/account/login');
+  };
+  return (
+    <div className="shell">
+      <nav className="sidebar">
+        <div className="brand">NimBus</div>
+        {NAV.map(([to, label]) => (
+          <Link key={to} to={to} className="nav-link">
+            {label}
+          </Link>
+        ))}
+        <div className="sidebar-footer">
+          <div className={live ? 'live on' : 'live'} title="Live updates">
+            {live ? '● live' : '○ offline'}
+          </div>
+          <div className="user">{user}</div>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </nav>
+      <main className="content">{children}</main>
+    </div>
+  );
+}

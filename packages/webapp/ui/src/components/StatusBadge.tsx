@@ -1,0 +1,7 @@
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <span className={`badge badge-${status.toLowerCase()}`} data-status={status}>
+      {status}
+    </span>
+  );
+}

@@ -1,0 +1,275 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, type EventRow, get, post } from '../api.js';
+import { Link } from '../components/Link.js';
+import { StatusBadge } from '../components/StatusBadge.js';
+
+interface EventDetails {
+  event: EventRow & {
+    correlationId: string | null;
+    from: string | null;
+    to: string | null;
+    errorContent: { errorText: string; exceptionStackTrace: string | null } | null;
+  };
+  payload: string | null;
+  payloadEventTypeId: string | null;
+  allowedActions: string[];
+  blockedCount: number;
+}
+interface HistoryMessage {
+  messageId: string;
+  messageType: string;
+  from: string | null;
+  to: string | null;
+  enqueuedTimeUtc: string;
+  errorContent: { errorText: string } | null;
+}
+interface Audit {
+  auditorName: string;
+  auditTimestamp: string;
+  auditType: string;
+  accessDenied: boolean;
+  data: string | null;
+}
+
+function pretty(json: string | null): string {
+  if (!json) return '';
+  try {
+    return JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    return json;
+  }
+}
+
+export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; eventId: string }) {
+  const client = useQueryClient();
+  const base = `/api/endpoints/${encodeURIComponent(endpointId)}/events/${encodeURIComponent(eventId)}`;
+  const [editing, setEditing] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const details = useQuery({
+    queryKey: ['endpoint', endpointId, 'event', eventId],
+    queryFn: () => get<EventDetails>(base),
+  });
+  const history = useQuery({
+    queryKey: ['endpoint', endpointId, 'event', eventId, 'history'],
+    queryFn: () => get<HistoryMessage[]>(`${base}/history`),
+  });
+  const audits = useQuery({
+    queryKey: ['endpoint', endpointId, 'event', eventId, 'audits'],
+    queryFn: () => get<Audit[]>(`${base}/audits`),
+  });
+  const sessionId = details.data?.event.sessionId;
+  const siblings = useQuery({
+    queryKey: ['endpoint', endpointId, 'session-events', sessionId],
+    enabled: sessionId !== undefined,
+    queryFn: () =>
+      get<{ events: EventRow[] }>(
+        `/api/endpoints/${encodeURIComponent(endpointId)}/events?sessionId=${encodeURIComponent(sessionId ?? '')}&pageSize=50`,
+      ),
+  });
+
+  const act = useMutation({
+    mutationFn: ({ path, body, method }: { path: string; body?: unknown; method?: string }) =>
+      api(method ?? 'POST', `${base}${path}`, body ?? {}),
+    onSuccess: (_data, variables) => {
+      setMessage(`${variables.path.replace('/', '') || 'delete'} sent.`);
+      setEditing(null);
+      void client.invalidateQueries({ queryKey: ['endpoint', endpointId] });
+    },
+    onError: (error) => setMessage(error.message),
+  });
+
+  if (details.error) return <p className="error">{details.error.message}</p>;
+  if (!details.data) return <p>Loading…</p>;
+  const { event, payload, allowedActions } = details.data;
+  const can = (action: string) => allowedActions.includes(action);
+
+  return (
+    <section>
+      <p>
+        <Link to={`/endpoints/${encodeURIComponent(endpointId)}`}>← {endpointId}</Link>
+      </p>
+      <h1>
+        Event {eventId} <StatusBadge status={event.status} />
+      </h1>
+      <div className="actions">
+        {can('resubmit') && (
+          <button type="button" onClick={() => act.mutate({ path: '/resubmit' })}>
+            Resubmit
+          </button>
+        )}
+        {can('resubmitWithChanges') && (
+          <button type="button" onClick={() => setEditing(pretty(payload))}>
+            Resubmit with changes
+          </button>
+        )}
+        {can('skip') && (
+          <button type="button" onClick={() => act.mutate({ path: '/skip' })}>
+            Skip
+          </button>
+        )}
+        {can('completeHandoff') && (
+          <button
+            type="button"
+            onClick={() => act.mutate({ path: '/handoff/complete', body: { note: null } })}
+          >
+            Complete handoff
+          </button>
+        )}
+        {can('failHandoff') && (
+          <button
+            type="button"
+            onClick={() => {
+              const reason = window.prompt('Why did the handoff fail?');
+              if (reason) act.mutate({ path: '/handoff/fail', body: { reason } });
+            }}
+          >
+            Fail handoff
+          </button>
+        )}
+        {can('reconcile') && (
+          <button
+            type="button"
+            onClick={() =>
+              act.mutate({ path: '/reconcile', body: { expectedLastMessageId: event.lastMessageId } })
+            }
+          >
+            Reconcile (mark completed)
+          </button>
+        )}
+        {can('reprocessDeferred') && (
+          <button
+            type="button"
+            onClick={() =>
+              void post(
+                `/api/endpoints/${encodeURIComponent(endpointId)}/sessions/${encodeURIComponent(event.sessionId)}/reprocess-deferred`,
+              )
+                .then(() => setMessage('Replay requested.'))
+                .catch((e: Error) => setMessage(e.message))
+            }
+          >
+            Reprocess deferred
+          </button>
+        )}
+        {can('delete') && (
+          <button
+            type="button"
+            className="danger"
+            onClick={() =>
+              window.confirm('Delete this event row? This cannot be undone.') &&
+              act.mutate({ path: '', method: 'DELETE' })
+            }
+          >
+            Delete
+          </button>
+        )}
+        {message && <span className="notice">{message}</span>}
+      </div>
+      {editing !== null && (
+        <div className="card">
+          <h2>Edit payload and resubmit</h2>
+          <textarea
+            aria-label="payload"
+            rows={12}
+            value={editing}
+            onChange={(e) => setEditing(e.target.value)}
+          />
+          <div className="actions">
+            <button
+              type="button"
+              onClick={() =>
+                act.mutate({
+                  path: '/resubmit-with-changes',
+                  body: { eventJson: editing, eventTypeId: details.data.payloadEventTypeId ?? undefined },
+                })
+              }
+            >
+              Send
+            </button>
+            <button type="button" onClick={() => setEditing(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      <dl className="props">
+        <dt>Session</dt>
+        <dd>{event.sessionId}</dd>
+        <dt>Event type</dt>
+        <dd>{event.eventTypeId}</dd>
+        <dt>From → To</dt>
+        <dd>
+          {event.from} → {event.to}
+        </dd>
+        <dt>Correlation</dt>
+        <dd>{event.correlationId}</dd>
+        <dt>Last message</dt>
+        <dd>{event.lastMessageId}</dd>
+        <dt>Updated</dt>
+        <dd>{new Date(event.updatedAt).toLocaleString()}</dd>
+        {event.handoffReason && (
+          <>
+            <dt>Handoff</dt>
+            <dd>{event.handoffReason}</dd>
+          </>
+        )}
+      </dl>
+      {event.errorContent && (
+        <div className="card error-block">
+          <h2>Error</h2>
+          <pre>{event.errorContent.errorText}</pre>
+        </div>
+      )}
+      <h2>Payload</h2>
+      <pre className="code" data-testid="payload">
+        {pretty(payload)}
+      </pre>
+      <h2>Events in session {event.sessionId}</h2>
+      <table className="table" data-testid="session-events">
+        <tbody>
+          {(siblings.data?.events ?? []).map((e) => (
+            <tr key={e.eventId} data-event-id={e.eventId}>
+              <td>
+                <Link
+                  to={`/endpoints/${encodeURIComponent(endpointId)}/events/${encodeURIComponent(e.eventId)}`}
+                >
+                  {e.eventId}
+                </Link>
+              </td>
+              <td>
+                <StatusBadge status={e.status} />
+              </td>
+              <td>{new Date(e.updatedAt).toLocaleString()}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>History</h2>
+      <ol className="timeline">
+        {(history.data ?? []).map((m) => (
+          <li key={m.messageId}>
+            <b>{m.messageType}</b> {m.from} → {m.to}{' '}
+            <small>{new Date(m.enqueuedTimeUtc).toLocaleString()}</small>
+            {m.errorContent && <div className="error">{m.errorContent.errorText}</div>}
+          </li>
+        ))}
+      </ol>
+      <h2>Audit</h2>
+      <table className="table" data-testid="audits">
+        <tbody>
+          {(audits.data ?? []).map((a) => (
+            <tr key={`${a.auditTimestamp}-${a.auditType}-${a.auditorName}`}>
+              <td>{new Date(a.auditTimestamp).toLocaleString()}</td>
+              <td>{a.auditType}</td>
+              <td>{a.auditorName}</td>
+              <td>{a.accessDenied ? 'denied' : ''}</td>
+              <td>
+                <code>{a.data}</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

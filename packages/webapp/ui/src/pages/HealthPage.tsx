@@ -1,0 +1,82 @@
+import { useQuery } from '@tanstack/react-query';
+import { get } from '../api.js';
+import { StatusBadge } from '../components/StatusBadge.js';
+
+interface Heartbeat {
+  endpointId: string;
+  status: string;
+  lastEndTime: string | null;
+  roundTripMs: number | null;
+  sdkVersion: string | null;
+}
+interface Service {
+  serviceId: string;
+  status: string;
+  version: string | null;
+  lastSeenUtc: string | null;
+  roundTripMs: number | null;
+}
+
+const when = (value: string | null) => (value ? new Date(value).toLocaleString() : '—');
+
+export function HealthPage() {
+  const heartbeats = useQuery({
+    queryKey: ['health', 'heartbeat'],
+    queryFn: () => get<Heartbeat[]>('/api/heartbeat/overview'),
+  });
+  const services = useQuery({
+    queryKey: ['health', 'services'],
+    queryFn: () => get<Service[]>('/api/health/services'),
+  });
+  return (
+    <section>
+      <h1>Heartbeat and service health</h1>
+      <h2>Platform services</h2>
+      <table className="table">
+        <tbody>
+          {(services.data ?? []).map((s) => (
+            <tr key={s.serviceId}>
+              <td>{s.serviceId}</td>
+              <td>
+                <StatusBadge status={s.status} />
+              </td>
+              <td>{s.version}</td>
+              <td>{when(s.lastSeenUtc)}</td>
+              <td>{s.roundTripMs ?? '—'} ms</td>
+            </tr>
+          ))}
+          {(services.data ?? []).length === 0 && (
+            <tr>
+              <td className="empty">No service has reported yet.</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <h2>Endpoint heartbeat</h2>
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Endpoint</th>
+            <th>Status</th>
+            <th>Last answer</th>
+            <th>Round trip</th>
+            <th>SDK</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(heartbeats.data ?? []).map((h) => (
+            <tr key={h.endpointId}>
+              <td>{h.endpointId}</td>
+              <td>
+                <StatusBadge status={h.status} />
+              </td>
+              <td>{when(h.lastEndTime)}</td>
+              <td>{h.roundTripMs ?? '—'}</td>
+              <td>{h.sdkVersion ?? '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError, post } from '../api.js';
+
+export function LoginPage() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      await post('/account/login', { email, password });
+      const returnUrl = new URLSearchParams(window.location.search).get('returnUrl') ?? '/';
+      // Only local paths: never follow an absolute or protocol-relative URL from the query string.
+      window.location.assign(returnUrl.startsWith('/') && !returnUrl.startsWith('//') ? returnUrl : '/');
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : 'Sign-in failed.');
+    }
+  };
+  return (
+    <div className="login">
+      <form onSubmit={submit} className="card">
+        <h1>Sign in to NimBus</h1>
+        <label>
+          Email
+          <input
+            name="email"
+            type="text"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </label>
+        <label>
+          Password
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        {error && <p className="error">{error}</p>}
+        <button type="submit">Sign in</button>
+      </form>
+    </div>
+  );
+}
