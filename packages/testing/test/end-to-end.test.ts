@@ -1,9 +1,11 @@
 import {
   DefaultRetryPolicyProvider,
   EventValidationError,
+  encodeEnvelope,
   MessageType,
   PermanentFailureClassifier,
   RetryPolicy,
+  TransientError,
 } from '@nimbus/core';
 import { createSubscriber, deterministicMessageId } from '@nimbus/sdk';
 import { describe, expect, it } from 'vitest';
@@ -201,7 +203,6 @@ describe('end to end: routing', () => {
     const error = bus.responses({ type: MessageType.ErrorResponse })[0]!;
     const skip = await bus.operator.skip(error);
     // Re-send the same skip as if it came from an endpoint instead of the Manager.
-    const { encodeEnvelope } = await import('@nimbus/core');
     await bus.transport.publish([
       { source: 'Billing', messages: [encodeEnvelope({ ...skip, from: 'Sales', messageId: 'forged' })] },
     ]);
@@ -237,7 +238,6 @@ describe('end to end: error handling and retries', () => {
   });
 
   it('7.7-29 a transient failure is neither completed nor dead-lettered until it succeeds on redelivery', async () => {
-    const { TransientError } = await import('@nimbus/core');
     let attempts = 0;
     const { bus, handled, sales } = billingBus((h) => (e) => {
       if (attempts++ < 2) throw new TransientError('db restarting');
@@ -341,17 +341,15 @@ describe('end to end: asynchronous completion (pending handoff)', () => {
     expect(pending?.expectedBy?.toISOString()).toBe('2026-01-02T00:00:00.000Z');
     expect(bus.responses({ type: MessageType.DeferralResponse })).toHaveLength(2);
     expect(bus.responses({ type: MessageType.ResolutionResponse })).toHaveLength(0);
-    await bus
-      .handoff('Billing')
-      .complete(
-        {
-          eventId: pending!.eventId!,
-          sessionId: pending!.sessionId,
-          messageId: pending!.parentMessageId,
-          eventTypeId: 'OrderPlaced',
-        },
-        { erpId: 'E-1' },
-      );
+    await bus.handoff('Billing').complete(
+      {
+        eventId: pending!.eventId!,
+        sessionId: pending!.sessionId,
+        messageId: pending!.parentMessageId,
+        eventTypeId: 'OrderPlaced',
+      },
+      { erpId: 'E-1' },
+    );
     await bus.deliverAll();
     expect(calls).toEqual(['o-1', 'o-2', 'o-3']);
     expect(bus.responses({ type: MessageType.ResolutionResponse })).toHaveLength(3);
