@@ -103,6 +103,8 @@ export class ResolverHandler implements SessionMessageHandler {
     const record = historyRecord(input, endpoint);
     const firstSighting = await store.storeMessage(record);
     if (m.messageType === MessageType.RetryRequest) await this.#auditRetry(record.eventId, m, firstSighting);
+    // The operator's "reprocess deferred" trigger is history only: it changes no event's status by itself.
+    if (m.messageType === MessageType.ProcessDeferredRequest) return;
     const status = resultingStatus(m);
     const processingTimeMs = await handoffProcessingTimeMs(store, m, this.deps.clock);
     const row = stateRow(record, processingTimeMs ?? record.processingTimeMs ?? null);

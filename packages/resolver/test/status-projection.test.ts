@@ -1,6 +1,6 @@
 import { encodeEnvelope, Header, MessageType, RESOLVER_INPUT } from '@nimbus/core';
 import { EndpointRole, HANDOFF_SUB_STATUS, MessageAuditType, ResolutionStatus } from '@nimbus/message-store';
-import { DeadLetterReasons, determineEndpoint } from '@nimbus/resolver';
+import { determineEndpoint, resultingStatus, UnmappedMessageTypeError } from '@nimbus/resolver';
 import { describe, expect, it } from 'vitest';
 import { createHarness } from './support/harness.js';
 import { eventRequest, managerRequest, responseTo } from './support/messages.js';
@@ -274,19 +274,27 @@ describe('Resolver projection of requests and outcomes', () => {
     expect(await h.memoryStore.getEventHistory(request.eventId!)).toHaveLength(2);
   });
 
-  it('dead-letters a ProcessDeferredRequest (no status) after storing its history record', async () => {
+  it('keeps a reprocess-deferred trigger in the history only and completes it', async () => {
     const h = await createHarness();
     const request = eventRequest();
-    const trigger = responseTo(request, MessageType.ProcessDeferredRequest, { to: 'DeferredProcessor' });
-    await h.send({
-      ...encodeEnvelope(trigger),
-      headers: { ...encodeEnvelope(trigger).headers, To: 'Resolver' },
-    });
+    await h.send(request);
+    await h.send(managerRequest(request, MessageType.ProcessDeferredRequest));
     await h.drain();
-    const [dead] = await h.transport.peekDeadLetters(RESOLVER_INPUT);
-    expect(dead?.reason).toBe(DeadLetterReasons.failed);
-    expect(dead?.description).toContain("MessageType 'ProcessDeferredRequest'");
-    expect(await h.memoryStore.getEventHistory(request.eventId!)).toHaveLength(1);
+    expect(await h.memoryStore.getEventHistory(request.eventId!)).toHaveLength(2);
+    expect(await h.memoryStore.getEvent('Billing', request.eventId!)).toMatchObject({
+      resolutionStatus: ResolutionStatus.Pending,
+      messageType: MessageType.EventRequest,
+    });
+    expect(await h.transport.counts(RESOLVER_INPUT)).toMatchObject({ active: 0, deadLettered: 0 });
+  });
+
+  it('has no status for Unknown unless it is a dead-letter notice', () => {
+    expect(() =>
+      resultingStatus({ messageType: MessageType.Unknown, deadLetterErrorDescription: null }),
+    ).toThrow(UnmappedMessageTypeError);
+    expect(resultingStatus({ messageType: MessageType.Unknown, deadLetterErrorDescription: '' })).toBe(
+      ResolutionStatus.DeadLettered,
+    );
   });
 
   it('completes the message even when the state-change notifier fails', async () => {
