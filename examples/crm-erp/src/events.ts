@@ -12,7 +12,13 @@ export const CustomerUpserted = defineEvent('CustomerUpserted', {
     revision: z.number().int().nonnegative(),
   }),
   sessionKey: 'customerId',
-  example: { customerId: 'C-1001', name: 'Ada Ltd', email: 'ap@ada.example', vatNumber: 'DK12345678', revision: 1 },
+  example: {
+    customerId: 'C-1001',
+    name: 'Ada Ltd',
+    email: 'ap@ada.example',
+    vatNumber: 'DK12345678',
+    revision: 1,
+  },
 });
 
 /** The ERP issued an invoice to a customer. */
