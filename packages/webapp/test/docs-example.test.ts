@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { silentLogger } from '@nimbus/core';
+import { createMemoryMessageStore, InProcessStateChangeNotifier } from '@nimbus/message-store';
+import { MemoryTransport } from '@nimbus/transport-memory';
+import { expect, it } from 'vitest';
+import { createSqlIdentityStore, createWebApp } from '../src/index.js';
+
+it('docs/webapp.md example: start the WebApp and sign in', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-docs-'));
+  // --- example start ---
+  const notifier = new InProcessStateChangeNotifier(); // give the same notifier to the Resolver
+  const webApp = await createWebApp({
+    store: createMemoryMessageStore(),
+    transport: new MemoryTransport(),
+    identityStore: createSqlIdentityStore({ dialect: 'sqlite', filename: path.join(dir, 'nimbus.db') }),
+    notifier,
+    logger: silentLogger,
+    env: {}, // default: process.env (NIMBUS_IDENTITY_ADMIN_EMAIL / NIMBUS_IDENTITY_ADMIN_PASSWORD)
+  });
+  const url = await webApp.listen({ host: '127.0.0.1', port: 0 });
+
+  const login = await fetch(`${url}/account/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@local', password: 'Local!Admin123' }),
+  });
+  const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]);
+  const csrf = cookies.find((c) => c.startsWith('NimBus.Csrf='))!.slice('NimBus.Csrf='.length);
+  const endpoints = await fetch(`${url}/api/endpoints`, { headers: { cookie: cookies.join('; ') } });
+  // State-changing calls also send: { 'x-csrf-token': csrf }
+  // --- example end ---
+  expect(login.status).toBe(200);
+  expect(csrf.length).toBeGreaterThan(20);
+  expect(endpoints.status).toBe(200);
+  await webApp.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
