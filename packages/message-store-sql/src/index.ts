@@ -1,1 +1,28 @@
-export {};
+export { type ConnectionOptions, resolveConnectionSettings } from './config/resolve-connection-settings.js';
+export {
+  DEFAULT_CONNECTION_NAME,
+  DEFAULT_SCHEMA,
+  DEFAULT_SQLITE_PATH,
+  type MigrationMode,
+  type SqlConnectionSettings,
+  type SqlDialectName,
+} from './config/sql-store-settings.js';
+export {
+  createSqlMessageStore,
+  type RetentionSweepOptions,
+  SQL_STORE_CAPABILITIES,
+  type SqlMessageStore,
+  type SqlMessageStoreOptions,
+  sqlProviderName,
+  sqlStorageProvider,
+} from './create-sql-message-store.js';
+export { type MigrateSqlStoreOptions, migrateSqlMessageStore } from './migrate-sql-store.js';
+export { ALL_MIGRATIONS } from './migrations/all-migrations.js';
+export type { Migration } from './migrations/migration.js';
+export { type MigrationProgress, type MigrationRunResult, runMigrations } from './migrations/migrator.js';
+export { SchemaOutOfDateError } from './migrations/schema-out-of-date-error.js';
+export {
+  DEFAULT_SWEEP_INTERVAL_MS,
+  type RetentionSweeper,
+  startRetentionSweeper,
+} from './retention/retention-sweeper.js';

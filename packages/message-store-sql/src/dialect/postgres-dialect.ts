@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect as KyselyPostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect as KyselyPostgresDialect, type SqlBool, sql } from 'kysely';
 import pg from 'pg';
 import type { StoreDatabase } from '../schema/database.js';
 import { TableMappingPlugin } from '../schema/table-mapping-plugin.js';
@@ -72,6 +72,11 @@ export function createPostgresDialect(options: PostgresDialectOptions): SqlDiale
       await tx.schema.createSchema(options.schema).ifNotExists().execute();
     },
     indexName: (name) => name,
+    jsonText: (column, path) =>
+      sql<
+        string | null
+      >`jsonb_extract_path_text(${sql.ref(column)}::jsonb, ${sql.join(path.map((p) => sql`${p}`))})`,
+    containsText: (haystack, needle) => sql<SqlBool>`strpos(coalesce(${haystack}, ''), ${needle}) > 0`,
     async tableExists(table) {
       const result = await sql<{ found: number }>`
         select 1 as found from information_schema.tables where table_schema = ${options.schema} and table_name = ${table}`.execute(

@@ -1,4 +1,4 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { Expression, Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { SqlDialectName } from '../config/sql-store-settings.js';
 import type { StoreDatabase } from '../schema/database.js';
 
@@ -24,6 +24,10 @@ export interface SqlDialect {
   ensureSchema(tx: StoreDb): Promise<void>;
   /** Physical name of an index (SQLite index names are database-wide, so they carry the prefix). */
   indexName(name: string): string;
+  /** Text at `path` inside a JSON text column (null when absent). */
+  jsonText(column: string, path: readonly string[]): RawBuilder<string | null>;
+  /** Case-sensitive literal substring test (no LIKE wildcards). */
+  containsText(haystack: Expression<string | null>, needle: string): RawBuilder<SqlBool>;
   /** Does the physical table exist? */
   tableExists(table: string): Promise<boolean>;
   isTransient(error: unknown): boolean;

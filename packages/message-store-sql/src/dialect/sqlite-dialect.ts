@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect as KyselySqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect as KyselySqliteDialect, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
 import { TableMappingPlugin } from '../schema/table-mapping-plugin.js';
 import type { SqlDialect, StoreDb } from './sql-dialect.js';
@@ -54,6 +54,9 @@ export function createSqliteDialect(options: SqliteDialectOptions): SqlDialect {
     lockMigrations: async () => undefined,
     ensureSchema: async () => undefined,
     indexName: (name) => `${options.prefix}${name}`,
+    jsonText: (column, path) =>
+      sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${path.join('.')}`})`,
+    containsText: (haystack, needle) => sql<SqlBool>`instr(coalesce(${haystack}, ''), ${needle}) > 0`,
     async tableExists(table) {
       const row = raw
         .prepare("select 1 as found from sqlite_master where type = 'table' and name = ?")

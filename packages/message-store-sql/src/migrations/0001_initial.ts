@@ -159,7 +159,7 @@ export const initialMigration: Migration = {
       .addColumn('missed', 'integer', (c) => c.notNull())
       .addColumn('observed_seconds', 'integer', (c) => c.notNull())
       .addColumn('longest_gap_seconds', 'integer', (c) => c.notNull())
-      .addColumn('last_beat_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_beat_at', 'bigint')
       .addPrimaryKeyConstraint(ix('pk_heartbeat_uptime_days'), ['endpoint_id', 'day_utc'])
       .execute();
     await index(tx, ix('ix_heartbeat_uptime_days_day'), 'heartbeat_uptime_days', ['day_utc']);

@@ -127,7 +127,7 @@ export interface HeartbeatUptimeDaysTable {
   missed: number;
   observed_seconds: number;
   longest_gap_seconds: number;
-  last_beat_at: number;
+  last_beat_at: number | null;
 }
 
 export interface HeartbeatGapsTable {

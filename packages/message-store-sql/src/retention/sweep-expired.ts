@@ -1,0 +1,109 @@
+import {
+  FINISHED_STATUSES,
+  FIXED_RETENTION_MS,
+  type RetentionSweepResult,
+  UNRESOLVED_STATUSES,
+  unresolvedRetentionMs,
+} from '@nimbus/message-store';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { StoreDatabase } from '../schema/database.js';
+import { DeletionKind } from '../store/lifecycle.js';
+import type { StoreContext } from '../store/store-context.js';
+
+/** Rows deleted per statement, so a sweep never holds a long lock (SQLite has one writer). */
+export const DEFAULT_SWEEP_BATCH_SIZE = 500;
+
+type BatchedTable = 'unresolved_events' | 'messages' | 'message_audits';
+type Condition<T extends BatchedTable> = (eb: ExpressionBuilder<StoreDatabase, T>) => Expression<SqlBool>;
+
+/**
+ * Deletes everything past its retention at `nowMs`: unresolved rows by the configured window (unlimited
+ * by default), terminal rows, soft-deleted and archived rows, history and audits by the fixed table.
+ * Windows are measured from the row's last write (`updated_at`; `deleted_at` for soft deletes).
+ */
+export async function sweepExpiredRows(
+  context: StoreContext,
+  nowMs: number,
+  batchSize = DEFAULT_SWEEP_BATCH_SIZE,
+): Promise<RetentionSweepResult> {
+  const unresolvedWindow = unresolvedRetentionMs(context.retention);
+  const unresolved = [...UNRESOLVED_STATUSES];
+  const finished = [...FINISHED_STATUSES];
+  const events = (condition: Condition<'unresolved_events'>) =>
+    deleteInBatches(context, 'unresolved_events', condition, batchSize);
+
+  return {
+    unresolvedRows:
+      unresolvedWindow === null
+        ? 0
+        : await events((eb) =>
+            eb.and([
+              eb('deleted', '=', 0),
+              eb('status', 'in', unresolved),
+              eb('updated_at', '<=', nowMs - unresolvedWindow),
+            ]),
+          ),
+    terminalRows: await events((eb) =>
+      eb.and([
+        eb('deleted', '=', 0),
+        eb('status', 'in', finished),
+        eb('updated_at', '<=', nowMs - FIXED_RETENTION_MS.terminalRows),
+      ]),
+    ),
+    softDeletedRows: await events((eb) =>
+      eb.and([
+        eb('deleted', '=', 1),
+        eb('deletion_kind', '=', DeletionKind.Removed),
+        eb('deleted_at', '<=', nowMs - FIXED_RETENTION_MS.softDeletedRows),
+      ]),
+    ),
+    archivedRows: await events((eb) =>
+      eb.and([
+        eb('deleted', '=', 1),
+        eb('deletion_kind', '=', DeletionKind.Archived),
+        eb('deleted_at', '<=', nowMs - FIXED_RETENTION_MS.archivedFailedRows),
+      ]),
+    ),
+    messages: await deleteInBatches(
+      context,
+      'messages',
+      (eb) => eb('created_at', '<=', nowMs - FIXED_RETENTION_MS.messages),
+      batchSize,
+    ),
+    audits: await deleteInBatches(
+      context,
+      'message_audits',
+      (eb) => eb('created_at', '<=', nowMs - FIXED_RETENTION_MS.audits),
+      batchSize,
+    ),
+  };
+}
+
+async function deleteInBatches<T extends BatchedTable>(
+  context: StoreContext,
+  table: T,
+  condition: Condition<T>,
+  batchSize: number,
+): Promise<number> {
+  const db = context.dialect.db;
+  let total = 0;
+  for (;;) {
+    // Two statements rather than DELETE … LIMIT, which PostgreSQL lacks; ids are re-checked by the condition.
+    const ids = (
+      await db
+        .selectFrom(table as BatchedTable)
+        .select('id')
+        .where(condition as Condition<BatchedTable>)
+        .limit(batchSize)
+        .execute()
+    ).map((r) => r.id);
+    if (ids.length === 0) return total;
+    const result = await db
+      .deleteFrom(table as BatchedTable)
+      .where('id', 'in', ids)
+      .where(condition as Condition<BatchedTable>)
+      .executeTakeFirst();
+    total += Number(result.numDeletedRows);
+    if (ids.length < batchSize) return total;
+  }
+}

@@ -1,0 +1,59 @@
+import type { EventFilter, MessageTrackingStore, SearchResponse } from '@nimbus/message-store';
+import { PaginationLimits, withoutEventJson } from '@nimbus/message-store';
+import { toMs } from './document-codec.js';
+import { decodeOffsetToken, pageOf, startsWithIgnoringCase } from './query-helpers.js';
+import type { StoreContext } from './store-context.js';
+import { unresolvedFromRow } from './unresolved-rows.js';
+
+const EVENT_JSON_PATH = ['messageContent', 'eventContent', 'eventJson'] as const;
+
+/** `getEventsByFilter`: live rows of every status, newest update first, payload stripped. */
+export class EventSearch implements Pick<MessageTrackingStore, 'getEventsByFilter'> {
+  constructor(private readonly context: StoreContext) {}
+
+  async getEventsByFilter(
+    filter: EventFilter,
+    continuationToken: string | null,
+    maxSearchItemsCount: number,
+  ): Promise<SearchResponse> {
+    const { dialect } = this.context;
+    const size = PaginationLimits.resolve(maxSearchItemsCount);
+    const offset = decodeOffsetToken(continuationToken);
+    let query = dialect.db
+      .selectFrom('unresolved_events')
+      .select(['document_json', 'status'])
+      .where('deleted', '=', 0);
+    if (filter.endpointId) query = query.where(startsWithIgnoringCase('endpoint_id', filter.endpointId));
+    if (filter.eventId) query = query.where(startsWithIgnoringCase('event_id', filter.eventId));
+    if (filter.sessionId) query = query.where(startsWithIgnoringCase('session_id', filter.sessionId));
+    if (filter.eventTypeId?.length) query = query.where('event_type_id', 'in', filter.eventTypeId);
+    if (filter.resolutionStatus?.length) query = query.where('status', 'in', filter.resolutionStatus);
+    if (filter.to) query = query.where('to_address', '=', filter.to);
+    if (filter.from) query = query.where('from_address', '=', filter.from);
+    if (filter.messageType) query = query.where('message_type', '=', filter.messageType);
+    if (filter.updatedAtFrom) query = query.where('updated_at', '>=', toMs(filter.updatedAtFrom));
+    if (filter.updatedAtTo) query = query.where('updated_at', '<=', toMs(filter.updatedAtTo));
+    if (filter.enqueuedAtFrom) query = query.where('enqueued_time', '>=', toMs(filter.enqueuedAtFrom));
+    if (filter.enqueuedAtTo) query = query.where('enqueued_time', '<=', toMs(filter.enqueuedAtTo));
+    if (filter.payload) {
+      const payload = filter.payload;
+      query = query.where(() =>
+        dialect.containsText(dialect.jsonText('document_json', EVENT_JSON_PATH), payload),
+      );
+    }
+    const rows = await query
+      .orderBy('updated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(size + 1)
+      .offset(offset)
+      .execute();
+    const page = pageOf(rows, offset, size);
+    return {
+      events: page.rows.map((row) => {
+        const event = unresolvedFromRow(row);
+        return { ...event, messageContent: withoutEventJson(event.messageContent) };
+      }),
+      continuationToken: page.token,
+    };
+  }
+}
