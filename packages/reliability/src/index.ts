@@ -47,6 +47,25 @@ export {
   SqlOutboxStore,
 } from './outbox/sql-outbox-store.js';
 export {
+  RequestReplyConfigurationError,
+  RequestReplyError,
+  RequestTimeoutError,
+} from './request-reply/errors.js';
+export { REPLY_TIME_TO_LIVE_MS, ReplyStatus } from './request-reply/reply-headers.js';
+export {
+  createRequester,
+  type ReplyContract,
+  type Requester,
+  type RequesterOptions,
+  type RequestOptions,
+} from './request-reply/requester.js';
+export {
+  createResponder,
+  type ReplyAddress,
+  type Responder,
+  replyAddressOf,
+} from './request-reply/responder.js';
+export {
   type SqlConnection,
   type SqlDialect,
   withAmbientTransaction,

@@ -1,0 +1,110 @@
+import {
+  consoleLogger,
+  Header,
+  type Logger,
+  type MessageEnvelope,
+  replyInputOf,
+  type Transport,
+  type TransportMessage,
+  uuidv7,
+} from '@nimbus/core';
+import { RequestReplyConfigurationError } from './errors.js';
+import { ReplyStatus } from './reply-headers.js';
+
+export interface ReplyAddress {
+  readonly replyTo: string;
+  readonly replyToSessionId: string;
+  readonly correlationId: string | null;
+  readonly requestMessageId: string;
+}
+
+/** Where to reply to a request (a transport message or a decoded envelope); `null` when it asked for no reply. */
+export function replyAddressOf(request: TransportMessage | MessageEnvelope): ReplyAddress | null {
+  const isEnvelope = 'content' in request;
+  const replyTo = isEnvelope ? request.replyTo : request.headers[Header.ReplyTo];
+  const replyToSessionId = isEnvelope ? request.replyToSessionId : request.headers[Header.ReplyToSessionId];
+  if (!replyTo || !replyToSessionId) return null;
+  return {
+    replyTo,
+    replyToSessionId,
+    correlationId: request.correlationId,
+    requestMessageId: request.messageId,
+  };
+}
+
+function errorTypeOf(error: unknown): string {
+  return error instanceof Error ? error.name || error.constructor.name : typeof error;
+}
+
+export interface Responder {
+  /** Sends a success reply with `response` as JSON. */
+  reply(request: TransportMessage | MessageEnvelope, response: unknown): Promise<void>;
+  /** Sends an error reply naming the error's type and message. */
+  replyError(request: TransportMessage | MessageEnvelope, error: unknown): Promise<void>;
+  /**
+   * Runs `handle`; replies with its result, or (best effort) with its error and rethrows it so the engine's
+   * normal failure path runs. A request without a reply address just runs `handle`.
+   */
+  respond<R>(request: TransportMessage | MessageEnvelope, handle: () => Promise<R> | R): Promise<R>;
+}
+
+export function createResponder(options: {
+  readonly transport: Transport;
+  readonly logger?: Logger;
+}): Responder {
+  const { transport } = options;
+  const logger = options.logger ?? consoleLogger;
+
+  async function send(
+    request: TransportMessage | MessageEnvelope,
+    status: ReplyStatus,
+    body: string,
+    extra: Record<string, string>,
+  ): Promise<void> {
+    const address = replyAddressOf(request);
+    if (!address) {
+      throw new RequestReplyConfigurationError(
+        `Message ${request.messageId} has no ReplyTo/ReplyToSessionId; it was not sent as a request`,
+      );
+    }
+    const reply: TransportMessage = {
+      messageId: uuidv7(),
+      sessionId: address.replyToSessionId,
+      correlationId: address.correlationId,
+      headers: { [Header.To]: replyInputOf(address.replyTo), [Header.ReplyStatus]: status, ...extra },
+      body,
+    };
+    await transport.publish([{ source: address.replyTo, messages: [reply] }]);
+  }
+
+  const responder: Responder = {
+    reply: (request, response) => send(request, ReplyStatus.Success, JSON.stringify(response ?? null), {}),
+    replyError: (request, error) =>
+      send(request, ReplyStatus.Error, '', {
+        [Header.ErrorType]: errorTypeOf(error),
+        [Header.ErrorText]: error instanceof Error ? error.message : String(error),
+      }),
+    async respond(request, handle) {
+      const canReply = replyAddressOf(request) !== null;
+      let result: Awaited<ReturnType<typeof handle>>;
+      try {
+        result = await handle();
+      } catch (error) {
+        if (canReply) {
+          await responder
+            .replyError(request, error)
+            .catch((sendError: unknown) =>
+              logger.warn(
+                { messageId: request.messageId, error: sendError },
+                'Could not send the error reply; the requester will time out',
+              ),
+            );
+        }
+        throw error;
+      }
+      if (canReply) await responder.reply(request, result);
+      return result;
+    },
+  };
+  return responder;
+}
