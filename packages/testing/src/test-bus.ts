@@ -37,6 +37,8 @@ export interface TestEndpointOptions {
   readonly observers?: readonly LifecycleObserver[];
   /** Randomness for retry jitter (default: always 0, so delays are exact). */
   readonly random?: () => number;
+  /** Parked messages replayed per settlement before a continuation takes over (engine default 500). */
+  readonly maxReplayPerSettlement?: number;
 }
 
 export interface DeliverAllOptions {
@@ -98,6 +100,7 @@ export class TestBus {
       behaviours: options.behaviours,
       observers: options.observers,
       random: options.random ?? (() => 0),
+      maxReplayPerSettlement: options.maxReplayPerSettlement,
     });
     this.#engines.set(endpointId, engine);
     return engine;
