@@ -125,7 +125,14 @@ export class MessageEngine {
     message = { ...message, queueTimeMs: Math.max(0, now - received.enqueuedAt.getTime()) };
     const work: Work = {
       message,
-      transportMessage: received,
+      // Parked copies keep only the transport shape, not this delivery's lock and sequence.
+      transportMessage: {
+        messageId: received.messageId,
+        sessionId: received.sessionId,
+        correlationId: received.correlationId,
+        headers: received.headers,
+        body: received.body,
+      },
       isReplay: false,
       deliveryCount: received.deliveryCount,
       enqueuedAt: received.enqueuedAt,
@@ -309,6 +316,9 @@ export class MessageEngine {
         };
         const verdict = await this.#process(work, state, effects, notices);
         if (verdict.kind === 'transient') throw new TransientAbort(verdict.error);
+        // An undecided replayed message must not be unparked: give the whole settlement up instead.
+        if (verdict.kind === 'skipped')
+          throw new TransientAbort(new Error('a behaviour skipped a replayed message'));
         if (modeOf(state) !== 'replaying') return replayed;
         if (alreadyReplayed + replayed >= this.#maxReplay) break;
       }

@@ -114,3 +114,47 @@ describe('engine: ordered replay inside the session', () => {
     expect(f.session.parked.size).toBe(0);
   });
 });
+
+describe('engine: replay and behaviours', () => {
+  it('a behaviour that skips a replayed message leaves it parked; the trigger is abandoned', async () => {
+    let gate = false;
+    const f = setup({
+      behaviours: [
+        {
+          name: 'gate',
+          handle: async (context, next) => {
+            if (gate && context.isReplay) return;
+            await next();
+          },
+        },
+      ],
+    });
+    f.handler.script = (c) => {
+      if (c.message.eventId === 'blocker') throw new Error('x');
+    };
+    await f.deliver(event({ eventId: 'blocker' }));
+    await f.deliver(event({ eventId: 'p1' }));
+    gate = true;
+    await f.deliver(control(MessageType.SkipRequest, event({ eventId: 'blocker' })));
+    expect(f.session.last?.kind).toBe('abandon');
+    expect(f.session.parked.size).toBe(1);
+    expect(f.session.blockedBy()).toBe('blocker');
+  });
+
+  it('parks the transport shape of a message, not its delivery details', async () => {
+    const f = setup();
+    f.handler.script = () => {
+      throw new Error('x');
+    };
+    await f.deliver(event());
+    await f.deliver(event());
+    const [parked] = f.session.parked.values();
+    expect(Object.keys(parked ?? {}).sort()).toEqual([
+      'body',
+      'correlationId',
+      'headers',
+      'messageId',
+      'sessionId',
+    ]);
+  });
+});
