@@ -1,4 +1,4 @@
-import { type Clock, type MessageEnvelope, MessageType } from '@nimbus/core';
+import { Addresses, type Clock, type MessageEnvelope, MessageType } from '@nimbus/core';
 import type { MessageTrackingStore } from '@nimbus/message-store';
 
 const SETTLEMENT_REQUESTS: ReadonlySet<MessageType> = new Set<MessageType>([
@@ -9,7 +9,7 @@ const SETTLEMENT_REQUESTS: ReadonlySet<MessageType> = new Set<MessageType>([
 /**
  * For the outcome of a handed-off event, the handler's own time is meaningless (the work happened elsewhere):
  * report the wall-clock time since the original request instead. Null when the rule does not apply.
- * Only outcomes whose parent is a handoff settlement pay for the extra reads.
+ * Only outcomes of Manager requests pay for the extra reads.
  */
 export async function handoffProcessingTimeMs(
   store: Pick<MessageTrackingStore, 'getMessage' | 'getEventHistory'>,
@@ -20,6 +20,8 @@ export async function handoffProcessingTimeMs(
     message.messageType === MessageType.ResolutionResponse ||
     message.messageType === MessageType.ErrorResponse;
   if (!outcome || !message.eventId || message.deadLetterErrorDescription !== null) return null;
+  // Settlements come from the Manager, and a response names its request's sender as originatingFrom.
+  if (message.originatingFrom !== Addresses.manager) return null;
   const parent = await store.getMessage(message.eventId, message.parentMessageId);
   if (!parent || !SETTLEMENT_REQUESTS.has(parent.messageType)) return null;
   const history = await store.getEventHistory(message.eventId);

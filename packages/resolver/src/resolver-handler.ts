@@ -17,7 +17,7 @@ import { handleHeartbeatTraffic, isHeartbeatTraffic } from './heartbeat/heartbea
 import { redeliveryOf, restoreOriginalAddress } from './redelivery.js';
 import type { ResolverStore } from './resolver-store.js';
 import { notifySafely } from './safe-notifier.js';
-import { resultingStatus, uploadFor } from './status-mapping.js';
+import { hasStatus, resultingStatus, uploadFor } from './status-mapping.js';
 import { describeError, isTransientStoreError, retryAfterMsOf } from './store-errors.js';
 import { MAX_THROTTLE_RETRIES, throttleDelayMs } from './throttle.js';
 import { historyRecord, type ResolverInput, stateRow } from './tracking-records.js';
@@ -101,14 +101,26 @@ export class ResolverHandler implements SessionMessageHandler {
     }
     const endpoint = determineEndpoint(m);
     const record = historyRecord(input, endpoint);
-    const firstSighting = await store.storeMessage(record);
-    if (m.messageType === MessageType.RetryRequest) await this.#auditRetry(record.eventId, m, firstSighting);
-    // The operator's "reprocess deferred" trigger is history only: it changes no event's status by itself.
-    if (m.messageType === MessageType.ProcessDeferredRequest) return;
+    if (m.messageType === MessageType.RetryRequest) {
+      const firstSighting = await store.storeMessage(record);
+      await this.#auditRetry(record.eventId, m, firstSighting);
+    } else if (!hasStatus(m)) {
+      // History only: the operator's "reprocess deferred" trigger changes no status by itself; any other
+      // type without a status keeps its history record and is dead-lettered by resultingStatus below.
+      await store.storeMessage(record);
+      if (m.messageType === MessageType.ProcessDeferredRequest) return;
+    }
     const status = resultingStatus(m);
-    const processingTimeMs = await handoffProcessingTimeMs(store, m, this.deps.clock);
-    const row = stateRow(record, processingTimeMs ?? record.processingTimeMs ?? null);
-    const written = await uploadFor(store, status)(record.eventId, m.sessionId, endpoint.endpointId, row);
+    const writeStatus = async () => {
+      const processingTimeMs = await handoffProcessingTimeMs(store, m, this.deps.clock);
+      const row = stateRow(record, processingTimeMs ?? record.processingTimeMs ?? null);
+      return uploadFor(store, status)(record.eventId, m.sessionId, endpoint.endpointId, row);
+    };
+    // History and status go to different records, so they are written together (both idempotent on retry).
+    const written =
+      m.messageType === MessageType.RetryRequest
+        ? await writeStatus()
+        : (await Promise.all([store.storeMessage(record), writeStatus()]))[1];
     if (!written) {
       this.stats.refused += 1;
       logger.debug(

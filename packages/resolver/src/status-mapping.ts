@@ -29,6 +29,13 @@ export class UnmappedMessageTypeError extends Error {
   }
 }
 
+/** Whether the message changes its event's status (dead-letter notices always do). */
+export function hasStatus(
+  message: Pick<MessageEnvelope, 'messageType' | 'deadLetterErrorDescription'>,
+): boolean {
+  return message.deadLetterErrorDescription !== null || STATUS_BY_TYPE.has(message.messageType);
+}
+
 /**
  * The status a message puts its event in. A dead-letter notification (any non-null
  * `deadLetterErrorDescription`, even "") is DeadLettered whatever its type.

@@ -211,6 +211,7 @@ describe('Resolver projection of requests and outcomes', () => {
     await h.send(
       responseTo(request, MessageType.ResolutionResponse, {
         parentMessageId: settle.messageId,
+        originatingFrom: 'Manager',
         processingTimeMs: 250,
       }),
     );
@@ -236,6 +237,7 @@ describe('Resolver projection of requests and outcomes', () => {
     await h.send(
       responseTo(request, MessageType.ErrorResponse, {
         parentMessageId: failed.messageId,
+        originatingFrom: 'Manager',
         processingTimeMs: 5,
       }),
     );

@@ -1,0 +1,66 @@
+import { encodeEnvelope, MessageType, RESOLVER_INPUT } from '@nimbus/core';
+import { createMemoryMessageStore, ResolutionStatus } from '@nimbus/message-store';
+import { createResolver, ResolverOptionsError } from '@nimbus/resolver';
+import { createMemoryTransport } from '@nimbus/transport-memory';
+import { describe, expect, it } from 'vitest';
+import { ENDPOINTS } from './support/harness.js';
+import { eventRequest, responseTo } from './support/messages.js';
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('createResolver', () => {
+  it('refuses arguments that cannot work, naming what is wrong', () => {
+    const transport = createMemoryTransport();
+    expect(() => createResolver({ transport, store: {} as never })).toThrow(ResolverOptionsError);
+    expect(() => createResolver({ transport, store: {} as never })).toThrow(
+      /store must implement storeMessage/,
+    );
+    expect(() =>
+      createResolver({ transport: {} as never, store: createMemoryMessageStore({ env: {} }) }),
+    ).toThrow(/transport must implement acceptSession/);
+  });
+
+  it('runs as a worker over many sessions, keeps each event in order and stops cleanly', async () => {
+    const transport = createMemoryTransport();
+    await transport.applyTopology({ endpoints: ENDPOINTS, routes: [] });
+    const store = createMemoryMessageStore({ env: {} });
+    const notified: string[] = [];
+    const resolver = createResolver({
+      transport,
+      store,
+      notifier: {
+        notifyEndpointStateChanged: async (id) => void notified.push(id),
+        notifyHeartbeatChanged: async () => {},
+        notifyServiceHealthChanged: async () => {},
+      },
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+      options: { maxConcurrentSessions: 4, sessionIdleTimeoutMs: 50, acceptWaitMs: 50 },
+    });
+    const requests = Array.from({ length: 40 }, (_, i) => eventRequest({ sessionId: `customer-${i % 8}` }));
+    for (const request of requests) {
+      // The request copy and its outcome travel in the same session, request first.
+      await transport.publish([{ source: 'Billing', messages: [encodeEnvelope(request)] }]);
+      const outcome = responseTo(request, MessageType.ResolutionResponse);
+      await transport.publish([{ source: 'Billing', messages: [encodeEnvelope(outcome)] }]);
+    }
+    await resolver.start();
+    await until(() => resolver.stats.recorded === 80);
+    await resolver.stop();
+    expect(resolver.running).toBe(false);
+    for (const request of requests) {
+      expect((await store.getEvent('Billing', request.eventId!))?.resolutionStatus).toBe(
+        ResolutionStatus.Completed,
+      );
+    }
+    expect(resolver.stats).toMatchObject({ refused: 0, deadLettered: 0, rescheduled: 0 });
+    expect(resolver.stats.processor.sessionsAccepted).toBeGreaterThanOrEqual(8);
+    expect(notified).toHaveLength(80);
+    expect(await transport.counts(RESOLVER_INPUT)).toMatchObject({ active: 0, deadLettered: 0 });
+  });
+});
