@@ -1,23 +1,29 @@
-import { createMemoryMessageStore } from '@nimbus/message-store';
 import { createTemporaryDatabase, shouldRunPostgresSuite } from '@nimbus/testing/postgres';
 import { describe } from 'vitest';
 import { createSqlIdentityStore } from '../src/index.js';
 import { describeWebAppApi } from './support/api-suite.js';
 
-const runPg = await shouldRunPostgresSuite('webapp API with PostgreSQL identity');
+const runPg = await shouldRunPostgresSuite('webapp API on PostgreSQL');
 
-describe.runIf(runPg)('PostgreSQL-backed identity', () => {
-  // The message store stays in memory until the SQL provider lands; identity uses real PostgreSQL.
+describe.runIf(runPg)('PostgreSQL-backed WebApp', () => {
   describeWebAppApi({
-    name: 'memory store + PostgreSQL identity',
+    name: 'PostgreSQL store + PostgreSQL identity (same database)',
     create: async () => {
+      const { createSqlMessageStore } = await import('@nimbus/message-store-sql');
       const database = await createTemporaryDatabase('nimbus_webapp_api');
+      const store = await createSqlMessageStore({
+        dialect: 'postgres',
+        connectionString: database.url,
+        env: {},
+        retentionSweep: false,
+      });
       const identityStore = createSqlIdentityStore({ dialect: 'postgres', connectionString: database.url });
       return {
-        store: createMemoryMessageStore({ env: {} }),
+        store,
         identityStore,
         cleanup: async () => {
           await identityStore.close();
+          await store.close();
           await database.drop();
         },
       };

@@ -45,7 +45,11 @@ import { EndpointCatalog } from './endpoint-catalog.js';
 
 export interface WebAppOptions {
   /** The message store (any provider). Its `providerName` is shown when it has one. */
-  readonly store: NimBusMessageStore & Partial<HeartbeatHistoryStore> & { readonly providerName?: string };
+  readonly store: NimBusMessageStore &
+    Partial<HeartbeatHistoryStore> & {
+      readonly providerName?: string;
+      readonly capabilities?: StorageProviderCapabilities;
+    };
   /** Operator actions are sent as messages through this transport. */
   readonly transport: Transport;
   readonly platform?: Platform;
@@ -144,7 +148,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     logger,
     provider: {
       name: store.providerName ?? 'unknown',
-      capabilities: options.storageCapabilities ?? { supportsCrossAccountCopy: false },
+      capabilities: options.storageCapabilities ?? store.capabilities ?? { supportsCrossAccountCopy: false },
     },
     environment: options.environment ?? 'dev',
     version: VERSION,

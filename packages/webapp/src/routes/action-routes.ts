@@ -3,6 +3,7 @@ import type { ApiDeps } from '../app/api-deps.js';
 import { EventParams, SessionParams } from '../http/dto.js';
 import { badRequest, notFound } from '../http/http-error.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
+import { Role } from '../identity/roles.js';
 import type { BulkJobs } from '../operator/bulk-jobs.js';
 import type { OperatorActions } from '../operator/operator-actions.js';
 
@@ -173,9 +174,11 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: 
       access: 'authenticated',
       params: z.object({ jobId: z.string().min(1).max(100) }),
       response: BulkStatus,
-      handler: async ({ params }) => {
+      handler: async ({ params, principal }) => {
         const job = bulkJobs.get(params.jobId);
-        if (!job) throw notFound(`Bulk job '${params.jobId}' not found.`);
+        if (!job || !principal!.has(Role.Reader, job.endpointId)) {
+          throw notFound(`Bulk job '${params.jobId}' not found.`);
+        }
         return { ...job, errors: [...job.errors] };
       },
     }),

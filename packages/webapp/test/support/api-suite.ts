@@ -320,7 +320,7 @@ export function describeWebAppApi(factory: StoreFactory): void {
       it('reports the provider and says clearly that copy-endpoint-data is not supported', async () => {
         const status = obj((await h.admin.get('/api/app/status')).body);
         expect(status).toMatchObject({
-          storageProvider: 'memory',
+          storageProvider: h.stores.store.providerName,
           transport: 'memory',
           capabilities: { supportsCrossAccountCopy: false },
         });

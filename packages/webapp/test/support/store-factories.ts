@@ -45,3 +45,32 @@ export const sqliteIdentityStores: StoreFactory = {
     };
   },
 };
+
+/**
+ * The SQL message store on a SQLite file, with identity tables in the same file. Loaded lazily so the
+ * suites that do not use it keep running while the SQL provider is still being built.
+ */
+export const sqliteStores: StoreFactory = {
+  name: 'SQLite store + SQLite identity (same file)',
+  create: async () => {
+    const { createSqlMessageStore } = await import('@nimbus/message-store-sql');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-webapp-sql-'));
+    const filename = path.join(dir, 'nimbus.db');
+    const store = await createSqlMessageStore({
+      dialect: 'sqlite',
+      filename,
+      env: {},
+      retentionSweep: false,
+    });
+    const identityStore = createSqlIdentityStore({ dialect: 'sqlite', filename });
+    return {
+      store,
+      identityStore,
+      cleanup: async () => {
+        await identityStore.close();
+        await store.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
