@@ -82,7 +82,7 @@ export async function startTrafficGenerator(options: TrafficOptions): Promise<Tr
     } else {
       const revision = (revisions.get(customerId) ?? 0) + 1;
       revisions.set(customerId, revision);
-      const invalid = random() < 0.07;
+      const invalid = random() < 0.05;
       await crm.publish(CustomerUpserted, {
         customerId,
         name,

@@ -21,8 +21,8 @@ export const sampleFaultPlan: ErpFaultPlan = (n) =>
 
 export const noFaults: ErpFaultPlan = () => null;
 
-/** Two letters followed by 8 to 12 digits, e.g. DK12345678. */
-const VAT_NUMBER = /^[A-Z]{2}[0-9]{8,12}$/;
+/** Two letters followed by 8 to 12 digits or capital letters, e.g. DK12345678 or NL123456789B01. */
+const VAT_NUMBER = /^[A-Z]{2}[0-9A-Z]{8,12}$/;
 
 /**
  * A stand-in for the real ERP: it keeps customers in memory, validates VAT numbers like the real one would,

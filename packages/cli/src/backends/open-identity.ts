@@ -1,0 +1,13 @@
+import { mkdirSync } from 'node:fs';
+import { createMemoryIdentityStore, createSqlIdentityStore, type IdentityStore } from '@nimbus/webapp';
+import type { NimbusConfig } from '../config.js';
+
+/** WebApp users: beside the store (a SQLite file in the data dir, or the store's PostgreSQL database). */
+export function openIdentityStore(config: NimbusConfig): IdentityStore {
+  if (config.store === 'memory') return createMemoryIdentityStore();
+  if (config.store === 'postgres') {
+    return createSqlIdentityStore({ dialect: 'postgres', connectionString: config.postgresUrl ?? '' });
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  return createSqlIdentityStore({ dialect: 'sqlite', filename: config.identitySqlitePath });
+}

@@ -1,0 +1,44 @@
+import { mkdirSync } from 'node:fs';
+import type { Logger } from '@nimbus/core';
+import { createMemoryMessageStore, type OpenMessageStore } from '@nimbus/message-store';
+import {
+  createSqlMessageStore,
+  type MigrationMode,
+  type MigrationProgress,
+  SchemaOutOfDateError,
+} from '@nimbus/message-store-sql';
+import type { NimbusConfig } from '../config.js';
+import { CliError, ExitCode } from '../exit-codes.js';
+
+export interface OpenStoreOptions {
+  readonly migrationMode?: MigrationMode;
+  readonly onMigrationProgress?: (progress: MigrationProgress) => void;
+  readonly logger: Logger;
+  /** The retention sweeper runs in long-lived services only. */
+  readonly retentionSweep?: boolean;
+}
+
+export type CliStore = OpenMessageStore;
+
+/** Opens the configured message store (SQLite file under the data dir, PostgreSQL, or memory). */
+export async function openStore(config: NimbusConfig, options: OpenStoreOptions): Promise<CliStore> {
+  if (config.store === 'memory') {
+    return createMemoryMessageStore();
+  }
+  if (config.store === 'sqlite') mkdirSync(config.dataDir, { recursive: true });
+  try {
+    return await createSqlMessageStore({
+      dialect: config.store,
+      ...(config.store === 'sqlite'
+        ? { filename: config.storeSqlitePath }
+        : { connectionString: config.postgresUrl ?? '' }),
+      migrationMode: options.migrationMode ?? 'AutoApply',
+      ...(options.onMigrationProgress ? { onMigrationProgress: options.onMigrationProgress } : {}),
+      retentionSweep: options.retentionSweep ? {} : false,
+      logger: options.logger,
+    });
+  } catch (error) {
+    if (error instanceof SchemaOutOfDateError) throw new CliError(error.message, ExitCode.SchemaOutOfDate);
+    throw new CliError(`Could not open the ${config.store} message store: ${(error as Error).message}`);
+  }
+}

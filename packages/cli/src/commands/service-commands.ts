@@ -1,0 +1,83 @@
+import type { MigrationMode } from '@nimbus/message-store-sql';
+import { Command, Option } from 'commander';
+import { createCliLogger } from '../cli-logger.js';
+import { startServices } from '../services/start-services.js';
+import { waitForShutdownSignal } from '../shutdown-signal.js';
+import { configFrom, withBackendOptions, withServerOptions } from './backend-options.js';
+import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
+import { printSignIn } from './sign-in-banner.js';
+
+interface ServiceOptions {
+  dataDir?: string;
+  store?: string;
+  transport?: string;
+  host?: string;
+  port?: string;
+  platform?: string;
+  migrationMode: MigrationMode;
+  verbose?: boolean;
+}
+
+function migrationModeOption(): Option {
+  return new Option('--migration-mode <mode>', 'apply pending store migrations at start, or refuse to start')
+    .choices(['AutoApply', 'VerifyOnly'])
+    .default('VerifyOnly');
+}
+
+async function runUntilSignal(
+  name: string,
+  which: { resolver: boolean; webapp: boolean },
+  options: ServiceOptions,
+  print: (line: string) => void,
+): Promise<void> {
+  const config = configFrom(options);
+  const logger = createCliLogger(options.verbose ? 'info' : 'warn');
+  const platform = await platformFrom(options.platform, false);
+  const signal = waitForShutdownSignal();
+  const services = await startServices({
+    config,
+    logger,
+    platform,
+    ...which,
+    applyTopology: which.resolver,
+    sample: null,
+    migrationMode: options.migrationMode,
+    print,
+    environment: process.env.NIMBUS_ENVIRONMENT ?? 'production',
+    generateBootstrapPassword: true,
+  });
+  printSignIn(print, services.bootstrap);
+  print(`NimBus ${name} ready${services.url ? ` at ${services.url}` : ''}`);
+  const received = await signal;
+  print(`NimBus ${name} stopping (${received})…`);
+  const clean = await services.stop();
+  print(clean ? `NimBus ${name} stopped.` : `NimBus ${name} stopped with errors (see above).`);
+}
+
+/** `nimbus resolver`: the Resolver worker alone. */
+export function resolverCommand(print: (line: string) => void): Command {
+  const command = new Command('resolver')
+    .description('Run the Resolver worker: projects every request and outcome into the message store.')
+    .option('--platform <module>', `${PLATFORM_OPTION_HELP}; when given, its topology is applied at start`)
+    .addOption(migrationModeOption())
+    .option('--verbose', 'log at info level');
+  withBackendOptions(command);
+  return command.action((options: ServiceOptions) =>
+    runUntilSignal('resolver', { resolver: true, webapp: false }, options, print),
+  );
+}
+
+/** `nimbus webapp`: the operator WebApp alone. */
+export function webappCommand(print: (line: string) => void): Command {
+  const command = new Command('webapp')
+    .description(
+      'Run the operator WebApp (REST API, live updates, UI) over the configured store and transport.',
+    )
+    .option('--platform <module>', `${PLATFORM_OPTION_HELP}; lists its endpoints and event types`)
+    .addOption(migrationModeOption())
+    .option('--verbose', 'log at info level');
+  withServerOptions(withBackendOptions(command));
+  return command.action((options: ServiceOptions) =>
+    runUntilSignal('webapp', { resolver: false, webapp: true }, options, print),
+  );
+}

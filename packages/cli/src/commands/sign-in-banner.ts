@@ -1,0 +1,20 @@
+import type { BootstrapResult } from '@nimbus/webapp';
+import { DEFAULT_ADMIN_PASSWORD } from '@nimbus/webapp';
+
+/** Tells the user how to sign in; the password is printed only when it is the public default. */
+export function printSignIn(print: (line: string) => void, bootstrap: BootstrapResult | null): void {
+  if (!bootstrap) return;
+  if (!bootstrap.created) {
+    print('Sign in with an existing account (the first run created admin@local).');
+    return;
+  }
+  if (bootstrap.passwordSource === 'default') {
+    print(
+      `Sign in as ${bootstrap.email} with password ${DEFAULT_ADMIN_PASSWORD} (change it after signing in).`,
+    );
+  } else if (bootstrap.passwordSource === 'env') {
+    print(`Sign in as ${bootstrap.email} with the password from NIMBUS_IDENTITY_ADMIN_PASSWORD.`);
+  } else {
+    print(`Sign in as ${bootstrap.email} with the generated password logged above.`);
+  }
+}

@@ -1,0 +1,146 @@
+import type { Transport } from '@nimbus/core';
+import {
+  MessageAuditType,
+  type MessageTrackingStore,
+  ResolutionStatus,
+  type UnresolvedEvent,
+} from '@nimbus/message-store';
+import { createOperatorClient } from '@nimbus/sdk';
+import { CliError, notFound } from '../exit-codes.js';
+import { failedEnvelopeOf } from './failed-envelope.js';
+
+const ACTIONABLE = new Set<string>([
+  ResolutionStatus.Failed,
+  ResolutionStatus.DeadLettered,
+  ResolutionStatus.Unsupported,
+]);
+
+export interface ActionOutcome {
+  readonly action: 'resubmit' | 'resubmitWithChanges' | 'skip';
+  readonly endpointId: string;
+  readonly eventId: string;
+  readonly sessionId: string;
+  readonly messageId: string;
+  readonly auditor: string;
+}
+
+type Store = Pick<MessageTrackingStore, 'getEvent' | 'getLatestEventRequestMessage' | 'storeMessageAudit'>;
+
+export async function loadEvent(
+  store: Pick<MessageTrackingStore, 'getEvent'>,
+  endpointId: string,
+  eventId: string,
+): Promise<UnresolvedEvent> {
+  const row = await store.getEvent(endpointId, eventId);
+  if (!row) throw notFound(`Event '${eventId}' was not found on endpoint '${endpointId}'.`);
+  return row;
+}
+
+/** The payload the event was last sent with (null when none was stored). */
+export async function storedPayload(
+  store: Pick<MessageTrackingStore, 'getLatestEventRequestMessage'>,
+  row: UnresolvedEvent,
+): Promise<string | null> {
+  return (await failedEnvelopeOf(store, row)).content.eventContent?.eventJson ?? null;
+}
+
+/**
+ * Resubmit and skip from the command line: the same control messages the WebApp sends (built by the SDK
+ * operator client), each followed by one audit row naming the CLI user.
+ */
+export class CliOperatorActions {
+  constructor(
+    private readonly store: Store,
+    private readonly transport: Transport,
+    private readonly auditor: string,
+  ) {}
+
+  load(endpointId: string, eventId: string): Promise<UnresolvedEvent> {
+    return loadEvent(this.store, endpointId, eventId);
+  }
+
+  storedPayload(row: UnresolvedEvent): Promise<string | null> {
+    return storedPayload(this.store, row);
+  }
+
+  async resubmit(
+    row: UnresolvedEvent,
+    editedJson: string | null,
+    comment: string | null,
+  ): Promise<ActionOutcome> {
+    const action = editedJson === null ? 'resubmit' : 'resubmitWithChanges';
+    this.#requireActionable(row, action);
+    const failed = await failedEnvelopeOf(this.store, row);
+    if (editedJson === null && !failed.content.eventContent?.eventJson) {
+      throw new CliError(
+        `Event '${row.eventId}' has no stored payload to resubmit; give the payload with --payload or --payload-file.`,
+      );
+    }
+    const sent = await createOperatorClient(this.transport).resubmit(failed, {
+      endpointId: row.endpointId,
+      ...(editedJson === null ? {} : { eventJson: editedJson }),
+    });
+    return this.#audit(
+      row,
+      action,
+      sent.messageId,
+      comment,
+      editedJson === null ? {} : { eventJson: editedJson },
+    );
+  }
+
+  async skip(row: UnresolvedEvent, comment: string | null): Promise<ActionOutcome> {
+    this.#requireActionable(row, 'skip');
+    const failed = await failedEnvelopeOf(this.store, row);
+    const sent = await createOperatorClient(this.transport).skip(failed, { endpointId: row.endpointId });
+    return this.#audit(row, 'skip', sent.messageId, comment, {});
+  }
+
+  #requireActionable(row: UnresolvedEvent, action: string): void {
+    if (!ACTIONABLE.has(row.resolutionStatus)) {
+      throw new CliError(
+        `Cannot ${action} event '${row.eventId}' on '${row.endpointId}': it is ${row.resolutionStatus}; only Failed, DeadLettered or Unsupported events can be acted on.`,
+      );
+    }
+  }
+
+  async #audit(
+    row: UnresolvedEvent,
+    action: ActionOutcome['action'],
+    messageId: string,
+    comment: string | null,
+    data: Record<string, unknown>,
+  ): Promise<ActionOutcome> {
+    const auditType =
+      action === 'skip'
+        ? MessageAuditType.Skip
+        : action === 'resubmit'
+          ? MessageAuditType.Resubmit
+          : MessageAuditType.ResubmitWithChanges;
+    await this.store.storeMessageAudit(
+      row.eventId,
+      {
+        auditorName: this.auditor,
+        auditTimestamp: new Date(),
+        auditType,
+        comment,
+        data: JSON.stringify({ action, messageId, sessionId: row.sessionId, via: 'cli', ...data }).slice(
+          0,
+          4096,
+        ),
+        eventId: row.eventId,
+        endpointId: row.endpointId,
+      },
+      row.endpointId,
+      row.eventTypeId,
+    );
+    return {
+      action,
+      endpointId: row.endpointId,
+      eventId: row.eventId,
+      sessionId: row.sessionId,
+      messageId,
+      auditor: this.auditor,
+    };
+  }
+}
