@@ -45,6 +45,8 @@ export class Bus {
   /** Payload id → the EventId of Billing's copy, as the handler saw it. */
   readonly eventIds = new Map<string, string>();
   readonly resolver: ResolverHandler;
+  /** A session of this bus alone, so buses can share one store. */
+  readonly session = `customer-${uuidv7()}`;
   readonly #engine: MessageEngine;
   readonly #attempts = new Map<string, number>();
 
@@ -110,7 +112,7 @@ export class Bus {
   }
 
   /** Crm publishes one event; routing makes Billing's copy (fresh EventId) and the Resolver's copy. */
-  async publish(payload: Payload, sessionId = 'customer-1'): Promise<void> {
+  async publish(payload: Payload, sessionId = this.session): Promise<void> {
     const envelope = createEnvelope({
       messageId: uuidv7(),
       to: CUSTOMER_CHANGED,
