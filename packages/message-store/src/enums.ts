@@ -73,6 +73,9 @@ export const MessageAuditType = {
   EnableEndpointHeartbeat: 'EnableEndpointHeartbeat',
   DisableEndpointHeartbeat: 'DisableEndpointHeartbeat',
   Reconcile: 'Reconcile',
+  DeleteEvent: 'DeleteEvent',
+  ReprocessDeferred: 'ReprocessDeferred',
+  CopyEndpointData: 'CopyEndpointData',
 } as const;
 export type MessageAuditType = (typeof MessageAuditType)[keyof typeof MessageAuditType];
 

@@ -1,9 +1,6 @@
 import { MessageAuditType } from '@nimbus/message-store';
 
-/**
- * Audit type per operator action. The store's enum has no dedicated value for some actions yet, so those
- * reuse the closest one and say what happened in the row's data (`action`).
- */
+/** Audit type per operator action. */
 export const AUDIT_TYPE_OF = {
   resubmit: MessageAuditType.Resubmit,
   resubmitWithChanges: MessageAuditType.ResubmitWithChanges,
@@ -11,9 +8,9 @@ export const AUDIT_TYPE_OF = {
   completeHandoff: MessageAuditType.CompleteHandoff,
   failHandoff: MessageAuditType.FailHandoff,
   reconcile: MessageAuditType.Reconcile,
-  deleteEvent: MessageAuditType.PurgeMessages,
-  reprocessDeferred: MessageAuditType.Retry,
-  copyEndpointData: MessageAuditType.PurgeMessages,
+  deleteEvent: MessageAuditType.DeleteEvent,
+  reprocessDeferred: MessageAuditType.ReprocessDeferred,
+  copyEndpointData: MessageAuditType.CopyEndpointData,
 } as const;
 
 export type OperatorAction = keyof typeof AUDIT_TYPE_OF;
