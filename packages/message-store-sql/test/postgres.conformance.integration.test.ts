@@ -1,4 +1,11 @@
-import { describeMessageTrackingStoreConformance } from '@nimbus/message-store/conformance';
+import {
+  describeEndpointMetadataStoreConformance,
+  describeHeartbeatHistoryStoreConformance,
+  describeMessageTrackingStoreConformance,
+  describeMetricsStoreConformance,
+  describeServiceHealthStoreConformance,
+  describeSubscriptionStoreConformance,
+} from '@nimbus/message-store/conformance';
 import {
   createTemporaryDatabase,
   shouldRunPostgresSuite,
@@ -18,8 +25,12 @@ describe.runIf(runPg)('PostgreSQL message store', () => {
     await database?.drop();
   });
 
-  describeMessageTrackingStoreConformance(
-    'postgres',
-    postgresStoreUnderTest(() => database.url),
-  );
+  // Each test gets its own schema in this database, so retention sweeps only see that test's rows.
+  const factory = postgresStoreUnderTest(() => database.url);
+  describeMessageTrackingStoreConformance('postgres', factory);
+  describeEndpointMetadataStoreConformance('postgres', factory);
+  describeMetricsStoreConformance('postgres', factory);
+  describeServiceHealthStoreConformance('postgres', factory);
+  describeHeartbeatHistoryStoreConformance('postgres', factory);
+  describeSubscriptionStoreConformance('postgres', factory);
 });

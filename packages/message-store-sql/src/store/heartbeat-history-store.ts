@@ -130,7 +130,12 @@ export class SqlHeartbeatHistoryStore implements HeartbeatHistoryStore {
         oc
           .column('id')
           .doUpdateSet({ last_fold_at: now })
-          .where((eb) => eb.or([eb('last_fold_at', 'is', null), eb('last_fold_at', '<=', due)])),
+          .where((eb) =>
+            eb.or([
+              eb('heartbeat_settings.last_fold_at', 'is', null),
+              eb('heartbeat_settings.last_fold_at', '<=', due),
+            ]),
+          ),
       )
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;

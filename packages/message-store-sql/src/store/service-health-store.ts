@@ -58,7 +58,12 @@ export class SqlServiceHealthStore implements ServiceHealthStore {
         oc
           .column('service_id')
           .doUpdateSet({ last_probe_sent_at: now, last_probe_message_id: probeMessageId, updated_at: now })
-          .where((eb) => eb.or([eb('last_probe_sent_at', 'is', null), eb('last_probe_sent_at', '<=', due)])),
+          .where((eb) =>
+            eb.or([
+              eb('service_health.last_probe_sent_at', 'is', null),
+              eb('service_health.last_probe_sent_at', '<=', due),
+            ]),
+          ),
       )
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
