@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { platform as samplePlatform } from '@nimbus/example-crm-erp';
 import { Command } from 'commander';
 import { createCliLogger } from '../cli-logger.js';
@@ -47,7 +46,6 @@ export function devCommand(print: (line: string) => void): Command {
         `--traffic-interval must be a whole number of milliseconds >= 50; got '${options.trafficInterval}'.`,
       );
     }
-    const freshDataDir = config.transport !== 'sqlite' || !existsSync(config.transportSqlitePath);
     const signal = waitForShutdownSignal();
     print(
       `NimBus dev starting (store: ${config.store}, transport: ${config.transport}, data: ${config.dataDir})`,
@@ -58,7 +56,7 @@ export function devCommand(print: (line: string) => void): Command {
       platform: userPlatform ?? (sample ? samplePlatform : null),
       resolver: true,
       webapp: true,
-      sample: sample ? { trafficIntervalMs, blockedScenario: freshDataDir } : null,
+      sample: sample ? { trafficIntervalMs, blockedScenario: 'auto' } : null,
       migrationMode: 'AutoApply',
       print,
       environment: 'dev',

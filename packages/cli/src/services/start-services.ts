@@ -1,5 +1,5 @@
 import { type Logger, type Platform, topologyFromPlatform } from '@nimbus/core';
-import { startSampleAdapters, startTrafficGenerator } from '@nimbus/example-crm-erp';
+import { BLOCKED_DEMO_CUSTOMER, startSampleAdapters, startTrafficGenerator } from '@nimbus/example-crm-erp';
 import { InProcessStateChangeNotifier } from '@nimbus/message-store';
 import type { MigrationMode } from '@nimbus/message-store-sql';
 import { createResolver } from '@nimbus/resolver';
@@ -14,8 +14,8 @@ import { describeTopologyChanges } from './topology-summary.js';
 
 export interface SampleOptions {
   readonly trafficIntervalMs: number;
-  /** Publish the blocked-session scenario (only on a fresh data dir, so restarts do not repeat it). */
-  readonly blockedScenario: boolean;
+  /** Publish the blocked-session scenario; `auto`: only when the store has never seen its customer. */
+  readonly blockedScenario: boolean | 'auto';
 }
 
 export interface ServicesOptions {
@@ -96,7 +96,11 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         transport,
         log,
         intervalMs: options.sample.trafficIntervalMs,
-        blockedScenario: options.sample.blockedScenario,
+        blockedScenario:
+          options.sample.blockedScenario === 'auto'
+            ? (await store.getEventsByFilter({ sessionId: BLOCKED_DEMO_CUSTOMER }, null, 1)).events.length ===
+              0
+            : options.sample.blockedScenario,
       });
       closers.add('the traffic generator', () => traffic.stop());
     }

@@ -52,15 +52,16 @@ export function runCli(
   });
 }
 
-/** A long-running CLI process (`nimbus dev`) whose output the test can wait on. */
+/** A long-running process (`nimbus dev`, an adapter) whose output the test can wait on. */
 export class CliDaemon {
   readonly child: ChildProcess;
   stdout = '';
   stderr = '';
   readonly exited: Promise<number | null>;
 
-  constructor(args: readonly string[], env: NodeJS.ProcessEnv = cleanEnv()) {
-    this.child = spawn(process.execPath, [CLI_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  /** Runs the CLI with `args`, or another compiled script when `script` is given. */
+  constructor(args: readonly string[], env: NodeJS.ProcessEnv = cleanEnv(), script: string = CLI_BIN) {
+    this.child = spawn(process.execPath, [script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child.stdout?.on('data', (chunk: Buffer) => {
       this.stdout += chunk.toString();
     });
