@@ -1,3 +1,4 @@
+export * from './circuit-breaker/index.js';
 export type { Clock } from './clock.js';
 export { ManualClock, systemClock } from './clock.js';
 export {
@@ -108,6 +109,7 @@ export {
   type ErrorClass,
   type RetryPolicyProvider,
 } from './retry/retry-policy-provider.js';
+export * from './telemetry/index.js';
 export { type Delivery, RESOLVER_INPUT, replyInputOf, routeMessage } from './transport/routing.js';
 export {
   diffTopology,
@@ -136,5 +138,3 @@ export type {
 } from './transport/transport.js';
 export { isTransportError, TransportError, TransportErrorCode } from './transport/transport-error.js';
 export type { TransportMessage } from './transport/transport-message.js';
-export * from './telemetry/index.js';
-export * from './circuit-breaker/index.js';

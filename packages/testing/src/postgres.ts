@@ -32,7 +32,9 @@ export async function shouldRunPostgresSuite(suiteName: string): Promise<boolean
   const reason = await postgresUnavailableReason();
   if (reason === null) return true;
   if (process.env.CI === 'true' || process.env.NIMBUS_REQUIRE_POSTGRES === '1') {
-    throw new Error(`${suiteName}: PostgreSQL is required in CI but unreachable at ${TEST_POSTGRES_URL}: ${reason}`);
+    throw new Error(
+      `${suiteName}: PostgreSQL is required in CI but unreachable at ${TEST_POSTGRES_URL}: ${reason}`,
+    );
   }
   console.warn(
     `\n!!! SKIPPING ${suiteName}: PostgreSQL unreachable at ${TEST_POSTGRES_URL} (${reason}). CI fails in this case.\n`,
