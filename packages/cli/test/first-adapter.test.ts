@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,17 @@ describe('docs/first-adapter.md: a user platform under nimbus dev, an adapter pr
     await adapter?.stop();
     await dev?.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is quoted verbatim by docs/first-adapter.md', () => {
+    const doc = readFileSync(new URL('../../../docs/first-adapter.md', import.meta.url), 'utf8');
+    for (const file of ['platform.ts', 'warehouse-adapter.ts']) {
+      const source = readFileSync(
+        new URL(`../../../examples/crm-erp/src/first-adapter/${file}`, import.meta.url),
+        'utf8',
+      );
+      expect(doc, `docs/first-adapter.md quotes ${file}`).toContain(source);
+    }
   });
 
   it('runs the user platform without the sample', () => {
