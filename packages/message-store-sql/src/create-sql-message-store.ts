@@ -32,7 +32,7 @@ import { SqlServiceHealthStore } from './store/service-health-store.js';
 import { tryCompletePending, writeStatus } from './store/status-writes.js';
 import type { StoreContext } from './store/store-context.js';
 import { SqlSubscriptionStore } from './store/subscription-store.js';
-import { translateTransientErrors } from './store/transient-errors.js';
+import { translateTransientError, translateTransientErrors } from './store/transient-errors.js';
 
 export interface RetentionSweepOptions {
   /** Default 5 minutes. */
@@ -102,7 +102,7 @@ export async function createSqlMessageStore(options: SqlMessageStoreOptions = {}
     });
   } catch (error) {
     await dialect.destroy();
-    throw error;
+    throw translateTransientError(error, dialect, providerName);
   }
 
   const sweepOptions = options.retentionSweep === false ? null : (options.retentionSweep ?? {});

@@ -41,3 +41,16 @@ export function translateTransientErrors<T extends object>(
   }
   return wrapped as T;
 }
+
+/** The typed transient error for a transient database failure; any other error unchanged. */
+export function translateTransientError(error: unknown, dialect: SqlDialect, providerName: string): unknown {
+  return dialect.isTransient(error) && !(error instanceof StorageProviderTransientError)
+    ? new StorageProviderTransientError(
+        `The ${providerName} message store is temporarily unavailable.`,
+        null,
+        {
+          cause: error,
+        },
+      )
+    : error;
+}
