@@ -2,7 +2,7 @@ import type { Delivery } from '@nimbus/core';
 import type { SqlExecutor } from './sql/database.js';
 import type { Tables } from './tables.js';
 
-/** The settling session's own row update, merged into the sorted session-row pass. */
+/** The settling session's own row update, folded into the session-row upsert. */
 export interface OwnSessionUpdate {
   readonly input: string;
   readonly sessionId: string;
@@ -15,20 +15,30 @@ export interface OwnSessionUpdate {
 
 export class SessionLockLostSignal extends Error {}
 
+export interface LineWriterContext {
+  readonly t: Tables;
+  readonly nowMs: string;
+  /** PostgreSQL NOTIFY channel, or null (SQLite). */
+  readonly channel: string | null;
+  /** Which inputs to notify inside this transaction (the rest are coalesced); absent on SQLite. */
+  readonly notifyNow: ((inputs: Iterable<string>) => string[]) | null;
+}
+
 const INSERT_CHUNK = 400;
 
 /**
- * Appends deliveries to their session lines inside `tx`. Session rows are locked in key order (avoiding
- * deadlocks between concurrent settles) and before the messages are inserted, so the per-session sequence
- * taken from `last_seq` follows commit order. Returns the inputs that received something.
+ * Appends deliveries to their session lines inside `tx`. One upsert takes every touched session row in key
+ * order (no deadlocks between concurrent writers) and hands out per-session sequences from `last_seq`; the
+ * settling session's row is part of it and only changes while its lease holds. Rows are locked before the
+ * messages are inserted, so sequences follow commit order. Returns the inputs that received something.
  */
 export async function appendToLines(
   tx: SqlExecutor,
-  t: Tables,
-  nowMs: string,
+  context: LineWriterContext,
   deliveries: readonly Delivery[],
   own?: OwnSessionUpdate,
 ): Promise<Set<string>> {
+  const { t, nowMs, channel, notifyNow } = context;
   const groups = new Map<string, { input: string; sessionId: string; deliveries: Delivery[] }>();
   for (const delivery of deliveries) {
     const key = sessionKey(delivery.input, delivery.message.sessionId);
@@ -40,39 +50,40 @@ export async function appendToLines(
     group.deliveries.push(delivery);
   }
   const ownKey = own ? sessionKey(own.input, own.sessionId) : null;
-  const keys = [...groups.keys()];
-  if (ownKey !== null && !groups.has(ownKey)) keys.push(ownKey);
-  keys.sort();
+  if (own && ownKey !== null && !groups.has(ownKey)) {
+    groups.set(ownKey, { input: own.input, sessionId: own.sessionId, deliveries: [] });
+  }
+  if (groups.size === 0) return new Set();
+  const keys = [...groups.keys()].sort();
+
+  const values: unknown[] = [];
+  for (const key of keys) {
+    const group = groups.get(key)!;
+    const added = group.deliveries.length;
+    values.push(group.input, group.sessionId, added, added + (key === ownKey ? own!.countDelta : 0));
+  }
+  const ownParams: unknown[] = own ? [own.input, own.sessionId] : ['', ''];
+  const stateParams: unknown[] = [own?.state !== undefined, own?.state ?? null];
+  const upserted = await tx.all(
+    `INSERT INTO ${t.sessions} AS s (input, session_id, last_seq, message_count)
+     VALUES ${keys.map(() => '(?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (input, session_id) DO UPDATE SET
+       last_seq = s.last_seq + excluded.last_seq,
+       message_count = s.message_count + excluded.message_count,
+       state = CASE WHEN s.input = ? AND s.session_id = ? AND ? THEN ? ELSE s.state END
+     WHERE NOT (s.input = ? AND s.session_id = ?) OR (s.lock_token = ? AND s.locked_until > ${nowMs})
+     RETURNING input, session_id, last_seq`,
+    [...values, ...ownParams, ...stateParams, ...ownParams, own?.leaseToken ?? ''],
+  );
+  const lastSeq = new Map(
+    upserted.map((row) => [sessionKey(String(row.input), String(row.session_id)), Number(row.last_seq)]),
+  );
+  if (ownKey !== null && !lastSeq.has(ownKey)) throw new SessionLockLostSignal();
 
   const rows: unknown[][] = [];
   for (const key of keys) {
-    const group = groups.get(key);
-    const added = group?.deliveries.length ?? 0;
-    let lastSeq: number;
-    if (key === ownKey && own) {
-      const setState = own.state === undefined ? '' : ', state = ?';
-      const params: unknown[] = [added + own.countDelta, added];
-      if (own.state !== undefined) params.push(own.state);
-      params.push(own.input, own.sessionId, own.leaseToken);
-      const updated = await tx.all(
-        `UPDATE ${t.sessions} SET message_count = message_count + ?, last_seq = last_seq + ?${setState}
-         WHERE input = ? AND session_id = ? AND lock_token = ? AND locked_until > ${nowMs} RETURNING last_seq`,
-        params,
-      );
-      if (updated.length === 0) throw new SessionLockLostSignal();
-      lastSeq = Number(updated[0]!.last_seq);
-    } else {
-      const upserted = await tx.all(
-        `INSERT INTO ${t.sessions} AS s (input, session_id, last_seq, message_count) VALUES (?, ?, ?, ?)
-         ON CONFLICT (input, session_id) DO UPDATE SET last_seq = s.last_seq + excluded.last_seq,
-           message_count = s.message_count + excluded.message_count
-         RETURNING last_seq`,
-        [group!.input, group!.sessionId, added, added],
-      );
-      lastSeq = Number(upserted[0]!.last_seq);
-    }
-    if (!group) continue;
-    let seq = lastSeq - added;
+    const group = groups.get(key)!;
+    let seq = lastSeq.get(key)! - group.deliveries.length;
     for (const { input, message } of group.deliveries) {
       seq += 1;
       rows.push([
@@ -86,16 +97,24 @@ export async function appendToLines(
       ]);
     }
   }
+  const inputs = new Set(rows.map((row) => row[0] as string));
   for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
     const chunk = rows.slice(start, start + INSERT_CHUNK);
-    const values = chunk.map(() => `(?, ?, ?, ?, ?, ?, ?, ${nowMs}, ${nowMs})`).join(', ');
-    await tx.run(
-      `INSERT INTO ${t.messages} (input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, visible_at)
-       VALUES ${values}`,
-      chunk.flat(),
-    );
+    const last = start + INSERT_CHUNK >= rows.length;
+    const insert = `INSERT INTO ${t.messages} (input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, visible_at)
+       VALUES ${chunk.map(() => `(?, ?, ?, ?, ?, ?, ?, ${nowMs}, ${nowMs})`).join(', ')}`;
+    const toNotify = last && notifyNow ? notifyNow(inputs) : [];
+    if (toNotify.length > 0 && channel !== null) {
+      // Other processes hear about the new work when this transaction commits.
+      await tx.all(
+        `WITH inserted AS (${insert} RETURNING 1) SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`,
+        [...chunk.flat(), channel, toNotify],
+      );
+    } else {
+      await tx.run(insert, chunk.flat());
+    }
   }
-  return new Set(rows.map((row) => row[0] as string));
+  return inputs;
 }
 
 export function sessionKey(input: string, sessionId: string): string {

@@ -1,3 +1,5 @@
+import type { Logger } from '@nimbus/core';
+
 /** Where the transport keeps its tables. */
 export type SqlTransportConnection =
   | {
@@ -35,6 +37,10 @@ export interface SqlTransportOptions {
   readonly topologyCacheMs?: number;
   /** SQLite busy timeout while another process holds the write lock; default 5000 ms. */
   readonly busyTimeoutMs?: number;
+  /** PostgreSQL: NOTIFYs per input are coalesced into one per this window (bounds wake-up latency); default 20 ms. */
+  readonly notifyWindowMs?: number;
+  /** Where the transport reports what it survives (a failed NOTIFY, a dropped LISTEN connection); default console. */
+  readonly logger?: Logger;
 }
 
 export interface ResolvedOptions {
@@ -45,6 +51,7 @@ export interface ResolvedOptions {
   readonly minPollIntervalMs: number;
   readonly topologyCacheMs: number;
   readonly busyTimeoutMs: number;
+  readonly notifyWindowMs: number;
 }
 
 export function resolveOptions(
@@ -59,9 +66,10 @@ export function resolveOptions(
     minPollIntervalMs: options.minPollIntervalMs ?? 2,
     topologyCacheMs: options.topologyCacheMs ?? 1000,
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    notifyWindowMs: options.notifyWindowMs ?? 20,
   };
   for (const [name, value] of Object.entries(resolved)) {
-    const allowZero = name === 'topologyCacheMs' || name === 'minPollIntervalMs';
+    const allowZero = name === 'topologyCacheMs' || name === 'minPollIntervalMs' || name === 'notifyWindowMs';
     if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
       throw new RangeError(
         `SQL transport option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${String(value)}`,

@@ -4,6 +4,7 @@ export interface ListenerEvents {
   onNotify(payload: string): void;
   /** Called after (re)connecting: notifications sent while disconnected are lost, so everyone re-polls. */
   onReconnect(): void;
+  onLost(error: Error): void;
 }
 
 /**
@@ -58,6 +59,7 @@ export class PgListener {
   #lost(client: pg.Client, error: Error): void {
     if (this.#stopped) return;
     this.#lastError = error;
+    this.events.onLost(error);
     if (this.#client === client) this.#client = null;
     client.removeAllListeners('end');
     client.end().catch(() => undefined);

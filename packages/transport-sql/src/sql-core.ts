@@ -1,5 +1,6 @@
 import {
   type Delivery,
+  type Logger,
   type PublishRequest,
   RESOLVER_INPUT,
   type Route,
@@ -11,7 +12,8 @@ import {
   TransportErrorCode,
   uuidv7,
 } from '@nimbus/core';
-import { appendToLines, type OwnSessionUpdate } from './line-writer.js';
+import { appendToLines, type LineWriterContext, type OwnSessionUpdate } from './line-writer.js';
+import { NotifyCoalescer } from './notify-coalescer.js';
 import type { ResolvedOptions } from './options.js';
 import type { Row, SqlDatabase, SqlExecutor } from './sql/database.js';
 import type { Tables } from './tables.js';
@@ -35,6 +37,7 @@ export interface PublishPlan {
 /** Shared state and the SQL steps used by both the transport facade and its session handles. */
 export class SqlCore {
   readonly wakeups = new Wakeups();
+  readonly #notifier: NotifyCoalescer | null;
   #cache: CachedTopology | null = null;
   #closed = false;
 
@@ -42,7 +45,37 @@ export class SqlCore {
     readonly db: SqlDatabase,
     readonly t: Tables,
     readonly options: ResolvedOptions,
-  ) {}
+    readonly logger: Logger,
+  ) {
+    this.#notifier =
+      db.dialect === 'postgres'
+        ? new NotifyCoalescer(
+            options.notifyWindowMs,
+            async (inputs) => {
+              await db.all(`SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`, [t.channel, inputs]);
+            },
+            (error) =>
+              logger.warn(
+                { error },
+                'SQL transport: a coalesced NOTIFY failed; listeners fall back to polling',
+              ),
+          )
+        : null;
+  }
+
+  /** PostgreSQL: the inputs whose NOTIFY belongs in the current transaction; SQLite: none. */
+  notifyNow(inputs: Iterable<string>): string[] {
+    return this.#notifier ? this.#notifier.take(inputs) : [];
+  }
+
+  get lineWriter(): LineWriterContext {
+    return {
+      t: this.t,
+      nowMs: this.db.nowMs,
+      channel: this.db.dialect === 'postgres' ? this.t.channel : null,
+      notifyNow: this.#notifier ? (inputs) => this.notifyNow(inputs) : null,
+    };
+  }
 
   get now(): string {
     return this.db.nowMs;
@@ -54,6 +87,7 @@ export class SqlCore {
 
   markClosed(): void {
     this.#closed = true;
+    this.#notifier?.close();
     this.wakeups.close();
   }
 
@@ -136,9 +170,7 @@ export class SqlCore {
       else await this.writeScheduled(tx, uuidv7(), '', plan.dueAt, plan.deliveries);
     }
     if (now.length === 0 && !own) return new Set();
-    const inputs = await appendToLines(tx, this.t, this.now, now, own);
-    await this.notifyInTransaction(tx, inputs);
-    return inputs;
+    return appendToLines(tx, this.lineWriter, now, own);
   }
 
   async writeScheduled(
@@ -169,8 +201,9 @@ export class SqlCore {
 
   /** PostgreSQL: NOTIFY other processes when the transaction commits (one per input). */
   async notifyInTransaction(tx: SqlExecutor, inputs: ReadonlySet<string>): Promise<void> {
-    if (this.db.dialect !== 'postgres' || inputs.size === 0) return;
-    await tx.all(`SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`, [this.t.channel, [...inputs]]);
+    const now = this.notifyNow(inputs);
+    if (now.length === 0) return;
+    await tx.all(`SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`, [this.t.channel, now]);
   }
 
   wakeLocal(inputs: Iterable<string>): void {
@@ -209,9 +242,7 @@ export class SqlCore {
 
   async writeDeliveries(tx: SqlExecutor, deliveries: readonly Delivery[]): Promise<Set<string>> {
     if (deliveries.length === 0) return new Set();
-    const inputs = await appendToLines(tx, this.t, this.now, deliveries);
-    await this.notifyInTransaction(tx, inputs);
-    return inputs;
+    return appendToLines(tx, this.lineWriter, deliveries);
   }
 
   // ---- dead letters --------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import {
+  type Delivery,
   type ParkedMessage,
   type ReceivedMessage,
   type SessionHandle,
@@ -6,11 +7,18 @@ import {
   type SettleEffects,
   TransportError,
   TransportErrorCode,
+  uuidv7,
 } from '@nimbus/core';
 import { SessionLockLostSignal } from './line-writer.js';
+import { settleInOneStatement } from './pg-settle.js';
 import { deliveryToken, parkedFromRow, receivedFromRow } from './rows.js';
 import type { SqlExecutor } from './sql/database.js';
-import { MAX_DELIVERY_COUNT_REASON, maxDeliveryDescription, type SqlCore } from './sql-core.js';
+import {
+  MAX_DELIVERY_COUNT_REASON,
+  maxDeliveryDescription,
+  type PublishPlan,
+  type SqlCore,
+} from './sql-core.js';
 import { assertBatchSize, assertMessage, assertState } from './validation.js';
 
 /** A lease on one session row; every operation re-checks the lease against the database clock. */
@@ -158,6 +166,22 @@ export class SqlSessionHandle implements SessionHandle {
     const plans = await core.planPublish(publish);
     for (const parked of effects?.park ?? []) assertMessage(parked.message);
     if (effects?.state !== undefined) assertState(effects.state);
+    const parks = effects?.park ?? [];
+    const unparks = effects?.unpark ?? [];
+    if (core.db.dialect === 'postgres' && parks.length === 0 && unparks.length === 0) {
+      await this.#settleInOneStatement(message, plans, effects?.state, deadLetter);
+      return;
+    }
+    await this.#settleInTransaction(message, plans, effects, deadLetter);
+  }
+
+  async #settleInTransaction(
+    message: ReceivedMessage,
+    plans: readonly PublishPlan[],
+    effects: Omit<SettleEffects, 'publish'> | undefined,
+    deadLetter: { reason: string; description: string | null } | null,
+  ): Promise<void> {
+    const { core } = this;
     const { t, now } = core;
     let woken: Set<string>;
     try {
@@ -206,6 +230,45 @@ export class SqlSessionHandle implements SessionHandle {
       throw error;
     }
     core.wakeLocal(woken);
+  }
+
+  async #settleInOneStatement(
+    message: ReceivedMessage,
+    plans: readonly PublishPlan[],
+    state: SessionState | null | undefined,
+    deadLetter: { reason: string; description: string | null } | null,
+  ): Promise<void> {
+    const { core } = this;
+    const deliveries: Delivery[] = [];
+    let scheduled = false;
+    for (const plan of plans) {
+      if (plan.dueAt === null) deliveries.push(...plan.deliveries);
+      else scheduled = true;
+    }
+    if (scheduled) {
+      // Scheduled copies go to their own table: take the general transactional path.
+      await this.#settleInTransaction(message, plans, { state }, deadLetter);
+      return;
+    }
+    const { outcome, inputs } = await settleInOneStatement(
+      core.db,
+      core.t,
+      core.now,
+      {
+        input: this.input,
+        sessionId: this.sessionId,
+        sequence: message.sequence,
+        leaseToken: this.token,
+        deliveryCount: message.deliveryCount,
+        deadLetter: deadLetter ? { id: uuidv7(), ...deadLetter } : null,
+        state: state === undefined ? undefined : state === null ? null : JSON.stringify(state),
+        deliveries,
+      },
+      (touched) => core.notifyNow(touched),
+    );
+    if (outcome === 'leaseLost') throw this.#lockLost();
+    if (outcome === 'notHeld') await this.#throwSettleFailure(core.db, message);
+    core.wakeLocal(inputs);
   }
 
   async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {

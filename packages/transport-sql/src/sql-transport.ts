@@ -1,5 +1,6 @@
 import {
   type AcceptOptions,
+  consoleLogger,
   type DeadLetteredMessage,
   diffTopology,
   type PeekedMessage,
@@ -20,6 +21,7 @@ import {
 } from '@nimbus/core';
 import { resolveOptions, type SqlTransportConnection, type SqlTransportOptions } from './options.js';
 import { PgListener } from './pg-listener.js';
+import { publishInOneStatement } from './pg-settle.js';
 import { deadLetterFromRow, peekedFromRow } from './rows.js';
 import { applySchema } from './schema.js';
 import type { SqlDatabase } from './sql/database.js';
@@ -77,7 +79,8 @@ export class SqlTransport implements Transport {
         `SQL transport: dialect must be 'sqlite' or 'postgres', got '${String((connection as { dialect?: unknown }).dialect)}'`,
       );
     }
-    const core = new SqlCore(db, tables, resolved);
+    const logger = options.logger ?? consoleLogger;
+    const core = new SqlCore(db, tables, resolved, logger);
     let listener: PgListener | null = null;
     try {
       await applySchema(db, tables, schema);
@@ -85,6 +88,8 @@ export class SqlTransport implements Transport {
         listener = new PgListener(connection.connectionString, tables.channel, {
           onNotify: (input) => core.wakeups.notify(input),
           onReconnect: () => core.wakeups.notifyAll(),
+          onLost: (error) =>
+            logger.warn({ error }, 'SQL transport: LISTEN connection lost; reconnecting (polling meanwhile)'),
         });
         await listener.start();
       }
@@ -156,7 +161,16 @@ export class SqlTransport implements Transport {
     assertBatchSize(requests, core.options.maxBatchBytes);
     const plans = await core.planPublish(requests);
     if (plans.every((plan) => plan.deliveries.length === 0)) return;
-    const inputs = await core.db.transaction((tx) => core.writePlans(tx, plans));
+    const inputs =
+      core.db.dialect === 'postgres' && plans.every((plan) => plan.dueAt === null)
+        ? await publishInOneStatement(
+            core.db,
+            core.t,
+            core.now,
+            plans.flatMap((plan) => plan.deliveries),
+            (inputs) => core.notifyNow(inputs),
+          )
+        : await core.db.transaction((tx) => core.writePlans(tx, plans));
     core.wakeLocal(inputs);
   }
 

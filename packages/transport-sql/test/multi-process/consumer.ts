@@ -45,8 +45,9 @@ const processor = new SessionProcessor({
         await new Promise(() => undefined);
       }
       await new Promise((resolve) => setTimeout(resolve, 2));
-      await session.complete(message);
+      // Recorded before settling: a kill between the two shows up as a redelivery, never as a gap.
       record({ kind: 'finish', ...entry });
+      await session.complete(message);
     },
   },
 });
