@@ -24,9 +24,7 @@ const processIo: CliIo = {
 export function buildProgram(io: CliIo = processIo): Command {
   const program = new Command('nimbus')
     .description('NimBus: run the local stack, manage topology and store schema, and operate on events.')
-    .version(CLI_VERSION)
-    .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: (text) => io.out(text.replace(/\n$/, '')), writeErr: io.err });
+    .version(CLI_VERSION);
   for (const command of [
     devCommand(io.out),
     resolverCommand(io.out),
@@ -38,11 +36,15 @@ export function buildProgram(io: CliIo = processIo): Command {
   ]) {
     program.addCommand(command);
   }
-  const exitOverrideEverywhere = (command: Command) => {
-    command.exitOverride();
-    for (const sub of command.commands) exitOverrideEverywhere(sub);
+  // Added commands do not inherit settings, so every command gets them explicitly.
+  const configure = (command: Command) => {
+    command
+      .exitOverride()
+      .showHelpAfterError('(run with --help for usage)')
+      .configureOutput({ writeOut: (text) => io.out(text.replace(/\n$/, '')), writeErr: io.err });
+    for (const sub of command.commands) configure(sub);
   };
-  exitOverrideEverywhere(program);
+  configure(program);
   return program;
 }
 

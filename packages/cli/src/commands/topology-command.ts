@@ -35,12 +35,12 @@ export function topologyCommand(print: (line: string) => void): Command {
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .action(async (options: { platform: string; output?: string }) => {
       const platform = (await platformFrom(options.platform, true)) as Platform;
-      const json = `${JSON.stringify(platformDocument(platform), null, 2)}\n`;
+      const json = JSON.stringify(platformDocument(platform), null, 2);
       if (options.output) {
-        writeFileSync(options.output, json);
+        writeFileSync(options.output, `${json}\n`);
         print(`Wrote ${options.output}`);
       } else {
-        process.stdout.write(json);
+        print(json);
       }
     });
 
