@@ -41,6 +41,11 @@ describe('nimbus resolver and nimbus webapp (compiled bin, SQLite)', () => {
     });
     expect(login.status).toBe(200);
 
+    const busyPort = Number(new URL(url as string).port);
+    const taken = await runCli(['webapp', '--data-dir', dataDir, '--port', String(busyPort)]);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain(`Port ${busyPort} on 127.0.0.1 is in use; pass --port`);
+
     expect(await webapp.stop()).toBe(0);
     expect(await resolver.stop()).toBe(0);
     expect(resolver.stdout).toContain('NimBus resolver stopped.');

@@ -8,6 +8,7 @@ import { openIdentityStore } from '../backends/open-identity.js';
 import { openStore } from '../backends/open-store.js';
 import { openTransport } from '../backends/open-transport.js';
 import type { NimbusConfig } from '../config.js';
+import { CliError } from '../exit-codes.js';
 import { migrationProgressLine } from '../migration-progress.js';
 import { Closers } from './closers.js';
 import { describeTopologyChanges } from './topology-summary.js';
@@ -85,7 +86,14 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       });
       bootstrap = webapp.bootstrap;
       closers.add('the webapp', () => webapp.close());
-      url = await webapp.listen({ host: config.host, port: config.port });
+      url = await webapp
+        .listen({ host: config.host, port: config.port })
+        .catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EADDRINUSE') throw error;
+          throw new CliError(
+            `Port ${config.port} on ${config.host} is in use; pass --port <port> (or --port 0 for any free port).`,
+          );
+        });
     }
 
     if (options.sample) {
