@@ -47,9 +47,9 @@ export function devCommand(print: (line: string) => void): Command {
       );
     }
     const signal = waitForShutdownSignal();
-    print(
-      `NimBus dev starting (store: ${config.store}, transport: ${config.transport}, data: ${config.dataDir})`,
-    );
+    const usesFiles = config.store === 'sqlite' || config.transport === 'sqlite';
+    const where = usesFiles ? `, data: ${config.dataDir}` : '';
+    print(`NimBus dev starting (store: ${config.store}, transport: ${config.transport}${where})`);
     const services = await startServices({
       config,
       logger,
