@@ -58,10 +58,23 @@ export async function writeStatus(
       .execute();
     written = true;
   } else {
-    written = await dialect.atomic((tx) => guardedWrite(context, tx, key, columns, event));
+    // The first sighting of an event has no row to guard against (the guard always writes over
+    // nothing), so it is one insert; only when a row exists do we lock, decide and update.
+    written =
+      (await insertIfAbsent(dialect.db, columns)) ||
+      (await dialect.atomic((tx) => guardedWrite(context, tx, key, columns, event)));
   }
   if (written) await notifyAfterCommit(context, 'endpoint', key.endpointId);
   return written;
+}
+
+async function insertIfAbsent(db: StoreDb, columns: ReturnType<typeof unresolvedColumns>): Promise<boolean> {
+  const inserted = await db
+    .insertInto('unresolved_events')
+    .values(columns)
+    .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doNothing())
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
 async function guardedWrite(
@@ -102,12 +115,7 @@ async function guardedWrite(
     }
     // No row to lock yet: insert only if still absent. Losing that race means another writer created
     // the row after our read, so decide again against what it wrote.
-    const inserted = await tx
-      .insertInto('unresolved_events')
-      .values(columns)
-      .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) return true;
+    if (await insertIfAbsent(tx, columns)) return true;
     if (attempt >= MAX_INSERT_RACES) {
       throw new Error(
         `Status write for event '${key.eventId}' on '${key.endpointId}' kept losing the first-insert race (${attempt} attempts).`,

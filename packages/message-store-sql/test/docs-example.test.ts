@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+
+const dir = mkdtempSync(join(tmpdir(), 'nimbus-sql-docs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('docs/storage-sql.md example runs', async () => {
+  const filename = join(dir, 'store.db');
+  // --- example start ---
+  const { MessageType } = await import('@nimbus/core');
+  const { createSqlMessageStore, migrateSqlMessageStore } = await import('@nimbus/message-store-sql');
+
+  // Deployment step (what `nimbus store migrate` does): apply pending migrations, printing progress.
+  await migrateSqlMessageStore({
+    dialect: 'sqlite',
+    filename,
+    onProgress: (p) => console.log(`${p.step} ${p.migration} (${p.index}/${p.total})`),
+  });
+
+  // Application start: VerifyOnly refuses to run against a schema that is not up to date.
+  const store = await createSqlMessageStore({
+    dialect: 'sqlite', // or 'postgres' with NIMBUS_POSTGRES_URL set
+    filename, // default .nimbus/store.db
+    migrationMode: 'VerifyOnly',
+    retention: { unresolvedRetentionDays: 180 },
+    retentionSweep: { intervalMs: 10 * 60_000 },
+  });
+  try {
+    const request = {
+      enqueuedTimeUtc: new Date(),
+      messageType: MessageType.EventRequest,
+      lastMessageId: 'm-1',
+    };
+    await store.uploadPendingMessage('order-42', 'customer-7', 'billing', request);
+    await store.uploadCompletedMessage('order-42', 'customer-7', 'billing', {
+      ...request,
+      messageType: MessageType.ResolutionResponse,
+      lastMessageId: 'm-2',
+    });
+    // A late copy of the request arrives after its outcome: the stale-write guard refuses it.
+    const written = await store.uploadPendingMessage('order-42', 'customer-7', 'billing', request);
+    const row = await store.getEventById('billing', 'order-42_customer-7');
+    // --- example end ---
+    expect(written).toBe(false);
+    expect(row?.resolutionStatus).toBe('Completed');
+    expect(store.providerName).toBe('SQLite');
+  } finally {
+    await store.close();
+  }
+});
