@@ -145,6 +145,7 @@ export async function publishInOneStatement(
       t.channel,
       notifyNow(inputs),
     ],
+    { prepared: true },
   );
   return inputs;
 }
@@ -198,33 +199,37 @@ export async function settleInOneStatement(
       (SELECT count(*) FROM ins) AS inserted,
       (SELECT count(pg_notify($24, x)) FROM unnest($25::text[]) AS x) AS notified`;
   try {
-    const [row] = await db.all(sql, [
-      settle.input,
-      settle.sessionId,
-      settle.sequence,
-      settle.leaseToken,
-      settle.deliveryCount,
-      dl?.id ?? null,
-      dl?.reason ?? null,
-      dl?.description ?? null,
-      dl !== null,
-      sessions.input,
-      sessions.sessionId,
-      sessions.added,
-      sessions.delta,
-      settle.state !== undefined,
-      settle.state ?? null,
-      lines.input,
-      lines.sessionId,
-      lines.position,
-      lines.groupSize,
-      lines.messageId,
-      lines.correlationId,
-      lines.headers,
-      lines.body,
-      t.channel,
-      notifyNow(inputs),
-    ]);
+    const [row] = await db.all(
+      sql,
+      [
+        settle.input,
+        settle.sessionId,
+        settle.sequence,
+        settle.leaseToken,
+        settle.deliveryCount,
+        dl?.id ?? null,
+        dl?.reason ?? null,
+        dl?.description ?? null,
+        dl !== null,
+        sessions.input,
+        sessions.sessionId,
+        sessions.added,
+        sessions.delta,
+        settle.state !== undefined,
+        settle.state ?? null,
+        lines.input,
+        lines.sessionId,
+        lines.position,
+        lines.groupSize,
+        lines.messageId,
+        lines.correlationId,
+        lines.headers,
+        lines.body,
+        t.channel,
+        notifyNow(inputs),
+      ],
+      { prepared: true },
+    );
     if (Number(row?.deleted ?? 0) === 0) return { outcome: 'notHeld', inputs: new Set() };
     return { outcome: 'settled', inputs };
   } catch (error) {

@@ -220,6 +220,7 @@ export class SqlCore {
     const [row] = await this.db.all(
       `SELECT MIN(due_at) AS due, ${this.now} AS now FROM ${this.t.scheduled} WHERE input = ?`,
       [input],
+      { prepared: true },
     );
     if (!row || row.due === null || row.due === undefined) return null;
     const due = Number(row.due);

@@ -74,6 +74,7 @@ export class SqlSessionHandle implements SessionHandle {
           max,
           ...this.#leaseParams,
         ],
+        { prepared: true },
       );
       if (rows.length > 0) {
         rows.sort((a, b) => Number(a.seq) - Number(b.seq));
@@ -333,6 +334,7 @@ export class SqlSessionHandle implements SessionHandle {
     const rows = await executor.all(
       `SELECT 1 AS held FROM ${this.core.t.sessions} WHERE input = ? AND session_id = ? AND lock_token = ? AND locked_until > ${this.core.now}`,
       this.#leaseParams,
+      { prepared: true },
     );
     if (rows.length === 0) throw this.#lockLost();
   }

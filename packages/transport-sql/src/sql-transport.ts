@@ -241,6 +241,7 @@ export class SqlTransport implements Transport {
          ORDER BY locked_until LIMIT 1${db.skipLocked})
        RETURNING session_id, locked_until`,
       params,
+      { prepared: true },
     );
     const row = rows[0];
     if (!row) return null;

@@ -3,7 +3,8 @@ export type Row = Record<string, unknown>;
 
 /** Runs parameterised SQL written with `?` placeholders (rewritten to `$n` for PostgreSQL). */
 export interface SqlExecutor {
-  all(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** `prepared`: a hot statement of fixed shape; PostgreSQL keeps it as a named prepared statement per connection. */
+  all(sql: string, params?: readonly unknown[], options?: { readonly prepared?: boolean }): Promise<Row[]>;
   /** Returns the number of rows changed. */
   run(sql: string, params?: readonly unknown[]): Promise<number>;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Row, SqlDatabase, SqlExecutor } from './database.js';
 
@@ -31,9 +32,21 @@ export function openPostgresDatabase(connectionString: string, poolSize: number)
     }
     return text;
   };
+  const names = new Map<string, string>();
+  const nameOf = (text: string): string => {
+    let name = names.get(text);
+    if (name === undefined) {
+      name = `nimbus_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+      names.set(text, name);
+    }
+    return name;
+  };
   const executor = (client: pg.Pool | pg.PoolClient): SqlExecutor => ({
-    async all(sql, params = []) {
-      return (await client.query(toPg(sql), params as unknown[])).rows as Row[];
+    async all(sql, params = [], options) {
+      const text = toPg(sql);
+      const values = params as unknown[];
+      if (options?.prepared) return (await client.query({ name: nameOf(text), text, values })).rows as Row[];
+      return (await client.query(text, values)).rows as Row[];
     },
     async run(sql, params = []) {
       return (await client.query(toPg(sql), params as unknown[])).rowCount ?? 0;
