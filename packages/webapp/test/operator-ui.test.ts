@@ -3,15 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MessageType } from '@nimbus/core';
-import { EndpointRole } from '@nimbus/message-store';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './support/harness.js';
-import { BLOCKED_SESSION, DEFERRED_EVENTS, ERP, FAILED_EVENT } from './support/seed.js';
-import { memoryStores } from './support/store-factories.js';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '../src/index.js';
+import { CUSTOMER_SESSION, CustomerChanged, type LiveStack, startLiveStack } from './support/live-stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+const WAIT = { timeout: 15_000 };
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const screenshotPath = path.resolve(packageDir, '../../docs/images/endpoint-details.png');
 const hasChromium = fs.existsSync(CHROMIUM);
@@ -22,18 +20,18 @@ if (!hasChromium) {
 }
 
 /**
- * Sign in → endpoint details → failed event → Resubmit, then watch the page update without a reload.
- * The engine side is simulated: after the WebApp publishes the ResubmissionRequest, the test writes what the
- * Resolver would write (the event and its parked siblings Completed) and tells the state-change notifier.
+ * The operator's path through the real stack: Crm publishes, Erp's endpoint host fails the first event of a
+ * session and parks the rest, the Resolver records it all in a SQLite store, and the WebApp shows it live.
+ * The operator fixes the payload and resubmits; the page follows the engine's outcome without a reload.
  */
-describe.runIf(hasChromium)('operator UI in a real browser', () => {
-  let h: Harness;
+describe.runIf(hasChromium)('operator UI in a real browser over the real stack', () => {
+  let stack: LiveStack;
   let context: BrowserContext;
   let page: Page;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-ui-'));
 
   beforeAll(async () => {
-    const distDir = path.join(tmp, 'dist');
+    const uiDistDir = path.join(tmp, 'dist');
     // Always a fresh build into a temp dir, so the test never runs against a stale ui/dist.
     execFileSync(
       process.execPath,
@@ -43,13 +41,13 @@ describe.runIf(hasChromium)('operator UI in a real browser', () => {
         '--config',
         'ui/vite.config.ts',
         '--outDir',
-        distDir,
+        uiDistDir,
         '--logLevel',
         'error',
       ],
       { cwd: packageDir, stdio: 'pipe' },
     );
-    h = await startHarness(memoryStores, { uiDistDir: distDir });
+    stack = await startLiveStack({ uiDistDir });
     context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
       executablePath: CHROMIUM,
       headless: true,
@@ -67,73 +65,114 @@ describe.runIf(hasChromium)('operator UI in a real browser', () => {
 
   afterAll(async () => {
     await context?.close();
-    await h?.close();
+    await stack?.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('signs in, resubmits a failed event and shows the new statuses live', async () => {
-    await page.goto(`${h.url}/endpoints/${ERP}`);
-    await page.waitForURL(/\/account\/login/);
-    await page.fill('input[name=email]', 'admin@local');
-    await page.fill('input[name=password]', 'Local!Admin123');
+  it('shows a failure live, and the edited resubmission completes the session in order', async () => {
+    onTestFailed(async () => {
+      // What the store holds explains most failures (for example a dead-letter reason).
+      console.error('session rows at failure:', JSON.stringify(await stack.sessionRows(), null, 2));
+      console.error('handled:', stack.handled);
+    });
+    await page.goto(`${stack.url}/endpoints/Erp`);
+    await page.waitForURL(/\/account\/login/, WAIT);
+    await page.fill('input[name=email]', DEFAULT_ADMIN_EMAIL);
+    await page.fill('input[name=password]', DEFAULT_ADMIN_PASSWORD);
     await page.click('button[type=submit]');
-    await page.waitForURL(new RegExp(`/endpoints/${ERP}$`));
-    await page.locator('[data-testid=events] [data-status=Failed]').first().waitFor();
-    await page.locator('[data-testid=blocked-sessions]', { hasText: BLOCKED_SESSION }).waitFor();
-    await page.screenshot({ path: screenshotPath, fullPage: true });
+    await page.waitForURL(/\/endpoints\/Erp$/, WAIT);
+    await page.locator('.live.on').waitFor(WAIT);
+    await page.locator('[data-testid=events] td.empty').waitFor(WAIT);
+    await markNoReload(page);
 
-    await page.click(`[data-testid=events] a:text-is("${FAILED_EVENT}")`);
-    await page.waitForURL(new RegExp(`/events/${FAILED_EVENT}$`));
+    const vatNumbers = ['NL-BAD', 'NL123456789B01', 'NL123456789B01'];
+    for (const [i, vatNumber] of vatNumbers.entries()) {
+      await stack.crm.publish(CustomerChanged, { customerId: CUSTOMER_SESSION, revision: i + 1, vatNumber });
+    }
+
+    // Endpoint details, live: the first event Failed, its two session siblings parked behind it.
+    const rows = page.locator('[data-testid=events] tbody tr[data-row-id]');
+    await expect.poll(() => statusesOf(rows), WAIT).toEqual(['Deferred', 'Deferred', 'Failed'].sort());
+    const failedId = await rows
+      .filter({ has: page.locator('[data-status=Failed]') })
+      .getAttribute('data-row-id');
+    const deferredIds = await rows
+      .filter({ has: page.locator('[data-status=Deferred]') })
+      .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-id') ?? ''));
+    expect(failedId).toBeTruthy();
+    await page
+      .locator('[data-testid=blocked-sessions] tr', { hasText: CUSTOMER_SESSION })
+      .filter({ hasText: '2 deferred' })
+      .waitFor(WAIT);
+    for (const text of await rows.allTextContents()) expect(text).toContain(CUSTOMER_SESSION);
+    await page.locator('.tile-failed b', { hasText: /^1$/ }).waitFor(WAIT);
+    await page.locator('.tile-deferred b', { hasText: /^2$/ }).waitFor(WAIT);
+    await page.screenshot({ path: screenshotPath, fullPage: true });
+    expect(stack.handled).toEqual(['1:NL-BAD']);
+
+    await page.click(`[data-testid=events] a:text-is("${failedId}")`);
+    await page.waitForURL(new RegExp(`/events/${failedId}$`), WAIT);
     const header = page.locator('h1 [data-status]');
-    await expect.poll(() => header.getAttribute('data-status')).toBe('Failed');
     const sibling = (eventId: string) =>
       page.locator(`[data-testid=session-events] tr[data-event-id="${eventId}"] [data-status]`);
-    await expect.poll(() => sibling(DEFERRED_EVENTS[0]).getAttribute('data-status')).toBe('Deferred');
-    await page.evaluate(() => {
-      (window as unknown as { noReload: boolean }).noReload = true;
-    });
-    await page.locator('.live.on').waitFor();
-
-    await page.click('button:text-is("Resubmit")');
-    const resubmission = await waitForResubmission(h);
-    await simulateResolver(h, resubmission.messageId);
-
-    await expect.poll(() => header.getAttribute('data-status'), { timeout: 10_000 }).toBe('Completed');
-    for (const eventId of DEFERRED_EVENTS) {
-      await expect
-        .poll(() => sibling(eventId).getAttribute('data-status'), { timeout: 10_000 })
-        .toBe('Completed');
+    await expect.poll(() => header.getAttribute('data-status'), WAIT).toBe('Failed');
+    await page.locator('.error-block', { hasText: "VAT number 'NL-BAD' is malformed" }).waitFor(WAIT);
+    for (const eventId of deferredIds) {
+      await expect.poll(() => sibling(eventId).getAttribute('data-status'), WAIT).toBe('Deferred');
     }
-    expect(await page.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
-  }, 60_000);
+
+    await page.click('button:text-is("Resubmit with changes")');
+    const editor = page.locator('textarea[aria-label=payload]');
+    const edited = JSON.parse(await editor.inputValue()) as { vatNumber: string };
+    expect(edited).toEqual({ customerId: CUSTOMER_SESSION, revision: 1, vatNumber: 'NL-BAD' });
+    await editor.fill(JSON.stringify({ ...edited, vatNumber: 'NL987654321B02' }, null, 2));
+    await page.click('button:text-is("Send")');
+
+    await expect.poll(() => header.getAttribute('data-status'), WAIT).toBe('Completed');
+    for (const eventId of deferredIds) {
+      await expect.poll(() => sibling(eventId).getAttribute('data-status'), WAIT).toBe('Completed');
+    }
+    await page.locator('[data-testid=payload]', { hasText: 'NL987654321B02' }).waitFor(WAIT);
+    // The engine handled the edited payload first, then replayed the parked siblings in publish order.
+    expect(stack.handled).toEqual(['1:NL-BAD', '1:NL987654321B02', '2:NL123456789B01', '3:NL123456789B01']);
+    const timeline = page.locator('ol.timeline li b');
+    await expect
+      .poll(() => timeline.allTextContents(), WAIT)
+      .toEqual(['ResolutionResponse', 'ResubmissionRequest', 'ErrorResponse', 'EventRequest']);
+    // Event ids are time-ordered in publish order; the rows were completed in that order too.
+    const completed = await rowsOfSession(page);
+    expect(completed.map((r) => r.status)).toEqual(['Completed', 'Completed', 'Completed']);
+    expect(completed.map((r) => r.eventId)).toEqual([failedId, ...[...deferredIds].sort()]);
+    const updatedAt = completed.map((r) => Date.parse(r.updatedAt));
+    expect(updatedAt).toEqual([...updatedAt].sort((a, b) => a - b));
+
+    await page.click('a:text-is("← Erp")');
+    await page.locator('[data-testid=blocked-sessions] td.empty').waitFor(WAIT);
+    await page.locator('[data-testid=events] td.empty').waitFor(WAIT);
+    expect(await page.evaluate(() => (globalThis as unknown as { noReload?: boolean }).noReload)).toBe(true);
+  }, 90_000);
 });
 
-async function waitForResubmission(h: Harness) {
-  for (let i = 0; i < 200; i++) {
-    const found = (await h.transport.peek(ERP, { max: 100 })).find(
-      (m) => m.headers.MessageType === MessageType.ResubmissionRequest && m.headers.EventId === FAILED_EVENT,
-    );
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the UI did not publish a ResubmissionRequest');
+/** A marker that only survives while the page is never reloaded. */
+async function markNoReload(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (globalThis as unknown as { noReload: boolean }).noReload = true;
+  });
 }
 
-/** What the Resolver writes once the endpoint handled the resubmission and replayed the parked siblings. */
-async function simulateResolver(h: Harness, resubmissionId: string) {
-  const store = h.stores.store;
-  const completed = (lastMessageId: string) => ({
-    enqueuedTimeUtc: new Date(),
-    messageType: MessageType.ResolutionResponse,
-    lastMessageId,
-    eventTypeId: 'CustomerChanged',
-    from: 'Crm',
-    to: ERP,
-    endpointRole: EndpointRole.Subscriber,
-  });
-  await store.uploadCompletedMessage(FAILED_EVENT, BLOCKED_SESSION, ERP, completed(resubmissionId));
-  for (const eventId of DEFERRED_EVENTS) {
-    await store.uploadCompletedMessage(eventId, BLOCKED_SESSION, ERP, completed(`${eventId}-replayed`));
-  }
-  await h.notifier.notifyEndpointStateChanged(ERP);
+/** The session's rows as the WebApp's API returns them, oldest event first. */
+async function rowsOfSession(page: Page) {
+  const body = await page.evaluate(async (sessionId) => {
+    const response = await fetch(`/api/endpoints/Erp/events?sessionId=${sessionId}&pageSize=10`);
+    return response.json();
+  }, CUSTOMER_SESSION);
+  const rows = (body as { events: { eventId: string; status: string; updatedAt: string }[] }).events;
+  return [...rows].sort((a, b) => a.eventId.localeCompare(b.eventId));
+}
+
+async function statusesOf(rows: ReturnType<Page['locator']>): Promise<string[]> {
+  const statuses = await rows
+    .locator('[data-status]')
+    .evaluateAll((badges) => badges.map((b) => b.getAttribute('data-status') ?? ''));
+  return statuses.sort();
 }
