@@ -1,7 +1,9 @@
 import {
   type Clock,
   type Endpoint,
+  type EndpointCircuitBreaker,
   type FailureClassifier,
+  gateTransport,
   type LifecycleObserver,
   type Logger,
   MessageEngine,
@@ -12,6 +14,7 @@ import {
   type SessionProcessorOptions,
   type Transport,
 } from '@nimbus/core';
+import { assertEndpointInbox, EndpointHostConfigurationError, type EndpointInbox } from './endpoint-inbox.js';
 import { HandoffClient } from './handoff-client.js';
 import { Publisher } from './publisher.js';
 import type { Subscriber } from './subscriber.js';
@@ -30,6 +33,17 @@ export interface EndpointHostOptions {
   readonly logger?: Logger;
   /** Session processor tuning (concurrency, idle timeout, lock renewal, prefetch). */
   readonly processor?: Omit<SessionProcessorOptions, 'transport' | 'input' | 'handler' | 'clock' | 'logger'>;
+  /**
+   * Consumer deduplication: a redelivery of a message this endpoint already handled is answered with a
+   * `SkipResponse` (DuplicateDetected) and its handler is not run again. Absent: no inbox. Its cleanup runs
+   * while the host runs.
+   */
+  readonly inbox?: EndpointInbox;
+  /**
+   * Pauses receiving while the system behind the handlers is down: the engine reports every handler outcome
+   * to the breaker, and the processor receives through `gateTransport`, so an open breaker takes no message.
+   */
+  readonly circuitBreaker?: EndpointCircuitBreaker;
 }
 
 /**
@@ -42,6 +56,9 @@ export class EndpointHost {
   readonly publisher: Publisher;
   readonly handoff: HandoffClient;
   readonly processor: SessionProcessor;
+  readonly circuitBreaker: EndpointCircuitBreaker | null;
+  readonly #inbox: EndpointInbox | null;
+  #stopCleanup: (() => Promise<void>) | null = null;
 
   constructor(options: EndpointHostOptions) {
     const endpoint =
@@ -60,6 +77,25 @@ export class EndpointHost {
         );
       }
     }
+    if (options.inbox !== undefined) assertEndpointInbox(options.inbox, endpoint.id);
+    const breaker = options.circuitBreaker ?? null;
+    if (breaker !== null) {
+      if (
+        typeof breaker.recordSuccess !== 'function' ||
+        typeof breaker.waitUntilRequestAllowed !== 'function'
+      ) {
+        throw new EndpointHostConfigurationError(
+          `The circuitBreaker of endpoint '${endpoint.id}' must be an EndpointCircuitBreaker from @nimbus/core.`,
+        );
+      }
+      if ((options.processor?.prefetchCount ?? 0) > 0) {
+        throw new EndpointHostConfigurationError(
+          `Endpoint '${endpoint.id}' has a circuit breaker and prefetchCount > 0: prefetched messages would be taken while the breaker is open. Leave prefetchCount at 0.`,
+        );
+      }
+    }
+    this.circuitBreaker = breaker;
+    this.#inbox = options.inbox ?? null;
     this.endpoint = endpoint;
     this.publisher = new Publisher({ transport: options.transport, endpoint, clock: options.clock });
     options.subscriber.usePublisher(this.publisher);
@@ -73,10 +109,13 @@ export class EndpointHost {
       failureClassifier: options.failureClassifier,
       behaviours: options.behaviours,
       observers: options.observers,
+      inbox: this.#inbox,
+      circuitBreaker: breaker,
+      messagingSystem: options.transport.name,
     });
     this.processor = new SessionProcessor({
       ...options.processor,
-      transport: options.transport,
+      transport: breaker ? gateTransport(options.transport, breaker) : options.transport,
       input: endpoint.id,
       handler: this.engine,
       clock: options.clock,
@@ -84,13 +123,19 @@ export class EndpointHost {
     });
   }
 
-  start(): Promise<void> {
-    return this.processor.start();
+  async start(): Promise<void> {
+    await this.processor.start();
+    if (this.#inbox?.startCleanup && !this.#stopCleanup) {
+      this.#stopCleanup = this.#inbox.startCleanup(this.endpoint.id);
+    }
   }
 
-  /** Stops taking sessions and waits for the ones in hand to finish their current message. */
-  stop(): Promise<void> {
-    return this.processor.stop();
+  /** Stops taking sessions, waits for the ones in hand to finish their current message, stops the inbox cleanup. */
+  async stop(): Promise<void> {
+    await this.processor.stop();
+    const stopCleanup = this.#stopCleanup;
+    this.#stopCleanup = null;
+    await stopCleanup?.();
   }
 }
 

@@ -1,4 +1,9 @@
 export { createEndpointHost, EndpointHost, type EndpointHostOptions } from './endpoint-host.js';
+export {
+  assertEndpointInbox,
+  EndpointHostConfigurationError,
+  type EndpointInbox,
+} from './endpoint-inbox.js';
 export type { HandlerContext, MessageLineage } from './handler-context.js';
 export { createHandoffClient, HandoffClient, type HandoffCoordinates } from './handoff-client.js';
 export { deterministicMessageId } from './message-id.js';

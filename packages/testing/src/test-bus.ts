@@ -15,7 +15,14 @@ import {
   silentLogger,
   topologyFromPlatform,
 } from '@nimbus/core';
-import { HandoffClient, OperatorClient, Publisher, type Subscriber } from '@nimbus/sdk';
+import {
+  assertEndpointInbox,
+  type EndpointInbox,
+  HandoffClient,
+  OperatorClient,
+  Publisher,
+  type Subscriber,
+} from '@nimbus/sdk';
 import { createMemoryTransport } from '@nimbus/transport-memory';
 import { RecordingTransport } from './recording-transport.js';
 
@@ -39,6 +46,8 @@ export interface TestEndpointOptions {
   readonly random?: () => number;
   /** Parked messages replayed per settlement before a continuation takes over (engine default 500). */
   readonly maxReplayPerSettlement?: number;
+  /** Consumer deduplication, as on `createEndpointHost` (e.g. `createInbox` of `@nimbus/reliability`). */
+  readonly inbox?: EndpointInbox;
 }
 
 export interface DeliverAllOptions {
@@ -89,6 +98,7 @@ export class TestBus {
   endpoint(endpointId: string, options: TestEndpointOptions): MessageEngine {
     const endpoint = this.platform.getEndpoint(endpointId);
     if (!endpoint) throw new TypeError(`Endpoint '${endpointId}' is not part of the platform.`);
+    if (options.inbox !== undefined) assertEndpointInbox(options.inbox, endpointId);
     options.subscriber.usePublisher(this.publisher(endpointId));
     const engine = new MessageEngine({
       endpointId,
@@ -101,6 +111,8 @@ export class TestBus {
       observers: options.observers,
       random: options.random ?? (() => 0),
       maxReplayPerSettlement: options.maxReplayPerSettlement,
+      inbox: options.inbox ?? null,
+      messagingSystem: this.transport.name,
     });
     this.#engines.set(endpointId, engine);
     return engine;

@@ -7,6 +7,7 @@ import {
   TransientError,
 } from './errors.js';
 import { createHandlingContext, type PendingHandoff } from './handler-context.js';
+import { recordHandled } from './inbox-step.js';
 import type { Step } from './step.js';
 
 export type HandlerResult =
@@ -26,17 +27,21 @@ export function permanentReason(error: unknown): string {
 
 /**
  * Runs the business handler and classifies what it threw. Transient and permanent failures propagate
- * unchanged; other failures go through the failure classifier (retry / dead-letter / discard).
+ * unchanged; other failures go through the failure classifier (retry / dead-letter / discard). A success with
+ * the default outcome (no handoff) is recorded in the inbox before anything is answered. The circuit breaker
+ * hears of every handler outcome except "no handler" and permanent (data) failures, which say nothing about
+ * the health of the system behind the handler.
  */
 export async function invokeHandler(step: Step): Promise<HandlerResult> {
   const { deps, message } = step;
   const context = createHandlingContext(message, deps.endpointId, step.isReplay, step.deliveryCount);
   try {
     await deps.handler.handle(context);
-    return { kind: 'handled', handoff: context.pendingHandoff };
   } catch (error) {
     if (error instanceof EventHandlerNotFoundError) return { kind: 'notFound' };
-    if (isTransient(error) || error instanceof PermanentFailureError) throw error;
+    if (error instanceof PermanentFailureError) throw error;
+    step.outcomes.failure(error);
+    if (isTransient(error)) throw error;
     const disposition = deps.classifier.classify(error, message.eventTypeId, deps.endpointId);
     switch (disposition) {
       case 'retry':
@@ -51,4 +56,7 @@ export async function invokeHandler(step: Step): Promise<HandlerResult> {
         );
     }
   }
+  step.outcomes.success();
+  if (context.pendingHandoff === null) await recordHandled(step);
+  return { kind: 'handled', handoff: context.pendingHandoff };
 }

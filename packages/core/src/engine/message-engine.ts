@@ -1,3 +1,4 @@
+import type { Link } from '@opentelemetry/api';
 import { type Clock, systemClock } from '../clock.js';
 import { createEnvelope, type MessageEnvelope } from '../envelope/envelope.js';
 import { Header } from '../envelope/headers.js';
@@ -17,8 +18,10 @@ import {
 import { type PipelineBehaviour, runPipeline } from '../pipeline/pipeline.js';
 import { Addresses } from '../platform/reserved.js';
 import type { RetryPolicyProvider } from '../retry/retry-policy-provider.js';
+import { activeTraceFields } from '../telemetry/trace-context.js';
 import type { ReceivedMessage, SessionHandle } from '../transport/transport.js';
 import type { TransportMessage } from '../transport/transport-message.js';
+import { type EngineTelemetry, engineTelemetry } from './engine-telemetry.js';
 import {
   fullErrorText,
   HandlerFailedError,
@@ -28,7 +31,9 @@ import {
   UnsupportedMessageTypeError,
 } from './errors.js';
 import type { EventContextHandler } from './handler-context.js';
+import type { EngineInbox } from './inbox-step.js';
 import { isTransient, permanentReason } from './invoke-handler.js';
+import { type HandlerOutcomeRecorder, SettlementOutcomes } from './outcome-recorder.js';
 import { EffectsBuilder, type Verdict } from './plan.js';
 import { dispatch } from './procedures.js';
 import { ResponseBuilder } from './responses.js';
@@ -54,6 +59,15 @@ export interface MessageEngineOptions {
   /** Parked messages replayed per settlement before handing over to a continuation (default 500). */
   readonly maxReplayPerSettlement?: number;
   readonly sdkVersion?: string;
+  /**
+   * Consumer deduplication (`createInbox` of `@nimbus/reliability`): a redelivery of a message this endpoint
+   * already handled is answered with a `SkipResponse` (DuplicateDetected) instead of running the handler again.
+   */
+  readonly inbox?: EngineInbox | null;
+  /** Hears every business handler outcome (an `EndpointCircuitBreaker`). */
+  readonly circuitBreaker?: HandlerOutcomeRecorder | null;
+  /** `messaging.system` on spans and metrics: the transport's name. Default `nimbus`. */
+  readonly messagingSystem?: string;
 }
 
 /** Aborts a whole settlement: nothing is applied and the triggering message is delivered again. */
@@ -84,6 +98,8 @@ export class MessageEngine {
   readonly #behaviours: readonly PipelineBehaviour[];
   readonly #observers: readonly LifecycleObserver[];
   readonly #maxReplay: number;
+  readonly #breaker: HandlerOutcomeRecorder | null;
+  readonly #telemetry: EngineTelemetry;
   readonly #states = new WeakMap<SessionHandle, EngineSessionState>();
 
   constructor(options: MessageEngineOptions) {
@@ -102,7 +118,10 @@ export class MessageEngine {
       retryPolicies: options.retryPolicies ?? null,
       classifier: options.failureClassifier ?? retryEverything,
       random: options.random ?? Math.random,
+      inbox: options.inbox ?? null,
     };
+    this.#breaker = options.circuitBreaker ?? null;
+    this.#telemetry = engineTelemetry(options.endpointId, options.messagingSystem ?? 'nimbus', clock);
     this.#behaviours = [...(options.behaviours ?? [])];
     this.#observers = [...(options.observers ?? [])];
     this.#maxReplay = Math.max(1, options.maxReplayPerSettlement ?? 500);
@@ -112,14 +131,22 @@ export class MessageEngine {
     this.#states.delete(session);
   }
 
-  /** Processes and settles one received message. Never throws for a bad message; settlement failures propagate. */
+  /**
+   * Processes and settles one received message, in a consumer span parented to the message's trace. Never
+   * throws for a bad message; settlement failures propagate.
+   */
   async handleMessage(session: SessionHandle, received: ReceivedMessage): Promise<void> {
+    await this.#telemetry.process(received, () => this.#handle(session, received));
+  }
+
+  async #handle(session: SessionHandle, received: ReceivedMessage): Promise<string> {
     let message: MessageEnvelope;
     try {
       message = decodeEnvelope(received);
     } catch (error) {
       if (!(error instanceof InvalidMessageError)) throw error;
-      return this.#deadLetterInvalid(session, received, error);
+      await this.#deadLetterInvalid(session, received, error);
+      return 'deadLetter';
     }
     const now = this.#deps.clock.now();
     message = { ...message, queueTimeMs: Math.max(0, now - received.enqueuedAt.getTime()) };
@@ -137,10 +164,22 @@ export class MessageEngine {
       deliveryCount: received.deliveryCount,
       enqueuedAt: received.enqueuedAt,
     };
-    await this.#settle(session, received, work);
+    this.#telemetry.queued(message);
+    const outcomes = new SettlementOutcomes(this.#breaker);
+    try {
+      return await this.#settle(session, received, work, outcomes);
+    } finally {
+      outcomes.finish();
+    }
   }
 
-  async #settle(session: SessionHandle, received: ReceivedMessage, work: Work): Promise<void> {
+  /** Returns the verdict kind, for telemetry. */
+  async #settle(
+    session: SessionHandle,
+    received: ReceivedMessage,
+    work: Work,
+    outcomes: SettlementOutcomes,
+  ): Promise<string> {
     const before = await this.#loadState(session);
     const state: EngineSessionState = { ...before };
     const effects = new EffectsBuilder();
@@ -149,20 +188,21 @@ export class MessageEngine {
     let replayed = 0;
     try {
       if (modeOf(state) === 'replaying')
-        replayed += await this.#replay(session, state, effects, notices, replayed);
-      verdict = await this.#process(work, state, effects, notices);
+        replayed += await this.#replay(session, state, effects, notices, replayed, outcomes);
+      verdict = await this.#process(work, state, effects, notices, outcomes);
       if (verdict.kind === 'transient') throw new TransientAbort(verdict.error);
-      if (modeOf(state) === 'replaying') await this.#replay(session, state, effects, notices, replayed);
+      if (modeOf(state) === 'replaying')
+        await this.#replay(session, state, effects, notices, replayed, outcomes);
     } catch (error) {
       if (!(error instanceof TransientAbort)) throw error;
       this.#states.delete(session);
-      await session.abandon(received);
+      await this.#telemetry.settle('abandon', () => session.abandon(received));
       this.#deps.logger.warn(
         { messageId: received.messageId, sessionId: received.sessionId, error: String(error.error) },
         'Transient failure; the message will be delivered again.',
       );
       await this.#notify(this.#lifecycleContext(work), { kind: 'failed', error: error.error });
-      return;
+      return 'transient';
     }
     if (verdict.kind === 'skipped') {
       this.#states.delete(session);
@@ -170,24 +210,30 @@ export class MessageEngine {
         { messageId: received.messageId },
         'A pipeline behaviour did not call next(); the message is abandoned and will be delivered again.',
       );
-      await session.abandon(received);
-      return;
+      await this.#telemetry.settle('abandon', () => session.abandon(received));
+      return verdict.kind;
     }
     const settleEffects = effects.toSettleEffects(this.endpointId, before, state);
     try {
       if (verdict.kind === 'deadLetter') {
-        await session.deadLetter(received, verdict.reason, describe(verdict), settleEffects);
+        const { reason } = verdict;
+        const description = describe(verdict);
+        await this.#telemetry.settle('deadLetter', () =>
+          session.deadLetter(received, reason, description, settleEffects),
+        );
       } else {
-        await session.complete(received, settleEffects);
+        await this.#telemetry.settle('complete', () => session.complete(received, settleEffects));
       }
     } catch (error) {
       this.#states.delete(session);
       throw error;
     }
     this.#states.set(session, state);
+    this.#telemetry.settled(settleEffects);
     for (const notice of notices) {
       for (const event of notice.events) await this.#notify(notice.context, event);
     }
+    return verdict.kind;
   }
 
   async #loadState(session: SessionHandle): Promise<EngineSessionState> {
@@ -205,6 +251,7 @@ export class MessageEngine {
     state: EngineSessionState,
     effects: EffectsBuilder,
     notices: Notice[],
+    outcomes: SettlementOutcomes,
   ): Promise<Verdict> {
     const context = this.#lifecycleContext(work);
     await this.#notify(context, { kind: 'received' });
@@ -217,6 +264,8 @@ export class MessageEngine {
       startedAt: this.#deps.clock.now(),
       state: { ...state },
       effects: new EffectsBuilder(),
+      outcomes,
+      inboxGuarded: false,
       verdict: null,
     };
     let verdict: Verdict;
@@ -274,6 +323,21 @@ export class MessageEngine {
     effects: EffectsBuilder,
     notices: Notice[],
     alreadyReplayed: number,
+    outcomes: SettlementOutcomes,
+  ): Promise<number> {
+    return this.#telemetry.replay(session.sessionId, (link) =>
+      this.#replayLine(session, state, effects, notices, alreadyReplayed, outcomes, link),
+    );
+  }
+
+  async #replayLine(
+    session: SessionHandle,
+    state: EngineSessionState,
+    effects: EffectsBuilder,
+    notices: Notice[],
+    alreadyReplayed: number,
+    outcomes: SettlementOutcomes,
+    link: Link,
   ): Promise<number> {
     let replayed = 0;
     let from = 0;
@@ -314,7 +378,12 @@ export class MessageEngine {
           deliveryCount: 1,
           enqueuedAt: parked.parkedAt,
         };
-        const verdict = await this.#process(work, state, effects, notices);
+        // Each replayed message continues its own trace (the one it was published in), linked to the replay.
+        const verdict = await this.#telemetry.process(
+          parked.message,
+          () => this.#process(work, state, effects, notices, outcomes),
+          link,
+        );
         if (verdict.kind === 'transient') throw new TransientAbort(verdict.error);
         // An undecided replayed message must not be unparked: give the whole settlement up instead.
         if (verdict.kind === 'skipped')
@@ -334,6 +403,7 @@ export class MessageEngine {
       sessionId,
       messageType: MessageType.ContinuationRequest,
       eventId: uuidv7(this.#deps.clock.now()),
+      ...activeTraceFields(),
     });
   }
 

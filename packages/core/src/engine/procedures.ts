@@ -9,6 +9,7 @@ import {
   UnauthorizedRequestError,
   UnsupportedMessageTypeError,
 } from './errors.js';
+import { alreadyHandled } from './inbox-step.js';
 import { type HandlerResult, invokeHandler } from './invoke-handler.js';
 import { modeOf, sameEventId } from './session-state.js';
 import type { Step } from './step.js';
@@ -118,9 +119,24 @@ function respondToSuccess(step: Step, result: HandlerResult & { kind: 'handled' 
   }
 }
 
+/**
+ * Answers a message the inbox says was already handled here: a `SkipResponse` (DuplicateDetected) and no
+ * handler run. A duplicate retry or resubmission still lifts the block its event holds; when nothing blocks
+ * the session, messages parked behind it are replayed.
+ */
+function answerDuplicate(step: Step, options: { releaseBlock: boolean }): void {
+  if (options.releaseBlock) {
+    if (isBlockedByThis(step)) unblock(step);
+    else if (!step.state.blockedByEventId && step.state.deferredCount > 0) step.state.replaying = true;
+  }
+  complete(step, step.deps.responses.duplicate(step.message, step.startedAt));
+}
+
 async function eventRequest(step: Step): Promise<void> {
   const { responses } = step.deps;
   if (isHeartbeat(step.message)) return complete(step, responses.heartbeat(step.message, step.startedAt));
+  // Before the session guard: a duplicate is answered even in a blocked session, never parked.
+  if (await alreadyHandled(step)) return answerDuplicate(step, { releaseBlock: false });
   const mode = modeOf(step.state);
   if (mode === 'blocked' || (mode === 'replaying' && !step.isReplay)) return park(step);
   const result = await invokeHandler(step);
@@ -142,6 +158,7 @@ async function eventRequest(step: Step): Promise<void> {
 }
 
 async function retryRequest(step: Step): Promise<void> {
+  if (await alreadyHandled(step)) return answerDuplicate(step, { releaseBlock: true });
   if (!isBlockedByThis(step)) {
     // Fixed: a stale retry (the event was skipped, resubmitted or already resolved) changes nothing and
     // reports nothing, so it cannot overwrite the event's real outcome.
@@ -175,6 +192,7 @@ async function retryRequest(step: Step): Promise<void> {
 async function resubmissionRequest(step: Step): Promise<void> {
   authorize(step, Addresses.manager);
   const { responses } = step.deps;
+  if (await alreadyHandled(step)) return answerDuplicate(step, { releaseBlock: true });
   const result = await invokeHandler(step);
   switch (result.kind) {
     case 'notFound':

@@ -3,6 +3,7 @@ import { EMPTY_CONTENT, type ErrorContent, type MessageContent } from '../envelo
 import { MessageType } from '../envelope/message-type.js';
 import { uuidv7 } from '../ids.js';
 import { Addresses, HEARTBEAT_EVENT_TYPE_ID } from '../platform/reserved.js';
+import { activeTraceFields } from '../telemetry/trace-context.js';
 import { errorMessage, errorTypeName, fullErrorText } from './errors.js';
 import type { PendingHandoff } from './handler-context.js';
 
@@ -12,12 +13,15 @@ export function originatingOf(inbound: MessageEnvelope): string {
   return !origin || origin.toLowerCase() === Addresses.self ? inbound.messageId : origin;
 }
 
+/** The reason (error text) of the `SkipResponse` that answers an inbox duplicate. */
+export const DUPLICATE_DETECTED = 'DuplicateDetected';
+
 export interface ResponseClock {
   now(): number;
 }
 
 /**
- * Builds every message the engine emits. Unlike the original, the business correlation id is preserved on
+ * Builds every message the engine emits, stamped with the active span's trace context. Unlike the original, the business correlation id is preserved on
  * every derived message; the parent pointer lives in `parentMessageId`.
  */
 export class ResponseBuilder {
@@ -50,6 +54,8 @@ export class ResponseBuilder {
       queueTimeMs: inbound.queueTimeMs,
       processingTimeMs: startedAt === null ? null : Math.max(0, this.clock.now() - startedAt),
       content,
+      // Everything the engine emits continues the trace of the span handling the inbound message.
+      ...activeTraceFields(),
     });
   }
 
@@ -72,6 +78,16 @@ export class ResponseBuilder {
 
   skip(inbound: MessageEnvelope, startedAt: number | null): MessageEnvelope {
     return this.#toResolver(inbound, MessageType.SkipResponse, EMPTY_CONTENT, startedAt);
+  }
+
+  /** The inbox found the message already handled at this endpoint. */
+  duplicate(inbound: MessageEnvelope, startedAt: number | null): MessageEnvelope {
+    return this.#toResolver(
+      inbound,
+      MessageType.SkipResponse,
+      this.#eventOnly(inbound, errorOf(DUPLICATE_DETECTED, null)),
+      startedAt,
+    );
   }
 
   discard(inbound: MessageEnvelope, error: unknown, classifierName: string, startedAt: number | null) {

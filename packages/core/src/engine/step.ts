@@ -5,6 +5,8 @@ import type { Logger } from '../logger.js';
 import type { RetryPolicyProvider } from '../retry/retry-policy-provider.js';
 import type { TransportMessage } from '../transport/transport-message.js';
 import type { EventContextHandler } from './handler-context.js';
+import type { EngineInbox } from './inbox-step.js';
+import type { SettlementOutcomes } from './outcome-recorder.js';
 import type { EffectsBuilder, Verdict } from './plan.js';
 import type { ResponseBuilder } from './responses.js';
 import type { EngineSessionState } from './session-state.js';
@@ -19,6 +21,8 @@ export interface EngineDeps {
   readonly retryPolicies: RetryPolicyProvider | null;
   readonly classifier: FailureClassifier;
   readonly random: () => number;
+  /** `null`: no deduplication. */
+  readonly inbox: EngineInbox | null;
 }
 
 /** One message on its way through a procedure: it edits a working copy of state and its own effects. */
@@ -32,5 +36,9 @@ export interface Step {
   readonly startedAt: number;
   readonly state: EngineSessionState;
   readonly effects: EffectsBuilder;
+  /** Handler outcomes of the settlement this step belongs to (for the circuit breaker). */
+  readonly outcomes: SettlementOutcomes;
+  /** Set by the inbox pre-check: a handler success must be recorded in the inbox. */
+  inboxGuarded: boolean;
   verdict: Verdict | null;
 }

@@ -10,6 +10,7 @@ export {
   TelemetryScope,
 } from './names.js';
 export {
+  activeTraceFields,
   extractTraceContext,
   formatTraceParent,
   hasTraceContext,

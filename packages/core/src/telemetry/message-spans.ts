@@ -1,4 +1,4 @@
-import { type Attributes, type Span, SpanKind } from '@opentelemetry/api';
+import { type Attributes, type Link, type Span, SpanKind } from '@opentelemetry/api';
 import { Header } from '../envelope/headers.js';
 import type { TransportMessage } from '../transport/transport-message.js';
 import { MessagingOperation, SpanName, TelemetryAttribute, TelemetryScope } from './names.js';
@@ -45,11 +45,15 @@ export function withPublishSpan<T>(
   );
 }
 
-/** A consumer span `process {to}` whose parent is the message's `traceparent` (a new trace when it has none). */
+/**
+ * A consumer span `process {to}` whose parent is the message's `traceparent` (a new trace when it has none).
+ * `options` adds attributes and links (e.g. to the replay that brought a parked message back).
+ */
 export function withProcessSpan<T>(
   message: TransportMessage,
   system: string,
   fn: (span: Span) => Promise<T> | T,
+  options: { readonly attributes?: Attributes; readonly links?: readonly Link[] } = {},
 ): Promise<T> {
   const to = message.headers[Header.To] ?? 'unknown';
   return withSpan(
@@ -57,8 +61,14 @@ export function withProcessSpan<T>(
     {
       ...messageAttributes(message, MessagingOperation.Process, to, system),
       [TelemetryAttribute.HasParentTrace]: hasTraceContext(message.headers),
+      ...options.attributes,
     },
     fn,
-    { scope: TelemetryScope.Consumer, kind: SpanKind.CONSUMER, parent: extractTraceContext(message.headers) },
+    {
+      scope: TelemetryScope.Consumer,
+      kind: SpanKind.CONSUMER,
+      parent: extractTraceContext(message.headers),
+      ...(options.links ? { links: options.links } : {}),
+    },
   );
 }

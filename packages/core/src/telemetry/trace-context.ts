@@ -60,3 +60,16 @@ export function extractTraceContext(headers: Headers, base: Context = ROOT_CONTE
 export function hasTraceContext(headers: Headers): boolean {
   return parseTraceParent(headers[Header.TraceParent]) !== null;
 }
+
+/** The envelope fields `traceParent`/`traceState` for the span active in `ctx`; nulls without a valid span. */
+export function activeTraceFields(ctx: Context = context.active()): {
+  traceParent: string | null;
+  traceState: string | null;
+} {
+  const spanContext = trace.getSpanContext(ctx);
+  if (!spanContext || !isSpanContextValid(spanContext)) return { traceParent: null, traceState: null };
+  return {
+    traceParent: formatTraceParent(spanContext),
+    traceState: spanContext.traceState?.serialize() || null,
+  };
+}
