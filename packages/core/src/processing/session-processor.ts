@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { type Clock, systemClock } from '../clock.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import type { SessionHandle } from '../transport/transport.js';
@@ -83,6 +84,8 @@ export class SessionProcessor {
     if (this.#state === 'stopping') throw new Error('SessionProcessor cannot start while it is stopping');
     this.#stopController = new AbortController();
     const signal = this.#stopController.signal;
+    // Every accept loop (and the transport and breaker waits under it) listens on this one signal.
+    setMaxListeners(0, signal);
     this.#stopped = new Promise((resolve) =>
       signal.addEventListener('abort', () => resolve(STOPPED), { once: true }),
     );
