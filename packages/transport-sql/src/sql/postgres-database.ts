@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { TransportError } from '@nimbus/core';
 import pg from 'pg';
 import type { Row, SqlDatabase, SqlExecutor } from './database.js';
+import { translateDriverError } from './driver-errors.js';
 
 // int8 columns (epoch-millisecond times, sequences) fit in a double for the next few hundred thousand years.
 const INT8_OID = 20;
@@ -45,11 +47,20 @@ export function openPostgresDatabase(connectionString: string, poolSize: number)
     async all(sql, params = [], options) {
       const text = toPg(sql);
       const values = params as unknown[];
-      if (options?.prepared) return (await client.query({ name: nameOf(text), text, values })).rows as Row[];
-      return (await client.query(text, values)).rows as Row[];
+      try {
+        if (options?.prepared)
+          return (await client.query({ name: nameOf(text), text, values })).rows as Row[];
+        return (await client.query(text, values)).rows as Row[];
+      } catch (error) {
+        throw translateDriverError(error);
+      }
     },
     async run(sql, params = []) {
-      return (await client.query(toPg(sql), params as unknown[])).rowCount ?? 0;
+      try {
+        return (await client.query(toPg(sql), params as unknown[])).rowCount ?? 0;
+      } catch (error) {
+        throw translateDriverError(error);
+      }
     },
   });
 
@@ -61,7 +72,12 @@ export function openPostgresDatabase(connectionString: string, poolSize: number)
     ...executor(pool),
     async transaction(fn) {
       for (let attempt = 1; ; attempt++) {
-        const client = await pool.connect();
+        let client: pg.PoolClient;
+        try {
+          client = await pool.connect();
+        } catch (error) {
+          throw translateDriverError(error);
+        }
         let broken = false;
         try {
           await client.query('BEGIN');
@@ -74,9 +90,10 @@ export function openPostgresDatabase(connectionString: string, poolSize: number)
           } catch {
             broken = true;
           }
-          const code = (error as { code?: string }).code;
+          const cause = error instanceof TransportError ? error.cause : error;
+          const code = (cause as { code?: string } | undefined)?.code;
           if (attempt < 4 && code !== undefined && TRANSIENT_SQLSTATES.has(code)) continue;
-          throw error;
+          throw translateDriverError(error);
         } finally {
           client.release(broken);
         }

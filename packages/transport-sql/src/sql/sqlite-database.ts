@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { AsyncMutex } from './async-mutex.js';
 import type { Row, SqlDatabase, SqlExecutor } from './database.js';
+import { translateDriverError } from './driver-errors.js';
 
 /**
  * better-sqlite3 is synchronous; statements are cached and every transaction holds an in-process mutex so
@@ -26,13 +27,21 @@ export function openSqliteDatabase(path: string, busyTimeoutMs: number): SqlData
   };
   const direct: SqlExecutor = {
     async all(sql, params = []) {
-      const statement = prepare(sql);
-      if (statement.reader) return statement.all(...params.map(toSqlite)) as Row[];
-      statement.run(...params.map(toSqlite));
-      return [];
+      try {
+        const statement = prepare(sql);
+        if (statement.reader) return statement.all(...params.map(toSqlite)) as Row[];
+        statement.run(...params.map(toSqlite));
+        return [];
+      } catch (error) {
+        throw translateDriverError(error);
+      }
     },
     async run(sql, params = []) {
-      return prepare(sql).run(...params.map(toSqlite)).changes;
+      try {
+        return prepare(sql).run(...params.map(toSqlite)).changes;
+      } catch (error) {
+        throw translateDriverError(error);
+      }
     },
   };
   const outside: SqlExecutor = {
@@ -49,11 +58,19 @@ export function openSqliteDatabase(path: string, busyTimeoutMs: number): SqlData
     ...outside,
     transaction(fn) {
       return mutex.run(async () => {
-        prepare('BEGIN IMMEDIATE').run();
+        try {
+          prepare('BEGIN IMMEDIATE').run();
+        } catch (error) {
+          throw translateDriverError(error);
+        }
         inTransaction = true;
         try {
           const result = await fn(direct);
-          prepare('COMMIT').run();
+          try {
+            prepare('COMMIT').run();
+          } catch (error) {
+            throw translateDriverError(error);
+          }
           return result;
         } catch (error) {
           if (db.inTransaction) prepare('ROLLBACK').run();
