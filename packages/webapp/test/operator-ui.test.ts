@@ -135,6 +135,11 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
     await page.locator('[data-testid=payload]', { hasText: 'NL987654321B02' }).waitFor(WAIT);
     // The engine handled the edited payload first, then replayed the parked siblings in publish order.
     expect(stack.handled).toEqual(['1:NL-BAD', '1:NL987654321B02', '2:NL123456789B01', '3:NL123456789B01']);
+    await page
+      .locator('[data-testid=audits] tr', { hasText: 'ResubmitWithChanges' })
+      .filter({ hasText: 'Administrator' })
+      .waitFor(WAIT);
+    expect(await page.locator('.actions button', { hasText: 'Resubmit' }).count()).toBe(0);
     const timeline = page.locator('ol.timeline li b');
     await expect
       .poll(() => timeline.allTextContents(), WAIT)
