@@ -1,14 +1,23 @@
 import {
   type Clock,
+  countMetric,
   decodeEnvelope,
+  extractTraceContext,
   InvalidMessageError,
   isTransportError,
   type Logger,
   type MessageEnvelope,
   MessageType,
+  MetricName,
+  Outcome,
   type ReceivedMessage,
+  recordDuration,
   type SessionHandle,
   type SessionMessageHandler,
+  SpanName,
+  TelemetryAttribute,
+  TelemetryScope,
+  withSpan,
 } from '@nimbus/core';
 import { MessageAuditType, type MessageStateChangeNotifier } from '@nimbus/message-store';
 import { determineEndpoint } from './endpoint.js';
@@ -74,13 +83,46 @@ export class ResolverHandler implements SessionMessageHandler {
     }
     const input: ResolverInput = { envelope, headers: message.headers, enqueuedAt: message.enqueuedAt };
     try {
-      await this.#project(input);
+      await this.#traced(message, envelope, () => this.#project(input));
     } catch (error) {
       if (isTransportError(error)) throw error;
       await this.#onStoreFailure(session, message, envelope, error);
       return;
     }
     await session.complete(message);
+  }
+
+  /** The write continues the trace of the response it projects (its `traceparent`); counted and timed. */
+  async #traced(message: ReceivedMessage, m: MessageEnvelope, write: () => Promise<void>): Promise<void> {
+    const started = this.deps.clock.now();
+    const attributes = {
+      [TelemetryAttribute.MessageType]: m.messageType,
+      [TelemetryAttribute.Endpoint]: m.from ?? m.to,
+    };
+    let outcome: string = Outcome.Failed;
+    try {
+      await withSpan(
+        SpanName.ResolverWrite,
+        {
+          ...attributes,
+          [TelemetryAttribute.MessageId]: m.messageId,
+          [TelemetryAttribute.SessionKey]: m.sessionId,
+          ...(m.eventTypeId ? { [TelemetryAttribute.EventType]: m.eventTypeId } : {}),
+        },
+        write,
+        { scope: TelemetryScope.Resolver, parent: extractTraceContext(message.headers) },
+      );
+      outcome = Outcome.Completed;
+    } finally {
+      const measured = { ...attributes, [TelemetryAttribute.Outcome]: outcome };
+      countMetric(TelemetryScope.Resolver, MetricName.ResolverWrites, measured);
+      recordDuration(
+        TelemetryScope.Resolver,
+        MetricName.ResolverWriteDuration,
+        this.deps.clock.now() - started,
+        measured,
+      );
+    }
   }
 
   async #project(input: ResolverInput): Promise<void> {

@@ -1,20 +1,32 @@
 import {
   type Clock,
+  countMetric,
   createEnvelope,
   type Endpoint,
   type EventType,
   encodeEnvelope,
+  Header,
+  injectTraceContext,
   type MessageEnvelope,
   MessageType,
+  MessagingOperation,
+  MetricName,
+  messageAttributes,
   type Platform,
+  recordDuration,
   resolveSessionId,
   type ScheduleHandle,
+  SpanName,
   systemClock,
+  TelemetryAttribute,
+  TelemetryScope,
   type Transport,
   type TransportMessage,
   uuidv7,
   validateEvent,
+  withSpan,
 } from '@nimbus/core';
+import { SpanKind } from '@opentelemetry/api';
 import type { MessageLineage } from './handler-context.js';
 import { deterministicMessageId } from './message-id.js';
 
@@ -96,7 +108,7 @@ export class Publisher {
       options.correlationId ?? uuidv7(this.#clock.now()),
       null,
     );
-    await this.#transport.publish([{ source: this.endpointId, messages: [built.message] }]);
+    await this.#send([built.message]);
     return built.receipt;
   }
 
@@ -124,7 +136,7 @@ export class Publisher {
       context.correlationId as string,
       context,
     );
-    await this.#transport.publish([{ source: this.endpointId, messages: [built.message] }]);
+    await this.#send([built.message]);
     return built.receipt;
   }
 
@@ -140,7 +152,7 @@ export class Publisher {
     const correlationId = options.correlationId ?? uuidv7(this.#clock.now());
     const built = items.map((item) => this.#build(item.type, item.payload, item, correlationId, null));
     for (const page of pageBySize(built, this.#transport.capabilities.maxBatchBytes)) {
-      await this.#transport.publish([{ source: this.endpointId, messages: page.map((b) => b.message) }]);
+      await this.#send(page.map((b) => b.message));
     }
     return built.map((b) => b.receipt);
   }
@@ -161,7 +173,9 @@ export class Publisher {
       options.correlationId ?? uuidv7(this.#clock.now()),
       null,
     );
-    const handle = await this.#transport.schedule(this.endpointId, built.message, at);
+    const handle = await this.#traced([built.message], ([stamped]) =>
+      this.#transport.schedule(this.endpointId, stamped!, at),
+    );
     return { ...handle, receipt: built.receipt };
   }
 
@@ -169,9 +183,66 @@ export class Publisher {
     await this.#transport.cancelScheduled(handle);
   }
 
-  /** Sends a pre-built envelope unchanged (class-less events); no validation, no stamping. */
+  /**
+   * Sends a pre-built envelope (class-less events); no validation, and its trace context is kept as built
+   * (the publish span still records the send).
+   */
   async publishEnvelope(envelope: MessageEnvelope): Promise<void> {
-    await this.#transport.publish([{ source: this.endpointId, messages: [encodeEnvelope(envelope)] }]);
+    const message = encodeEnvelope(envelope);
+    await this.#traced([message], () =>
+      this.#transport.publish([{ source: this.endpointId, messages: [message] }]),
+    );
+  }
+
+  #send(messages: readonly TransportMessage[]): Promise<void> {
+    return this.#traced(messages, (stamped) =>
+      this.#transport.publish([{ source: this.endpointId, messages: stamped }]),
+    );
+  }
+
+  /**
+   * One producer span `publish {To}` per transport call; `send` gets the messages stamped with its trace
+   * context, so every consumer continues this trace. Counts and times the publish.
+   */
+  async #traced<T>(
+    messages: readonly TransportMessage[],
+    send: (stamped: TransportMessage[]) => Promise<T>,
+  ): Promise<T> {
+    const first = messages[0]!;
+    const to = first.headers[Header.To] ?? 'unknown';
+    const metricAttributes = {
+      [TelemetryAttribute.Endpoint]: this.endpointId,
+      [TelemetryAttribute.DestinationName]: to,
+    };
+    const started = this.#clock.now();
+    try {
+      const result = await withSpan(
+        SpanName.publish(to),
+        {
+          ...messageAttributes(first, MessagingOperation.Publish, to, this.#transport.name),
+          ...(messages.length > 1 ? { 'messaging.batch.message_count': messages.length } : {}),
+        },
+        () => send(messages.map((m) => ({ ...m, headers: injectTraceContext(m.headers) }))),
+        { scope: TelemetryScope.Publisher, kind: SpanKind.PRODUCER },
+      );
+      countMetric(TelemetryScope.Publisher, MetricName.MessagePublished, metricAttributes, messages.length);
+      return result;
+    } catch (error) {
+      countMetric(
+        TelemetryScope.Publisher,
+        MetricName.MessagePublishFailed,
+        metricAttributes,
+        messages.length,
+      );
+      throw error;
+    } finally {
+      recordDuration(
+        TelemetryScope.Publisher,
+        MetricName.MessagePublishDuration,
+        this.#clock.now() - started,
+        metricAttributes,
+      );
+    }
   }
 
   #build<T>(
