@@ -65,6 +65,7 @@ export {
   type Responder,
   replyAddressOf,
 } from './request-reply/responder.js';
+export { type RequestContext, respondingHandler } from './request-reply/responding-handler.js';
 export {
   type SqlConnection,
   type SqlDialect,
