@@ -1,6 +1,6 @@
 // Transport throughput: a raw SKIP LOCKED queue as the baseline vs the SQL transport end to end
 // (publish → session receive → engine → complete with a Resolver-bound response in the same transaction).
-// Run: npm run bench:transport   (env: BENCH_MESSAGES, BENCH_DIALECTS=postgres,sqlite, NIMBUS_TEST_POSTGRES_URL)
+// Run: npm run bench:transport   (env: BENCH_MESSAGES, BENCH_ROUNDS, BENCH_DIALECTS=postgres,sqlite, NIMBUS_TEST_POSTGRES_URL)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,7 +124,7 @@ function benchEvent(index: number) {
   );
 }
 
-async function transportEndToEnd(target: Target): Promise<number> {
+async function transportEndToEnd(target: Target, namespace: string): Promise<number> {
   const transport = await createSqlTransport(
     target.dialect === 'postgres'
       ? {
@@ -216,13 +216,24 @@ console.log(
   `transport bench: ${MESSAGES} messages of 1 KiB over ${SESSIONS} sessions, ${WORKERS} concurrent consumers, publish batches of ${PUBLISH_BATCH}`,
 );
 console.log('(b) uses the real MessageEngine (no-op subscriber handler) under the SessionProcessor');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+// The machine is shared, so (a) and (b) alternate for a few rounds and the medians are compared.
 for (const target of await targets()) {
   try {
-    const raw =
-      target.dialect === 'postgres' ? await rawPostgres(target.location) : await rawSqlite(target.location);
-    const e2e = await transportEndToEnd(target);
+    const raws: number[] = [];
+    const e2es: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      raws.push(
+        target.dialect === 'postgres' ? await rawPostgres(target.location) : await rawSqlite(target.location),
+      );
+      e2es.push(await transportEndToEnd(target, `bench_transport_${round}`));
+    }
+    const raw = median(raws);
+    const e2e = median(e2es);
     console.log(
-      `${target.dialect.padEnd(8)} (a) raw queue ${String(raw).padStart(6)} msg/s | (b) transport end to end ${String(e2e).padStart(6)} msg/s | ratio ${(e2e / raw).toFixed(2)}`,
+      `${target.dialect.padEnd(8)} (a) raw queue ${String(raw).padStart(6)} msg/s | (b) transport end to end ${String(e2e).padStart(6)} msg/s | ratio ${(e2e / raw).toFixed(2)}   (medians of ${ROUNDS}; a: ${raws.join(', ')}; b: ${e2es.join(', ')})`,
     );
   } finally {
     await target.dispose();

@@ -26,7 +26,6 @@ export async function applySchema(db: SqlDatabase, t: Tables, schema: string | n
        enqueued_at ${bigint} NOT NULL, visible_at ${bigint} NOT NULL, delivery_count integer NOT NULL DEFAULT 0,
        held_by text)`,
     `CREATE UNIQUE INDEX IF NOT EXISTS ${index(t.messages, 'line')} ON ${t.messages} (input, session_id, seq)`,
-    `CREATE INDEX IF NOT EXISTS ${index(t.messages, 'input')} ON ${t.messages} (input, visible_at)`,
     `CREATE TABLE IF NOT EXISTS ${t.scheduled} (id ${identity}, schedule_id text NOT NULL, source text NOT NULL,
        input text NOT NULL, session_id text NOT NULL, message_id text NOT NULL, correlation_id text,
        headers text NOT NULL, body text NOT NULL, due_at ${bigint} NOT NULL)`,

@@ -3,10 +3,19 @@ import { AsyncMutex } from './async-mutex.js';
 import type { Row, SqlDatabase, SqlExecutor } from './database.js';
 import { translateDriverError } from './driver-errors.js';
 
+interface QueuedTransaction {
+  readonly fn: (tx: SqlExecutor) => Promise<unknown>;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+const MAX_GROUP = 64;
+
 /**
- * better-sqlite3 is synchronous; statements are cached and every transaction holds an in-process mutex so
- * async callers never interleave on the one connection. Other processes are kept out by `BEGIN IMMEDIATE`
- * plus the busy timeout.
+ * better-sqlite3 is synchronous: statements are cached, and an in-process mutex keeps async callers from
+ * interleaving on the one connection. Transactions queued while one runs are committed together (group commit):
+ * each runs inside its own SAVEPOINT, so a failing one rolls back alone, and every caller is answered only after
+ * the shared COMMIT. Other processes are kept out by `BEGIN IMMEDIATE` plus the busy timeout.
  */
 export function openSqliteDatabase(path: string, busyTimeoutMs: number): SqlDatabase {
   const db = new Database(path, { timeout: busyTimeoutMs });
@@ -15,6 +24,8 @@ export function openSqliteDatabase(path: string, busyTimeoutMs: number): SqlData
   db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   const statements = new Map<string, Database.Statement>();
   const mutex = new AsyncMutex();
+  const queue: QueuedTransaction[] = [];
+  let draining = false;
   let inTransaction = false;
 
   const prepare = (sql: string): Database.Statement => {
@@ -24,6 +35,13 @@ export function openSqliteDatabase(path: string, busyTimeoutMs: number): SqlData
       statements.set(sql, statement);
     }
     return statement;
+  };
+  const exec = (sql: string): void => {
+    try {
+      prepare(sql).run();
+    } catch (error) {
+      throw translateDriverError(error);
+    }
   };
   const direct: SqlExecutor = {
     async all(sql, params = []) {
@@ -44,40 +62,76 @@ export function openSqliteDatabase(path: string, busyTimeoutMs: number): SqlData
       }
     },
   };
-  const outside: SqlExecutor = {
-    all: (sql, params) =>
-      inTransaction ? mutex.run(() => direct.all(sql, params)) : direct.all(sql, params),
-    run: (sql, params) =>
-      inTransaction ? mutex.run(() => direct.run(sql, params)) : direct.run(sql, params),
+
+  const runGroup = async (group: QueuedTransaction[]): Promise<void> => {
+    try {
+      exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      for (const job of group) job.reject(error);
+      return;
+    }
+    inTransaction = true;
+    const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    try {
+      for (const job of group) {
+        exec('SAVEPOINT nimbus_tx');
+        try {
+          const value = await job.fn(direct);
+          exec('RELEASE nimbus_tx');
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          exec('ROLLBACK TO nimbus_tx');
+          exec('RELEASE nimbus_tx');
+          outcomes.push({ ok: false, error });
+        }
+      }
+      exec('COMMIT');
+    } catch (error) {
+      let failure = error;
+      if (db.inTransaction) {
+        try {
+          prepare('ROLLBACK').run();
+        } catch (rollbackError) {
+          failure = new AggregateError(
+            [error, rollbackError],
+            'SQLite transaction failed and could not be rolled back',
+          );
+        }
+      }
+      for (const job of group) job.reject(failure);
+      return;
+    } finally {
+      inTransaction = false;
+    }
+    group.forEach((job, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) job.resolve(outcome.value);
+      else job.reject(outcome.error);
+    });
+  };
+
+  const drain = async (): Promise<void> => {
+    draining = true;
+    try {
+      // One group per mutex turn, so plain statements queued meanwhile get their turn between groups.
+      while (queue.length > 0) await mutex.run(() => runGroup(queue.splice(0, MAX_GROUP)));
+    } finally {
+      draining = false;
+    }
   };
 
   return {
     dialect: 'sqlite',
     nowMs: `CAST(unixepoch('subsec') * 1000 AS INTEGER)`,
     skipLocked: '',
-    ...outside,
-    transaction(fn) {
-      return mutex.run(async () => {
-        try {
-          prepare('BEGIN IMMEDIATE').run();
-        } catch (error) {
-          throw translateDriverError(error);
-        }
-        inTransaction = true;
-        try {
-          const result = await fn(direct);
-          try {
-            prepare('COMMIT').run();
-          } catch (error) {
-            throw translateDriverError(error);
-          }
-          return result;
-        } catch (error) {
-          if (db.inTransaction) prepare('ROLLBACK').run();
-          throw error;
-        } finally {
-          inTransaction = false;
-        }
+    all: (sql, params) =>
+      inTransaction ? mutex.run(() => direct.all(sql, params)) : direct.all(sql, params),
+    run: (sql, params) =>
+      inTransaction ? mutex.run(() => direct.run(sql, params)) : direct.run(sql, params),
+    transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+        if (!draining) void drain();
       });
     },
     async close() {
