@@ -1,5 +1,15 @@
 // The examples quoted in docs/reliability.md. Keep them in sync with the page.
-import { defineEvent, ManualClock, MessageType } from '@nimbus/core';
+import {
+  defineEndpoint,
+  defineEvent,
+  definePlatform,
+  EndpointCircuitBreaker,
+  ManualClock,
+  MessageType,
+  silentLogger,
+  topologyFromPlatform,
+} from '@nimbus/core';
+import { createEndpointHost, createSubscriber } from '@nimbus/sdk';
 import { createMemoryTransport } from '@nimbus/transport-memory';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
@@ -13,6 +23,7 @@ import {
   inboxGuard,
   MemoryInboxStore,
   OutboxDispatcher,
+  respondingHandler,
   withAmbientTransaction,
 } from '../src/index.js';
 
@@ -109,4 +120,47 @@ it('docs: request/response', async () => {
   // --- end example ---
   expect(price).toEqual({ sku: 'A-1', price: 9.5 });
   await session!.release();
+});
+
+it('docs: an endpoint host with the inbox, a circuit breaker and a responding handler', async () => {
+  const GetPrice = defineEvent('GetPrice', { schema: z.object({ sku: z.string() }), sessionKey: 'sku' });
+  const Price = z.object({ sku: z.string(), price: z.number() });
+  const platform = definePlatform([
+    defineEndpoint('Crm', { produces: [GetPrice] }),
+    defineEndpoint('Erp', { consumes: [GetPrice] }),
+  ]);
+  const transport = createMemoryTransport();
+  await transport.applyTopology(topologyFromPlatform(platform));
+  const logger = silentLogger;
+  const priceList = { lookup: async (sku: string) => ({ sku, price: 9.5 }) };
+  // --- example: endpoint host ---
+  const responder = createResponder({ transport, logger });
+  const host = createEndpointHost({
+    platform,
+    endpoint: 'Erp',
+    transport,
+    subscriber: createSubscriber().on(
+      GetPrice,
+      // The result is the reply; a thrown error is replied and then takes the normal failure path.
+      respondingHandler(responder, (request: { sku: string }) => priceList.lookup(request.sku)),
+    ),
+    // Redeliveries of handled messages get a SkipResponse (DuplicateDetected); the cleanup runs with the host.
+    inbox: createInbox({ store: new MemoryInboxStore(), logger }),
+    // While the price list is down, the endpoint takes no messages (they stay on its input).
+    circuitBreaker: new EndpointCircuitBreaker('Erp', {
+      minimumThroughput: 10,
+      breakDurationMs: 30_000,
+      logger,
+    }),
+    logger,
+  });
+  await host.start();
+
+  // Any process can ask; replies come back on Crm-reply in a session of their own.
+  const requester = createRequester({ transport, endpoint: 'Crm' });
+  const price = await requester.request(GetPrice, { sku: 'A-1' }, { reply: Price, timeoutMs: 10_000 });
+  // --- end example ---
+  await host.stop();
+  await transport.close();
+  expect(price).toEqual({ sku: 'A-1', price: 9.5 });
 });

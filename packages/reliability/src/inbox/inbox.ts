@@ -174,10 +174,10 @@ export type InboxGuardResult =
   | { readonly action: 'skip'; readonly reason: 'DuplicateDetected' };
 
 /**
- * The engine's inbox step, run before the session guard for every inbound request. `skip` means: do not call the
- * handler; send a `SkipResponse` (reason `DuplicateDetected`) to the Resolver and complete the message.
- * `guarded: true` means: after a handler success with the default outcome, call `inbox.record(endpointId,
- * envelope.messageId)` before sending the `ResolutionResponse`.
+ * The inbox step for hand-written consumers (the engine makes the same decision itself when given the
+ * inbox). `skip` means: do not call the handler; send a `SkipResponse` (reason `DuplicateDetected`) to the
+ * Resolver and complete the message. `guarded: true` means: after a handler success with the default
+ * outcome, call `inbox.record(endpointId, envelope.messageId)` before sending the `ResolutionResponse`.
  */
 export async function inboxGuard(
   inbox: Inbox,
