@@ -130,10 +130,10 @@ async function transportEndToEnd(target: Target, namespace: string): Promise<num
       ? {
           dialect: 'postgres',
           connectionString: target.location,
-          schema: 'bench_transport',
+          schema: namespace,
           poolSize: WORKERS + 4,
         }
-      : { dialect: 'sqlite', path: target.location },
+      : { dialect: 'sqlite', path: target.location, tablePrefix: `${namespace}_` },
   );
   await transport.applyTopology({
     endpoints: ['Crm', 'Erp'],
