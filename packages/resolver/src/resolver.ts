@@ -12,6 +12,7 @@ import {
 import { type MessageStateChangeNotifier, noopStateChangeNotifier } from '@nimbus/message-store';
 import { ResolverHandler, type ResolverStats } from './resolver-handler.js';
 import type { ResolverStore } from './resolver-store.js';
+import { tracedStore } from './traced-store.js';
 import { RESOLVER_VERSION } from './version.js';
 
 export interface ResolverOptions {
@@ -70,7 +71,7 @@ export function createResolver(args: CreateResolverArgs): Resolver {
   const logger = args.logger ?? consoleLogger;
   const clock = args.clock ?? systemClock;
   const handler = new ResolverHandler({
-    store: args.store,
+    store: tracedStore(args.store, clock),
     notifier: args.notifier ?? noopStateChangeNotifier,
     logger,
     clock,

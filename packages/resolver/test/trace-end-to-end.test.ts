@@ -123,5 +123,9 @@ describe('tracing end to end', () => {
     // The routed copy of the request carries the publisher's context.
     expect(parentOf(requestCopy)).toBe(idOf(publish));
     expect(write?.instrumentationScope.name).toBe('nimbus.resolver');
+    // Store calls made by that write are its children.
+    const storeCalls = spans.filter((s) => parentOf(s) === idOf(write)).map((s) => s.name);
+    expect(storeCalls).toContain('nimbus.store uploadCompletedMessage');
+    expect(storeCalls.every((name) => name.startsWith('nimbus.store '))).toBe(true);
   });
 });
