@@ -37,7 +37,13 @@ it('docs/transport-sql.md example: publish, receive in a session, complete with 
     const session = await transport.acceptSession('Erp', { waitMs: 1_000 });
     if (session) {
       for (const message of await session.receive(10, 0)) {
-        const response = { ...message, messageId: uuidv7(), headers: { [Header.To]: 'Resolver' } };
+        const response = {
+          messageId: uuidv7(),
+          sessionId: message.sessionId,
+          correlationId: message.correlationId,
+          headers: { [Header.To]: 'Resolver' },
+          body: JSON.stringify({ handled: message.messageId }),
+        };
         await session.complete(message, { publish: [{ source: 'Erp', messages: [response] }] });
       }
       await session.release();
