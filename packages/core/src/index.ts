@@ -18,13 +18,15 @@ export type {
   MessageHandlingContext,
   PendingHandoff,
 } from './engine/handler-context.js';
+export { type EngineInbox, InboxUnavailableError } from './engine/inbox-step.js';
 export {
   GENERIC_DEAD_LETTER_REASON,
   MessageEngine,
   type MessageEngineOptions,
   SDK_VERSION,
 } from './engine/message-engine.js';
-export { originatingOf } from './engine/responses.js';
+export type { HandlerOutcomeRecorder } from './engine/outcome-recorder.js';
+export { DUPLICATE_DETECTED, originatingOf } from './engine/responses.js';
 export {
   type EngineSessionState,
   modeOf,

@@ -9,6 +9,7 @@ export { createHandoffClient, HandoffClient, type HandoffCoordinates } from './h
 export { deterministicMessageId } from './message-id.js';
 export { createOperatorClient, OperatorClient, type OperatorTarget } from './operator-client.js';
 export {
+  type AnyPublishItem,
   createPublisher,
   Publisher,
   type PublisherOptions,

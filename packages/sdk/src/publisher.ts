@@ -45,6 +45,10 @@ export interface PublishOptions {
   readonly messageId?: string;
 }
 
+/** One item of a mixed batch; each item is validated against its own event type before anything is sent. */
+// biome-ignore lint/suspicious/noExplicitAny: a batch mixes event types, so the payload type varies per item
+export type AnyPublishItem = PublishItem<any>;
+
 export interface PublishItem<T = unknown> {
   readonly type: EventType<T>;
   readonly payload: T;
@@ -146,7 +150,7 @@ export class Publisher {
    * goes alone (the transport will refuse it with MessageTooLarge). Nothing is sent if any event is invalid.
    */
   async publishMany(
-    items: readonly PublishItem[],
+    items: readonly AnyPublishItem[],
     options: { readonly correlationId?: string } = {},
   ): Promise<PublishReceipt[]> {
     const correlationId = options.correlationId ?? uuidv7(this.#clock.now());

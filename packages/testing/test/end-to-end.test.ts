@@ -1,5 +1,6 @@
 import {
   DefaultRetryPolicyProvider,
+  type EventPayload,
   EventValidationError,
   encodeEnvelope,
   MessageType,
@@ -12,14 +13,15 @@ import { describe, expect, it } from 'vitest';
 import { createTestBus } from '../src/index.js';
 import { NotHandled, OrderCancelled, OrderPlaced, order, platform } from './fixtures.js';
 
+type Order = EventPayload<typeof OrderPlaced>;
+type OrderHandler = (event: Order) => void | Promise<void>;
+
 function billingBus(
-  configure: (handled: unknown[]) => Parameters<ReturnType<typeof createSubscriber>['on']>[1] = (handled) =>
-    (e) =>
-      void handled.push(e),
+  configure: (handled: unknown[]) => OrderHandler = (handled) => (e) => void handled.push(e),
 ) {
   const bus = createTestBus({ platform });
   const handled: unknown[] = [];
-  const subscriber = createSubscriber().on(OrderPlaced, configure(handled) as never);
+  const subscriber = createSubscriber().on(OrderPlaced, configure(handled));
   bus.endpoint('Billing', { subscriber });
   return { bus, handled, subscriber, sales: bus.publisher('Sales') };
 }

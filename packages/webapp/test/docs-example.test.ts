@@ -26,7 +26,7 @@ it('docs/webapp.md example: start the WebApp and sign in', async () => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'admin@local', password: 'Local!Admin123' }),
   });
-  const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0]);
+  const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0] ?? '');
   const csrf = cookies.find((c) => c.startsWith('NimBus.Csrf='))!.slice('NimBus.Csrf='.length);
   const endpoints = await fetch(`${url}/api/endpoints`, { headers: { cookie: cookies.join('; ') } });
   // State-changing calls also send: { 'x-csrf-token': csrf }
