@@ -157,15 +157,23 @@ export async function settleInOneStatement(
   settle: OneStatementSettle,
   notifyNow: (inputs: Iterable<string>) => string[],
 ): Promise<{ outcome: OneStatementOutcome; inputs: Set<string> }> {
-  const { sessions, lines } = lineArrays(settle.deliveries, {
-    input: settle.input,
-    sessionId: settle.sessionId,
-  });
+  // The settling session's row is written only when something changes there (state, or copies appended to
+  // its own line); otherwise the lease is only read, and `message_count` is corrected when the lease ends.
+  const ownKey = sessionKey(settle.input, settle.sessionId);
+  const writesOwnRow =
+    settle.state !== undefined ||
+    settle.deliveries.some((d) => sessionKey(d.input, d.message.sessionId) === ownKey);
+  const { sessions, lines } = lineArrays(
+    settle.deliveries,
+    writesOwnRow ? { input: settle.input, sessionId: settle.sessionId } : null,
+  );
   const inputs = new Set(lines.input);
   const dl = settle.deadLetter;
   const sql = `
     WITH del AS (
       DELETE FROM ${t.messages} WHERE input = $1 AND session_id = $2 AND seq = $3 AND held_by = $4 AND delivery_count = $5
+        AND EXISTS (SELECT 1 FROM ${t.sessions} WHERE input = $1 AND session_id = $2 AND lock_token = $4
+          AND locked_until > ${nowMs})
       RETURNING *
     ), dl AS (
       INSERT INTO ${t.deadLetters} (id, input, session_id, seq, message_id, correlation_id, headers, body, reason,
@@ -194,7 +202,7 @@ export async function settleInOneStatement(
       RETURNING input
     )
     SELECT (SELECT count(*) FROM del) AS deleted,
-      1 / (CASE WHEN EXISTS (SELECT 1 FROM del)
+      1 / (CASE WHEN $26::boolean AND EXISTS (SELECT 1 FROM del)
              AND NOT EXISTS (SELECT 1 FROM up WHERE up.input = $1 AND up.session_id = $2) THEN 0 ELSE 1 END) AS lease_guard,
       (SELECT count(*) FROM ins) AS inserted,
       (SELECT count(pg_notify($24, x)) FROM unnest($25::text[]) AS x) AS notified`;
@@ -227,6 +235,7 @@ export async function settleInOneStatement(
         lines.body,
         t.channel,
         notifyNow(inputs),
+        writesOwnRow,
       ],
       { prepared: true },
     );

@@ -305,12 +305,20 @@ export class SqlSessionHandle implements SessionHandle {
          WHERE input = ? AND session_id = ? AND held_by = ? AND ${this.#leaseIsValid}`,
         [...this.#leaseParams, ...this.#leaseParams],
       );
-      const changed = await tx.run(
-        `UPDATE ${t.sessions} SET lock_token = NULL, locked_until = ${now}
-         WHERE input = ? AND session_id = ? AND lock_token = ?`,
+      // Settling does not always decrement message_count, so the lease's end sets it exactly. The row lock
+      // comes first: publishers lock the row before inserting, so the count below misses no committed message
+      // and later ones add to it.
+      const locked = await tx.all(
+        `SELECT 1 AS held FROM ${t.sessions} WHERE input = ? AND session_id = ? AND lock_token = ?${this.core.db.dialect === 'postgres' ? ' FOR UPDATE' : ''}`,
         this.#leaseParams,
       );
-      if (changed === 0) return false;
+      if (locked.length === 0) return false;
+      await tx.run(
+        `UPDATE ${t.sessions} SET lock_token = NULL, locked_until = ${now},
+           message_count = (SELECT COUNT(*) FROM ${t.messages} WHERE input = ? AND session_id = ?)
+         WHERE input = ? AND session_id = ? AND lock_token = ?`,
+        [this.input, this.sessionId, ...this.#leaseParams],
+      );
       await this.core.notifyInTransaction(tx, new Set([this.input]));
       return true;
     });

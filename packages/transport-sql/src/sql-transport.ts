@@ -252,18 +252,23 @@ export class SqlTransport implements Transport {
   }
 
   /**
-   * Messages whose last delivery hit the limit and whose lease then expired are dead-lettered before anyone
-   * sees them again. Returns whether the session still has messages.
+   * Dead-letters messages whose last delivery hit the limit and whose lease then lapsed, before anyone sees them
+   * again. Returns whether the newly leased session has anything left to receive.
    */
   async #deadLetterExhausted(input: string, sessionId: string, token: string): Promise<boolean> {
     const { core } = this;
     const { t, db } = core;
     const max = core.options.maxDeliveryCount;
-    const [exhausted] = await db.all(
-      `SELECT COUNT(*) AS n FROM ${t.messages} WHERE input = ? AND session_id = ? AND held_by IS NOT NULL AND held_by <> ? AND delivery_count >= ?`,
-      [input, sessionId, token, max],
+    const [line] = await db.all(
+      `SELECT EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ? AND held_by IS NOT NULL
+                        AND held_by <> ? AND delivery_count >= ?) AS exhausted,
+              EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ?) AS pending`,
+      [input, sessionId, token, max, input, sessionId],
+      { prepared: true },
     );
-    if (Number(exhausted?.n ?? 0) === 0) return true;
+    // A count left high by a lease that ended without release: nothing to do; releasing sets the count right.
+    if (!truthy(line?.pending)) return false;
+    if (!truthy(line?.exhausted)) return true;
     return db.transaction(async (tx) => {
       const rows = await tx.all(
         `DELETE FROM ${t.messages} WHERE input = ? AND session_id = ? AND held_by IS NOT NULL AND held_by <> ? AND delivery_count >= ?
@@ -413,4 +418,9 @@ export function createSqlTransport(
   options: SqlTransportOptions = {},
 ): Promise<SqlTransport> {
   return SqlTransport.open(connection, options);
+}
+
+/** SQLite answers booleans as 0/1, PostgreSQL as true/false. */
+function truthy(value: unknown): boolean {
+  return value === true || value === 1 || value === '1' || value === 't';
 }

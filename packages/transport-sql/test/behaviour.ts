@@ -125,6 +125,20 @@ export function describeSqlBehaviour(open: Open): void {
     expect(redelivered!.deliveryCount).toBe(2);
   });
 
+  it('a lease that ends without release hands out no empty session afterwards', async () => {
+    const transport = await open({ lockDurationMs: 200 });
+    await transport.applyTopology(topology);
+    await transport.publish([{ source: 'Crm', messages: [event('crashed')] }]);
+    const session = await transport.acceptSession('Erp', { waitMs: 0 });
+    for (const message of await session!.receive(10, 0)) await session!.complete(message);
+    // The holder "dies" here: no release. Once the lease lapses the session has nothing to offer.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await transport.acceptSession('Erp', { waitMs: 0 })).toBeNull();
+    await transport.publish([{ source: 'Crm', messages: [event('crashed', { n: 2 })] }]);
+    const next = await transport.acceptSession('Erp', { waitMs: 0 });
+    expect((await next!.receive(10, 0)).map((m) => JSON.parse(m.body).n)).toEqual([2]);
+  });
+
   it('schedules, cancels and promotes scheduled messages with sequences in visibility order', async () => {
     const transport = await open();
     await transport.applyTopology(topology);
