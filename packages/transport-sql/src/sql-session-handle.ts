@@ -12,7 +12,7 @@ import {
 import { SessionLockLostSignal } from './line-writer.js';
 import { settleInOneStatement } from './pg-settle.js';
 import { deliveryToken, parkedFromRow, receivedFromRow } from './rows.js';
-import type { SqlExecutor } from './sql/database.js';
+import type { Row, SqlExecutor } from './sql/database.js';
 import {
   MAX_DELIVERY_COUNT_REASON,
   maxDeliveryDescription,
@@ -35,6 +35,7 @@ export class SqlSessionHandle implements SessionHandle {
     this.#lockedUntil = lockedUntil;
   }
 
+  /** When the lease lapses, on this process's clock (the database clock decides; see `localExpiry`). */
   get lockedUntil(): Date {
     return new Date(this.#lockedUntil);
   }
@@ -85,7 +86,9 @@ export class SqlSessionHandle implements SessionHandle {
       if (nextDue === 0) continue;
       const remaining = deadline - Date.now();
       if (remaining <= 0) return [];
-      const cap = Math.min(remaining, this.#lockedUntil - Date.now(), nextDue ?? Number.POSITIVE_INFINITY);
+      // Not capped by lockedUntil: that is database time, and a skewed client clock would turn it into a busy
+      // loop. Every iteration re-checks the lease instead.
+      const cap = Math.min(remaining, nextDue ?? Number.POSITIVE_INFINITY);
       await core.wakeups.wait(this.input, Math.max(1, Math.min(cap, this.#pollInterval(interval))));
       interval = Math.min(interval * 2 || 1, core.options.pollIntervalMs);
     }
@@ -285,13 +288,15 @@ export class SqlSessionHandle implements SessionHandle {
   async renewLock(): Promise<Date> {
     this.core.assertOpen();
     const { t, now } = this.core;
+    const askedAt = Date.now();
     const rows = await this.core.db.all(
       `UPDATE ${t.sessions} SET locked_until = ${now} + ?
-       WHERE input = ? AND session_id = ? AND lock_token = ? AND locked_until > ${now} RETURNING locked_until`,
+       WHERE input = ? AND session_id = ? AND lock_token = ? AND locked_until > ${now}
+       RETURNING locked_until, ${now} AS db_now`,
       [this.core.options.lockDurationMs, ...this.#leaseParams],
     );
     if (rows.length === 0) throw this.#lockLost();
-    this.#lockedUntil = Number(rows[0]!.locked_until);
+    this.#lockedUntil = localExpiry(askedAt, rows[0]!);
     return this.lockedUntil;
   }
 
@@ -362,4 +367,13 @@ export class SqlSessionHandle implements SessionHandle {
       `Lock on session '${this.sessionId}' at '${this.input}' was lost (expired, released or taken over)`,
     );
   }
+}
+
+/**
+ * Translates a lease expiry from database time into this process's clock: the remaining lease measured by the
+ * database, counted from when the request was sent (so never later than the true expiry). Callers schedule
+ * renewals against their own clock, which may be skewed from the database server's.
+ */
+export function localExpiry(askedAt: number, row: Row): number {
+  return askedAt + (Number(row.locked_until) - Number(row.db_now));
 }

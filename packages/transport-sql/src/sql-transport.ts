@@ -28,7 +28,7 @@ import type { SqlDatabase } from './sql/database.js';
 import { openPostgresDatabase } from './sql/postgres-database.js';
 import { openSqliteDatabase } from './sql/sqlite-database.js';
 import { deliveryFromRow, MAX_DELIVERY_COUNT_REASON, maxDeliveryDescription, SqlCore } from './sql-core.js';
-import { SqlSessionHandle } from './sql-session-handle.js';
+import { localExpiry, SqlSessionHandle } from './sql-session-handle.js';
 import { type Tables, tableNames } from './tables.js';
 import { assertBatchSize } from './validation.js';
 
@@ -231,6 +231,7 @@ export class SqlTransport implements Transport {
     const { core } = this;
     const { t, now, db } = core;
     const token = uuidv7();
+    const askedAt = Date.now();
     const named = sessionId === null ? '' : ' AND session_id = ?';
     const params: unknown[] = [core.options.lockDurationMs, token, input, input];
     if (sessionId !== null) params.push(sessionId);
@@ -239,13 +240,14 @@ export class SqlTransport implements Transport {
        WHERE input = ? AND session_id = (
          SELECT session_id FROM ${t.sessions} WHERE input = ? AND message_count > 0 AND locked_until <= ${now}${named}
          ORDER BY locked_until LIMIT 1${db.skipLocked})
-       RETURNING session_id, locked_until`,
+       RETURNING session_id, locked_until, ${now} AS db_now`,
       params,
       { prepared: true },
     );
     const row = rows[0];
     if (!row) return null;
-    const handle = new SqlSessionHandle(core, input, String(row.session_id), token, Number(row.locked_until));
+    const lockedUntil = localExpiry(askedAt, row);
+    const handle = new SqlSessionHandle(core, input, String(row.session_id), token, lockedUntil);
     if (await this.#deadLetterExhausted(input, String(row.session_id), token)) return handle;
     await handle.release();
     return null;

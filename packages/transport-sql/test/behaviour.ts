@@ -15,8 +15,12 @@ export function describeSqlBehaviour(open: Open): void {
     ]);
     expect((await transport.counts('Erp')).active).toBe(3);
     expect((await transport.counts(RESOLVER_INPUT)).active).toBe(3);
+    const before = Date.now();
     const session = await transport.acceptSession('Erp', { sessionId: 's1', waitMs: 0 });
     expect(session).not.toBeNull();
+    const lease = session!.lockedUntil.getTime() - before;
+    expect(lease).toBeGreaterThan(29_000);
+    expect(lease).toBeLessThanOrEqual(30_000);
     const received = await session!.receive(10, 0);
     expect(received.map((m) => JSON.parse(m.body).n)).toEqual([1, 2]);
     expect(received.map((m) => m.sequence)).toEqual([1, 2]);
