@@ -110,6 +110,33 @@ export function describeSqlBehaviour(open: Open): void {
     expect(await transport.counts('Erp')).toMatchObject({ active: 0, parked: 0 });
   });
 
+  it('complete with state and a copy back to its own line (Retry) appends after the line, under the lease', async () => {
+    const transport = await open();
+    await transport.applyTopology(topology);
+    await transport.publish([{ source: 'Crm', messages: [event('own', { n: 1 }), event('own', { n: 2 })] }]);
+    const session = await transport.acceptSession('Erp', { waitMs: 0 });
+    const [first] = await session!.receive(1, 0);
+    const retry = { ...event('own', { n: 'retry' }), headers: { [Header.To]: 'Retry' } };
+    await session!.complete(first!, {
+      publish: [{ source: 'Erp', messages: [retry] }],
+      state: { mode: 'open', n: 1 },
+    });
+    expect(await session!.getState()).toEqual({ mode: 'open', n: 1 });
+    const rest = await session!.receive(10, 0);
+    expect(rest.map((m) => JSON.parse(m.body).n)).toEqual([2, 'retry']);
+    expect(rest.map((m) => m.sequence)).toEqual([2, 3]);
+    expect(rest[1]!.headers[Header.From]).toBe('Retry');
+    await session!.deadLetter(rest[0]!, 'Rejected', 'bad payload', { state: null });
+    expect(await session!.getState()).toBeNull();
+    expect(await transport.peekDeadLetters('Erp')).toMatchObject([
+      { reason: 'Rejected', description: 'bad payload' },
+    ]);
+    await session!.complete(rest[1]!);
+    await session!.release();
+    expect(await transport.counts('Erp')).toMatchObject({ active: 0, deadLettered: 1 });
+    expect(await transport.acceptSession('Erp', { waitMs: 0 })).toBeNull();
+  });
+
   it('a settle whose lease is gone changes nothing (atomicity)', async () => {
     const transport = await open({ lockDurationMs: 200 });
     await transport.applyTopology(topology);
@@ -123,11 +150,14 @@ export function describeSqlBehaviour(open: Open): void {
       .complete(message!, { publish: [{ source: 'Erp', messages: [response] }] })
       .catch((e) => e);
     expect(isTransportError(error, TransportErrorCode.SessionLockLost)).toBe(true);
+    const withState = await session!.complete(message!, { state: { mode: 'blocked' } }).catch((e) => e);
+    expect(isTransportError(withState, TransportErrorCode.SessionLockLost)).toBe(true);
     expect((await transport.counts(RESOLVER_INPUT)).active).toBe(before);
     expect((await transport.counts('Erp')).active).toBe(1);
     const next = await transport.acceptSession('Erp', { waitMs: 0 });
     const [redelivered] = await next!.receive(1, 0);
     expect(redelivered!.deliveryCount).toBe(2);
+    expect(await next!.getState()).toBeNull();
   });
 
   it('a lease that ends without release hands out no empty session afterwards', async () => {
