@@ -2,11 +2,9 @@ import {
   type AcceptOptions,
   consoleLogger,
   type DeadLetteredMessage,
-  diffTopology,
   type PeekedMessage,
   type PublishRequest,
   type PurgeTarget,
-  RESOLVER_INPUT,
   type ScheduleHandle,
   type SessionHandle,
   type Topology,
@@ -19,17 +17,18 @@ import {
   type TransportMessage,
   uuidv7,
 } from '@nimbus/core';
+import { counts, peek, peekDeadLetters, purge, requeueDeadLetters } from './operator-views.js';
 import { resolveOptions, type SqlTransportConnection, type SqlTransportOptions } from './options.js';
 import { PgListener } from './pg-listener.js';
 import { publishInOneStatement } from './pg-settle.js';
-import { deadLetterFromRow, peekedFromRow } from './rows.js';
 import { applySchema } from './schema.js';
+import { tryLease } from './session-lease.js';
 import type { SqlDatabase } from './sql/database.js';
 import { openPostgresDatabase } from './sql/postgres-database.js';
 import { openSqliteDatabase } from './sql/sqlite-database.js';
-import { deliveryFromRow, MAX_DELIVERY_COUNT_REASON, maxDeliveryDescription, SqlCore } from './sql-core.js';
-import { localExpiry, SqlSessionHandle } from './sql-session-handle.js';
+import { SqlCore } from './sql-core.js';
 import { type Tables, tableNames } from './tables.js';
+import { applyTopology } from './topology-apply.js';
 import { assertBatchSize } from './validation.js';
 
 /** The durable transport over SQLite (one machine, many processes) or PostgreSQL (many machines). */
@@ -100,53 +99,8 @@ export class SqlTransport implements Transport {
     return new SqlTransport(core, listener);
   }
 
-  async applyTopology(topology: Topology): Promise<TopologyChanges> {
-    const { core } = this;
-    core.assertOpen();
-    const { db, t } = core;
-    const changes = await db.transaction(async (tx) => {
-      if (db.dialect === 'postgres') await tx.run(`SELECT pg_advisory_xact_lock(hashtext(?))`, [t.inputs]);
-      core.invalidateTopology();
-      const endpoints = (await tx.all(`SELECT name FROM ${t.inputs} WHERE kind = 'endpoint'`)).map((r) =>
-        String(r.name),
-      );
-      const routes = (await tx.all(`SELECT source, event_type_id, target FROM ${t.routes}`)).map((r) => ({
-        source: String(r.source),
-        eventTypeId: String(r.event_type_id),
-        target: String(r.target),
-      }));
-      const diff = diffTopology({ endpoints, routes }, topology);
-      await tx.run(
-        `INSERT INTO ${t.inputs} (name, kind) VALUES (?, 'resolver') ON CONFLICT (name) DO NOTHING`,
-        [RESOLVER_INPUT],
-      );
-      for (const endpoint of diff.removedEndpoints) {
-        await tx.run(`DELETE FROM ${t.inputs} WHERE name = ? AND kind = 'endpoint'`, [endpoint]);
-      }
-      for (const endpoint of diff.addedEndpoints) {
-        await tx.run(
-          `INSERT INTO ${t.inputs} (name, kind) VALUES (?, 'endpoint') ON CONFLICT (name) DO NOTHING`,
-          [endpoint],
-        );
-      }
-      for (const route of diff.removedRoutes) {
-        await tx.run(`DELETE FROM ${t.routes} WHERE source = ? AND event_type_id = ? AND target = ?`, [
-          route.source,
-          route.eventTypeId,
-          route.target,
-        ]);
-      }
-      for (const route of diff.addedRoutes) {
-        await tx.run(
-          `INSERT INTO ${t.routes} (source, event_type_id, target) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
-          [route.source, route.eventTypeId, route.target],
-        );
-      }
-      return diff;
-    });
-    core.invalidateTopology();
-    core.wakeups.notifyAll();
-    return changes;
+  applyTopology(topology: Topology): Promise<TopologyChanges> {
+    return applyTopology(this.core, topology);
   }
 
   async getTopology(): Promise<Topology> {
@@ -214,7 +168,7 @@ export class SqlTransport implements Transport {
     for (;;) {
       core.assertOpen();
       if (options.signal?.aborted) return null;
-      const handle = await this.#tryLease(input, options.sessionId ?? null);
+      const handle = await tryLease(core, input, options.sessionId ?? null);
       if (handle) return handle;
       const nextDue = await core.promoteDue(input);
       if (nextDue === 0) continue;
@@ -226,175 +180,27 @@ export class SqlTransport implements Transport {
     }
   }
 
-  /** Leases the named session, or the free session with work that has waited longest; null if none. */
-  async #tryLease(input: string, sessionId: string | null): Promise<SqlSessionHandle | null> {
-    const { core } = this;
-    const { t, now, db } = core;
-    const token = uuidv7();
-    const askedAt = Date.now();
-    const named = sessionId === null ? '' : ' AND session_id = ?';
-    const params: unknown[] = [core.options.lockDurationMs, token, input, input];
-    if (sessionId !== null) params.push(sessionId);
-    const rows = await db.all(
-      `UPDATE ${t.sessions} SET locked_until = ${now} + ?, lock_token = ?
-       WHERE input = ? AND session_id = (
-         SELECT session_id FROM ${t.sessions} WHERE input = ? AND message_count > 0 AND locked_until <= ${now}${named}
-         ORDER BY locked_until LIMIT 1${db.skipLocked})
-       RETURNING session_id, locked_until, ${now} AS db_now`,
-      params,
-      { prepared: true },
-    );
-    const row = rows[0];
-    if (!row) return null;
-    const lockedUntil = localExpiry(askedAt, row);
-    const handle = new SqlSessionHandle(core, input, String(row.session_id), token, lockedUntil);
-    if (await this.#deadLetterExhausted(input, String(row.session_id), token)) return handle;
-    await handle.release();
-    return null;
-  }
-
-  /**
-   * Dead-letters messages whose last delivery hit the limit and whose lease then lapsed, before anyone sees them
-   * again. Returns whether the newly leased session has anything left to receive.
-   */
-  async #deadLetterExhausted(input: string, sessionId: string, token: string): Promise<boolean> {
-    const { core } = this;
-    const { t, db } = core;
-    const max = core.options.maxDeliveryCount;
-    const [line] = await db.all(
-      `SELECT EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ? AND held_by IS NOT NULL
-                        AND held_by <> ? AND delivery_count >= ?) AS exhausted,
-              EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ?) AS pending`,
-      [input, sessionId, token, max, input, sessionId],
-      { prepared: true },
-    );
-    // A count left high by a lease that ended without release: nothing to do; releasing sets the count right.
-    if (!truthy(line?.pending)) return false;
-    if (!truthy(line?.exhausted)) return true;
-    return db.transaction(async (tx) => {
-      const rows = await tx.all(
-        `DELETE FROM ${t.messages} WHERE input = ? AND session_id = ? AND held_by IS NOT NULL AND held_by <> ? AND delivery_count >= ?
-         RETURNING *`,
-        [input, sessionId, token, max],
-      );
-      for (const row of rows) {
-        await core.insertDeadLetter(
-          tx,
-          row,
-          MAX_DELIVERY_COUNT_REASON,
-          maxDeliveryDescription(Number(row.delivery_count), max),
-        );
-      }
-      const [left] = await tx.all(
-        `UPDATE ${t.sessions} SET message_count = message_count - ? WHERE input = ? AND session_id = ? RETURNING message_count`,
-        [rows.length, input, sessionId],
-      );
-      return Number(left?.message_count ?? 0) > 0;
-    });
-  }
-
-  async peek(
+  peek(
     input: string,
     options?: { readonly max?: number; readonly sessionId?: string },
   ): Promise<PeekedMessage[]> {
-    const { core } = this;
-    core.assertOpen();
-    await core.assertInput(input);
-    await core.promoteDue(input);
-    const session = options?.sessionId === undefined ? '' : ' AND session_id = ?';
-    const params: unknown[] = [input];
-    if (options?.sessionId !== undefined) params.push(options.sessionId);
-    params.push(options?.max ?? 100);
-    const rows = await core.db.all(
-      `SELECT * FROM ${core.t.messages} WHERE input = ?${session} ORDER BY id LIMIT ?`,
-      params,
-    );
-    return rows.map(peekedFromRow);
+    return peek(this.core, input, options);
   }
 
-  async counts(input: string): Promise<TransportCounts> {
-    const { core } = this;
-    core.assertOpen();
-    await core.assertInput(input);
-    await core.promoteDue(input);
-    const { t } = core;
-    const [row] = await core.db.all(
-      `SELECT (SELECT COUNT(*) FROM ${t.messages} WHERE input = ?) AS active,
-              (SELECT COUNT(*) FROM ${t.scheduled} WHERE input = ?) AS scheduled,
-              (SELECT COUNT(*) FROM ${t.deadLetters} WHERE input = ?) AS dead_lettered,
-              (SELECT COUNT(*) FROM ${t.parked} WHERE input = ?) AS parked`,
-      [input, input, input, input],
-    );
-    return {
-      active: Number(row?.active ?? 0),
-      scheduled: Number(row?.scheduled ?? 0),
-      deadLettered: Number(row?.dead_lettered ?? 0),
-      parked: Number(row?.parked ?? 0),
-    };
+  counts(input: string): Promise<TransportCounts> {
+    return counts(this.core, input);
   }
 
-  async peekDeadLetters(input: string, max = 100): Promise<DeadLetteredMessage[]> {
-    const { core } = this;
-    core.assertOpen();
-    await core.assertInput(input);
-    const rows = await core.db.all(
-      `SELECT * FROM ${core.t.deadLetters} WHERE input = ? ORDER BY dead_lettered_at, id LIMIT ?`,
-      [input, max],
-    );
-    return rows.map(deadLetterFromRow);
+  peekDeadLetters(input: string, max = 100): Promise<DeadLetteredMessage[]> {
+    return peekDeadLetters(this.core, input, max);
   }
 
-  async requeueDeadLetters(input: string, ids?: readonly string[]): Promise<number> {
-    const { core } = this;
-    core.assertOpen();
-    await core.assertInput(input);
-    if (ids !== undefined && ids.length === 0) return 0;
-    const { t } = core;
-    const filter = ids === undefined ? '' : ` AND id IN (${ids.map(() => '?').join(', ')})`;
-    const { moved, inputs } = await core.db.transaction(async (tx) => {
-      const rows = await tx.all(`DELETE FROM ${t.deadLetters} WHERE input = ?${filter} RETURNING *`, [
-        input,
-        ...(ids ?? []),
-      ]);
-      rows.sort(
-        (a, b) =>
-          Number(a.dead_lettered_at) - Number(b.dead_lettered_at) || String(a.id).localeCompare(String(b.id)),
-      );
-      return { moved: rows.length, inputs: await core.writeDeliveries(tx, rows.map(deliveryFromRow)) };
-    });
-    core.wakeLocal(inputs);
-    return moved;
+  requeueDeadLetters(input: string, ids?: readonly string[]): Promise<number> {
+    return requeueDeadLetters(this.core, input, ids);
   }
 
-  async purge(input: string, target: PurgeTarget): Promise<number> {
-    const { core } = this;
-    core.assertOpen();
-    await core.assertInput(input);
-    if (!['active', 'scheduled', 'deadLettered', 'parked', 'all'].includes(target)) {
-      throw new TransportError(
-        TransportErrorCode.InvalidArgument,
-        `purge: unknown target '${String(target)}'`,
-      );
-    }
-    await core.promoteDue(input);
-    const { t } = core;
-    const all = target === 'all';
-    return core.db.transaction(async (tx) => {
-      let removed = 0;
-      if (all || target === 'active') {
-        removed += await tx.run(`DELETE FROM ${t.messages} WHERE input = ?`, [input]);
-        await tx.run(`UPDATE ${t.sessions} SET message_count = 0 WHERE input = ? AND message_count <> 0`, [
-          input,
-        ]);
-      }
-      if (all || target === 'scheduled')
-        removed += await tx.run(`DELETE FROM ${t.scheduled} WHERE input = ?`, [input]);
-      if (all || target === 'deadLettered')
-        removed += await tx.run(`DELETE FROM ${t.deadLetters} WHERE input = ?`, [input]);
-      if (all || target === 'parked')
-        removed += await tx.run(`DELETE FROM ${t.parked} WHERE input = ?`, [input]);
-      return removed;
-    });
+  purge(input: string, target: PurgeTarget): Promise<number> {
+    return purge(this.core, input, target);
   }
 
   async close(): Promise<void> {
@@ -420,9 +226,4 @@ export function createSqlTransport(
   options: SqlTransportOptions = {},
 ): Promise<SqlTransport> {
   return SqlTransport.open(connection, options);
-}
-
-/** SQLite answers booleans as 0/1, PostgreSQL as true/false. */
-function truthy(value: unknown): boolean {
-  return value === true || value === 1 || value === '1' || value === 't';
 }

@@ -1,0 +1,117 @@
+import {
+  type DeadLetteredMessage,
+  type PeekedMessage,
+  type PurgeTarget,
+  type TransportCounts,
+  TransportError,
+  TransportErrorCode,
+} from '@nimbus/core';
+import { deadLetterFromRow, peekedFromRow } from './rows.js';
+import { deliveryFromRow, type SqlCore } from './sql-core.js';
+
+// Operator views (WebApp, CLI): plain SQL over the transport's tables.
+
+export async function peek(
+  core: SqlCore,
+  input: string,
+  options?: { readonly max?: number; readonly sessionId?: string },
+): Promise<PeekedMessage[]> {
+  core.assertOpen();
+  await core.assertInput(input);
+  await core.promoteDue(input);
+  const session = options?.sessionId === undefined ? '' : ' AND session_id = ?';
+  const params: unknown[] = [input];
+  if (options?.sessionId !== undefined) params.push(options.sessionId);
+  params.push(options?.max ?? 100);
+  const rows = await core.db.all(
+    `SELECT * FROM ${core.t.messages} WHERE input = ?${session} ORDER BY id LIMIT ?`,
+    params,
+  );
+  return rows.map(peekedFromRow);
+}
+
+export async function counts(core: SqlCore, input: string): Promise<TransportCounts> {
+  core.assertOpen();
+  await core.assertInput(input);
+  await core.promoteDue(input);
+  const { t } = core;
+  const [row] = await core.db.all(
+    `SELECT (SELECT COUNT(*) FROM ${t.messages} WHERE input = ?) AS active,
+            (SELECT COUNT(*) FROM ${t.scheduled} WHERE input = ?) AS scheduled,
+            (SELECT COUNT(*) FROM ${t.deadLetters} WHERE input = ?) AS dead_lettered,
+            (SELECT COUNT(*) FROM ${t.parked} WHERE input = ?) AS parked`,
+    [input, input, input, input],
+  );
+  return {
+    active: Number(row?.active ?? 0),
+    scheduled: Number(row?.scheduled ?? 0),
+    deadLettered: Number(row?.dead_lettered ?? 0),
+    parked: Number(row?.parked ?? 0),
+  };
+}
+
+export async function peekDeadLetters(
+  core: SqlCore,
+  input: string,
+  max = 100,
+): Promise<DeadLetteredMessage[]> {
+  core.assertOpen();
+  await core.assertInput(input);
+  const rows = await core.db.all(
+    `SELECT * FROM ${core.t.deadLetters} WHERE input = ? ORDER BY dead_lettered_at, id LIMIT ?`,
+    [input, max],
+  );
+  return rows.map(deadLetterFromRow);
+}
+
+export async function requeueDeadLetters(
+  core: SqlCore,
+  input: string,
+  ids?: readonly string[],
+): Promise<number> {
+  core.assertOpen();
+  await core.assertInput(input);
+  if (ids !== undefined && ids.length === 0) return 0;
+  const { t } = core;
+  const filter = ids === undefined ? '' : ` AND id IN (${ids.map(() => '?').join(', ')})`;
+  const { moved, inputs } = await core.db.transaction(async (tx) => {
+    const rows = await tx.all(`DELETE FROM ${t.deadLetters} WHERE input = ?${filter} RETURNING *`, [
+      input,
+      ...(ids ?? []),
+    ]);
+    rows.sort(
+      (a, b) =>
+        Number(a.dead_lettered_at) - Number(b.dead_lettered_at) || String(a.id).localeCompare(String(b.id)),
+    );
+    return { moved: rows.length, inputs: await core.writeDeliveries(tx, rows.map(deliveryFromRow)) };
+  });
+  core.wakeLocal(inputs);
+  return moved;
+}
+
+export async function purge(core: SqlCore, input: string, target: PurgeTarget): Promise<number> {
+  core.assertOpen();
+  await core.assertInput(input);
+  if (!['active', 'scheduled', 'deadLettered', 'parked', 'all'].includes(target)) {
+    throw new TransportError(TransportErrorCode.InvalidArgument, `purge: unknown target '${String(target)}'`);
+  }
+  await core.promoteDue(input);
+  const { t } = core;
+  const all = target === 'all';
+  return core.db.transaction(async (tx) => {
+    let removed = 0;
+    if (all || target === 'active') {
+      removed += await tx.run(`DELETE FROM ${t.messages} WHERE input = ?`, [input]);
+      await tx.run(`UPDATE ${t.sessions} SET message_count = 0 WHERE input = ? AND message_count <> 0`, [
+        input,
+      ]);
+    }
+    if (all || target === 'scheduled')
+      removed += await tx.run(`DELETE FROM ${t.scheduled} WHERE input = ?`, [input]);
+    if (all || target === 'deadLettered')
+      removed += await tx.run(`DELETE FROM ${t.deadLetters} WHERE input = ?`, [input]);
+    if (all || target === 'parked')
+      removed += await tx.run(`DELETE FROM ${t.parked} WHERE input = ?`, [input]);
+    return removed;
+  });
+}
