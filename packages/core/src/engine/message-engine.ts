@@ -476,7 +476,9 @@ function describe(verdict: Verdict & { kind: 'deadLetter' }): string {
 function lifecycleEvents(verdict: Verdict): LifecycleEvent[] {
   switch (verdict.kind) {
     case 'completed':
-      return [{ kind: 'completed' }];
+      return verdict.duplicate
+        ? [{ kind: 'duplicateDetected' }, { kind: 'completed' }]
+        : [{ kind: 'completed' }];
     case 'parked':
       return [{ kind: 'sessionBlocked', blockedByEventId: verdict.blockedByEventId }];
     case 'failed':

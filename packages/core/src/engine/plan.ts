@@ -6,7 +6,8 @@ import { type EngineSessionState, sessionStatesEqual, writeSessionState } from '
 
 /** How one message ended, as the engine and its observers see it. */
 export type Verdict =
-  | { readonly kind: 'completed' }
+  /** `duplicate`: the inbox said this endpoint already handled the message; the handler did not run. */
+  | { readonly kind: 'completed'; readonly duplicate?: boolean }
   | { readonly kind: 'parked'; readonly blockedByEventId: string | null }
   /** The handler failed; the error response, block and retry are planned; the message is completed. */
   | { readonly kind: 'failed'; readonly error: unknown }

@@ -130,6 +130,7 @@ function answerDuplicate(step: Step, options: { releaseBlock: boolean }): void {
     else if (!step.state.blockedByEventId && step.state.deferredCount > 0) step.state.replaying = true;
   }
   complete(step, step.deps.responses.duplicate(step.message, step.startedAt));
+  step.verdict = { kind: 'completed', duplicate: true };
 }
 
 async function eventRequest(step: Step): Promise<void> {

@@ -24,6 +24,11 @@ export interface LifecycleObserver {
   onMessageFailed?(context: LifecycleContext, error: unknown): void | Promise<void>;
   onMessageDeadLettered?(context: LifecycleContext, reason: string, error: unknown): void | Promise<void>;
   onSessionBlocked?(context: LifecycleContext, blockedByEventId: string | null): void | Promise<void>;
+  /**
+   * The inbox found that this endpoint already handled the message: the handler did not run and a
+   * `SkipResponse` (DuplicateDetected) was sent. Called before `onMessageCompleted`.
+   */
+  onDuplicateDetected?(context: LifecycleContext): void | Promise<void>;
 }
 
 export type LifecycleEvent =
@@ -31,7 +36,8 @@ export type LifecycleEvent =
   | { readonly kind: 'completed' }
   | { readonly kind: 'failed'; readonly error: unknown }
   | { readonly kind: 'deadLettered'; readonly reason: string; readonly error: unknown }
-  | { readonly kind: 'sessionBlocked'; readonly blockedByEventId: string | null };
+  | { readonly kind: 'sessionBlocked'; readonly blockedByEventId: string | null }
+  | { readonly kind: 'duplicateDetected' };
 
 /** Calls every observer in registration order; failures are logged, never thrown. */
 export async function notifyObservers(
@@ -57,6 +63,9 @@ export async function notifyObservers(
           break;
         case 'sessionBlocked':
           await observer.onSessionBlocked?.(context, event.blockedByEventId);
+          break;
+        case 'duplicateDetected':
+          await observer.onDuplicateDetected?.(context);
           break;
       }
     } catch (error) {

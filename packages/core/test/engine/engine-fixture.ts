@@ -39,6 +39,7 @@ export function setup(
     onMessageFailed: (c) => void lifecycle.push(`failed:${c.eventId}`),
     onMessageDeadLettered: (c) => void lifecycle.push(`deadLettered:${c.eventId}`),
     onSessionBlocked: (c) => void lifecycle.push(`blocked:${c.eventId}`),
+    onDuplicateDetected: (c) => void lifecycle.push(`duplicate:${c.eventId}`),
   };
   const engine = new MessageEngine({
     endpointId: 'Billing',

@@ -59,7 +59,11 @@ describe('engine: inbox pre-check (reference 7.1-62..70, adapted)', () => {
     expect(duplicate?.content.eventContent).toEqual(retry.content.eventContent);
     expect(f.session.state).toBeNull();
     expect(f.session.last?.kind).toBe('complete');
-    expect(f.lifecycle).toEqual([`received:${retry.eventId}`, `completed:${retry.eventId}`]);
+    expect(f.lifecycle).toEqual([
+      `received:${retry.eventId}`,
+      `duplicate:${retry.eventId}`,
+      `completed:${retry.eventId}`,
+    ]);
   });
 
   it('7.1-63 a recorded RetryRequest whose event still blocks the session lifts the block', async () => {
@@ -237,5 +241,29 @@ describe('engine: inbox record and failures', () => {
     await f.deliver(blank);
     expect(f.handler.calls).toHaveLength(2);
     expect(f.inbox.records.size).toBe(0);
+  });
+
+  it('an inbox duplicate is reported to observers as onDuplicateDetected before onMessageCompleted, with the endpoint id', async () => {
+    const seen: string[] = [];
+    const inbox = new SetInbox();
+    const f = {
+      inbox,
+      ...setup({
+        extra: { inbox },
+        observers: [
+          { onDuplicateDetected: (c) => void seen.push(`duplicate ${c.messageId} at ${c.endpointId}`) },
+        ],
+      }),
+    };
+    const e = f.inbox.recorded(event());
+    await f.deliver(e);
+    await f.deliver(event({ sessionId: 'session-2' }));
+    expect(seen).toEqual([`duplicate ${e.messageId} at Billing`]);
+    expect(f.lifecycle.slice(0, 3)).toEqual([
+      `received:${e.eventId}`,
+      `duplicate:${e.eventId}`,
+      `completed:${e.eventId}`,
+    ]);
+    expect(f.lifecycle.slice(3).some((l) => l.startsWith('duplicate'))).toBe(false);
   });
 });
