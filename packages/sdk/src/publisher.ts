@@ -188,14 +188,67 @@ export class Publisher {
   }
 
   /**
-   * Sends a pre-built envelope (class-less events); no validation, and its trace context is kept as built
-   * (the publish span still records the send).
+   * Publishes a class-less event: a string event type id and its payload as JSON text, with no schema to
+   * validate against (the text must be well-formed JSON). Identity, session and correlation follow the same
+   * rules as {@link publish}; without an explicit session id each message gets a new one. The id must still
+   * be declared as produced by this endpoint when the publisher knows its definition, so that it is routed.
    */
-  async publishEnvelope(envelope: MessageEnvelope): Promise<void> {
+  async publishRaw(
+    eventTypeId: string,
+    eventJson: string,
+    options: PublishOptions = {},
+  ): Promise<PublishReceipt> {
+    if (typeof eventTypeId !== 'string' || eventTypeId.trim() === '') {
+      throw new TypeError('publishRaw needs a non-blank event type id.');
+    }
+    if (typeof eventJson !== 'string') throw new TypeError(`publishRaw('${eventTypeId}') needs JSON text.`);
+    try {
+      JSON.parse(eventJson);
+    } catch (error) {
+      throw new TypeError(
+        `publishRaw('${eventTypeId}'): the payload is not valid JSON: ${(error as Error).message}`,
+      );
+    }
+    this.#assertProduces(eventTypeId);
+    const now = this.#clock.now();
+    const messageId = options.messageId || deterministicMessageId(eventTypeId, eventJson);
+    const sessionId = options.sessionId || uuidv7(now);
+    const correlationId = options.correlationId ?? uuidv7(now);
+    const envelope = createEnvelope({
+      messageId,
+      to: eventTypeId,
+      sessionId,
+      correlationId,
+      messageType: MessageType.EventRequest,
+      eventTypeId,
+      originatingFrom: this.endpointId,
+      retryCount: 0,
+      content: { eventContent: { eventTypeId, eventJson }, errorContent: null },
+    });
+    await this.#send([encodeEnvelope(envelope)]);
+    return { messageId, sessionId, correlationId, eventTypeId };
+  }
+
+  /**
+   * Sends a pre-built envelope exactly as built: no validation, no stamping of ids, lineage or trace context
+   * (the publish span still records the send). For agents and bridges that build messages themselves.
+   */
+  async publishMessage(envelope: MessageEnvelope): Promise<void> {
+    if (!envelope || typeof envelope !== 'object') throw new TypeError('publishMessage needs an envelope.');
+    for (const field of ['messageId', 'to', 'sessionId', 'messageType'] as const) {
+      if (typeof envelope[field] !== 'string' || envelope[field].trim() === '') {
+        throw new TypeError(`publishMessage: the envelope has no ${field}.`);
+      }
+    }
     const message = encodeEnvelope(envelope);
     await this.#traced([message], () =>
       this.#transport.publish([{ source: this.endpointId, messages: [message] }]),
     );
+  }
+
+  /** Same as {@link publishMessage}. */
+  publishEnvelope(envelope: MessageEnvelope): Promise<void> {
+    return this.publishMessage(envelope);
   }
 
   #send(messages: readonly TransportMessage[]): Promise<void> {
@@ -249,6 +302,14 @@ export class Publisher {
     }
   }
 
+  #assertProduces(eventTypeId: string): void {
+    if (this.#endpoint && !this.#endpoint.produces.some((p) => p.id === eventTypeId)) {
+      throw new TypeError(
+        `Endpoint '${this.endpointId}' does not declare that it produces '${eventTypeId}'; no consumer would receive it.`,
+      );
+    }
+  }
+
   #build<T>(
     type: EventType<T>,
     payload: T,
@@ -257,11 +318,7 @@ export class Publisher {
     parent: MessageLineage | null,
   ): Built {
     if (!type || typeof type.id !== 'string') throw new TypeError('publish needs an event type.');
-    if (this.#endpoint && !this.#endpoint.produces.some((p) => p.id === type.id)) {
-      throw new TypeError(
-        `Endpoint '${this.endpointId}' does not declare that it produces '${type.id}'; no consumer would receive it.`,
-      );
-    }
+    this.#assertProduces(type.id);
     const value = validateEvent(type, payload);
     const eventJson = JSON.stringify(value);
     const messageId = options.messageId || deterministicMessageId(type.id, eventJson);

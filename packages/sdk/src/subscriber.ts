@@ -9,6 +9,7 @@ import {
   tryValidate,
 } from '@nimbus/core';
 import type { HandlerContext } from './handler-context.js';
+import { readEventJson } from './payload.js';
 import type { Publisher } from './publisher.js';
 
 export type EventHandler<T> = (event: T, context: HandlerContext) => Promise<void> | void;
@@ -45,63 +46,186 @@ function isHandlerDefinition(value: unknown): value is HandlerDefinition {
   );
 }
 
-interface Registration {
+/**
+ * A handler for a class-less event type, keyed by its string id: it receives the payload as raw JSON text
+ * (already checked to be present, well-formed, not `null` and at most 32 levels deep) and parses what it needs.
+ */
+export type DynamicEventHandler = (eventJson: string, context: HandlerContext) => Promise<void> | void;
+
+/** Builds a dynamic (or fallback) handler; use it when the handler needs wiring or keeps state. */
+export interface DynamicHandlerFactory {
+  readonly create: () => DynamicEventHandler;
+  /**
+   * `singleton` (default): built once, on the first message, and reused for every later one, so it may keep
+   * state; a failed build is tried again on the next message. `perMessage`: built fresh for every message.
+   */
+  readonly lifetime?: 'singleton' | 'perMessage';
+}
+
+interface TypedRegistration {
+  readonly kind: 'typed';
   readonly definition: HandlerDefinition;
   readonly explicit: boolean;
+  readonly name: string;
 }
+
+interface DynamicRegistration {
+  readonly kind: 'dynamic';
+  readonly name: string;
+  readonly resolve: () => DynamicEventHandler;
+}
+
+type Registration = TypedRegistration | DynamicRegistration;
 
 /** Raised at registration time when two different handlers claim one event type. */
 export class HandlerRegistrationError extends Error {
   override readonly name = 'HandlerRegistrationError';
 }
 
+function describeRegistration(registration: Registration): string {
+  return `${registration.kind} handler '${registration.name}'`;
+}
+
+function conflict(
+  eventTypeId: string,
+  existing: Registration,
+  added: Registration,
+): HandlerRegistrationError {
+  return new HandlerRegistrationError(
+    `Two handlers for event type '${eventTypeId}': ${describeRegistration(existing)} and ${describeRegistration(added)}. Register exactly one.`,
+  );
+}
+
+function dynamicRegistration(
+  what: string,
+  handler: DynamicEventHandler | DynamicHandlerFactory,
+  name: string | undefined,
+): DynamicRegistration {
+  if (typeof handler === 'function') {
+    return { kind: 'dynamic', name: name || handler.name || 'anonymous handler', resolve: () => handler };
+  }
+  if (typeof handler !== 'object' || handler === null || typeof handler.create !== 'function') {
+    throw new TypeError(`${what} needs a handler function or a factory { create: () => handler }.`);
+  }
+  const lifetime = handler.lifetime ?? 'singleton';
+  if (lifetime !== 'singleton' && lifetime !== 'perMessage') {
+    throw new TypeError(`${what}: lifetime must be 'singleton' or 'perMessage', not '${String(lifetime)}'.`);
+  }
+  const build = (): DynamicEventHandler => {
+    const built = handler.create();
+    if (typeof built !== 'function') throw new TypeError(`The factory of ${what} did not return a function.`);
+    return built;
+  };
+  let instance: DynamicEventHandler | null = null;
+  return {
+    kind: 'dynamic',
+    name: name || handler.create.name || 'handler factory',
+    resolve:
+      lifetime === 'perMessage'
+        ? build
+        : () => {
+            instance ??= build();
+            return instance;
+          },
+  };
+}
+
 /**
- * Typed handlers per event type. Payloads are parsed and validated against the type's schema before the
- * handler runs; a payload that is not JSON, does not match the schema, or names another type is a
- * permanent failure (dead-lettered, never retried).
+ * Handlers per event type: typed ones (payload parsed and validated against the type's schema before the
+ * handler runs) and dynamic ones keyed by a string id (payload given as raw JSON), plus an optional fallback
+ * for ids nothing else handles. A payload that is missing, not JSON, `null`, too deep, does not match the
+ * schema, or names another type than the message header is a permanent failure (dead-lettered, never
+ * retried) and no handler runs.
  */
 export class Subscriber {
   readonly #registrations = new Map<string, Registration>();
+  #fallback: DynamicRegistration | null = null;
   #publisher: Publisher | null = null;
 
   /** Registers the handler for one event type; the payload type is inferred from the event type. */
   on<T>(eventType: EventType<T>, handle: EventHandler<T>, name?: string): this {
     const definition = defineHandler(eventType, handle, name);
+    const added: TypedRegistration = {
+      kind: 'typed',
+      definition: definition as HandlerDefinition,
+      explicit: true,
+      name: definition.name,
+    };
     const existing = this.#registrations.get(eventType.id);
-    if (existing) {
+    if (existing) throw conflict(eventType.id, existing, added);
+    this.#registrations.set(eventType.id, added);
+    return this;
+  }
+
+  /**
+   * Registers a handler for a class-less event type, keyed by its exact wire id (case-sensitive). The handler
+   * gets the payload as raw JSON. Pass a function, or a {@link DynamicHandlerFactory}.
+   */
+  onDynamic(eventTypeId: string, handler: DynamicEventHandler | DynamicHandlerFactory, name?: string): this {
+    if (typeof eventTypeId !== 'string' || eventTypeId.trim() === '') {
+      throw new TypeError(`onDynamic needs a non-blank event type id, got '${String(eventTypeId)}'.`);
+    }
+    const added = dynamicRegistration(`onDynamic('${eventTypeId}')`, handler, name);
+    const existing = this.#registrations.get(eventTypeId);
+    if (existing) throw conflict(eventTypeId, existing, added);
+    this.#registrations.set(eventTypeId, added);
+    return this;
+  }
+
+  /**
+   * Registers the handler for every event type id that has no handler of its own (typed or dynamic); it gets
+   * the payload as raw JSON and `context.eventTypeId` tells which type arrived. At most one per subscriber.
+   */
+  onFallback(handler: DynamicEventHandler | DynamicHandlerFactory, name?: string): this {
+    const added = dynamicRegistration('onFallback', handler, name);
+    if (this.#fallback) {
       throw new HandlerRegistrationError(
-        `Two handlers for event type '${eventType.id}': '${existing.definition.name}' and '${definition.name}'. Register exactly one.`,
+        `Two fallback handlers: '${this.#fallback.name}' and '${added.name}'. Register exactly one.`,
       );
     }
-    this.#registrations.set(eventType.id, { definition: definition as HandlerDefinition, explicit: true });
+    this.#fallback = added;
     return this;
   }
 
   /**
    * Registers every handler definition found in the given modules (`import * as m`) or arrays. A type that
    * already has an explicit registration keeps it; the same definition twice is ignored; two different
-   * scanned handlers for one type fail fast, naming both.
+   * scanned handlers for one type, or a scanned handler for a dynamic id, fail fast, naming both.
    */
   register(...sources: readonly unknown[]): this {
     for (const definition of sources.flatMap(collect)) {
-      const existing = this.#registrations.get(definition.eventType.id);
-      if (existing?.explicit || existing?.definition === definition) continue;
-      if (existing) {
+      const id = definition.eventType.id;
+      const existing = this.#registrations.get(id);
+      if (existing?.kind === 'typed' && (existing.explicit || existing.definition === definition)) continue;
+      const added: TypedRegistration = { kind: 'typed', definition, explicit: false, name: definition.name };
+      if (existing?.kind === 'typed') {
         throw new HandlerRegistrationError(
-          `Two handlers for event type '${definition.eventType.id}' were found: '${existing.definition.name}' and '${definition.name}'. Register the intended one explicitly with subscriber.on(...) before scanning.`,
+          `Two handlers for event type '${id}' were found: '${existing.definition.name}' and '${definition.name}'. Register the intended one explicitly with subscriber.on(...) before scanning.`,
         );
       }
-      this.#registrations.set(definition.eventType.id, { definition, explicit: false });
+      if (existing) throw conflict(id, existing, added);
+      this.#registrations.set(id, added);
     }
     return this;
   }
 
+  /** Ids with a typed handler (these must be declared as consumed by the endpoint). */
   get eventTypeIds(): readonly string[] {
-    return [...this.#registrations.keys()];
+    return [...this.#registrations].filter(([, r]) => r.kind === 'typed').map(([id]) => id);
+  }
+
+  /** Ids with a dynamic (class-less) handler. */
+  get dynamicEventTypeIds(): readonly string[] {
+    return [...this.#registrations].filter(([, r]) => r.kind === 'dynamic').map(([id]) => id);
+  }
+
+  get hasFallback(): boolean {
+    return this.#fallback !== null;
   }
 
   handlerFor(eventTypeId: string): HandlerDefinition | null {
-    return this.#registrations.get(eventTypeId)?.definition ?? null;
+    const registration = this.#registrations.get(eventTypeId);
+    return registration?.kind === 'typed' ? registration.definition : null;
   }
 
   /** Lets handlers publish follow-ups through `context.publish`. The endpoint host wires this. */
@@ -118,6 +242,7 @@ export class Subscriber {
   async #dispatch(raw: MessageHandlingContext): Promise<void> {
     const { message } = raw;
     const eventTypeId = message.eventTypeId;
+    // The header is authoritative: a type named only in the body never selects a handler.
     if (!eventTypeId) throw new EventHandlerNotFoundError(null);
     const bodyType = message.content.eventContent?.eventTypeId;
     if (bodyType && bodyType !== eventTypeId) {
@@ -125,11 +250,17 @@ export class Subscriber {
         `The message header says event type '${eventTypeId}' but its body carries '${bodyType}'.`,
       );
     }
-    const registration = this.#registrations.get(eventTypeId);
+    const registration = this.#registrations.get(eventTypeId) ?? this.#fallback;
     if (!registration) throw new EventHandlerNotFoundError(eventTypeId);
+    const eventJson = message.content.eventContent?.eventJson;
+    const parsed = readEventJson(eventTypeId, eventJson);
+    const context = this.#context(raw, eventTypeId);
+    if (registration.kind === 'dynamic') {
+      await registration.resolve()(eventJson as string, context);
+      return;
+    }
     const { definition } = registration;
-    const payload = parsePayload(definition.eventType, message.content.eventContent?.eventJson);
-    await definition.handle(payload, this.#context(raw, eventTypeId));
+    await definition.handle(validatePayload(definition.eventType, parsed), context);
   }
 
   #context(raw: MessageHandlingContext, eventTypeId: string): HandlerContext {
@@ -174,22 +305,7 @@ function collect(source: unknown): HandlerDefinition[] {
   );
 }
 
-function parsePayload<T>(eventType: EventType<T>, eventJson: string | undefined): T {
-  if (eventJson === undefined || eventJson === '') {
-    throw new PermanentFailureError(`The '${eventType.id}' message carries no payload.`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(eventJson);
-  } catch (error) {
-    throw new PermanentFailureError(
-      `The '${eventType.id}' payload is not valid JSON: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
-  }
-  if (parsed === null) throw new PermanentFailureError(`The '${eventType.id}' payload is null.`);
+function validatePayload<T>(eventType: EventType<T>, parsed: unknown): T {
   const result = tryValidate(eventType, parsed);
   if (!result.valid) {
     const error = new EventValidationError(eventType.id, result.errors);
@@ -200,4 +316,15 @@ function parsePayload<T>(eventType: EventType<T>, eventJson: string | undefined)
 
 export function createSubscriber(): Subscriber {
   return new Subscriber();
+}
+
+/**
+ * A dynamic handler that hands every message off to external work (an agent, a person) instead of handling
+ * it: the engine answers with a `PendingHandoffResponse` and the session waits for the HandoffClient.
+ */
+export function pendingHandoffHandler(reason = 'Awaiting agent pickup'): DynamicEventHandler {
+  if (typeof reason !== 'string' || reason.trim() === '') {
+    throw new TypeError('pendingHandoffHandler needs a non-blank reason.');
+  }
+  return (_eventJson, context) => context.markPendingHandoff({ reason });
 }

@@ -158,7 +158,7 @@ describe('Subscriber registration', () => {
   it('two explicit handlers for one type fail fast, naming both', () => {
     const subscriber = createSubscriber().on(OrderPlaced, function chargeCard() {});
     expect(() => subscriber.on(OrderPlaced, function sendReceipt() {})).toThrow(
-      "Two handlers for event type 'OrderPlaced': 'chargeCard' and 'sendReceipt'",
+      "Two handlers for event type 'OrderPlaced': typed handler 'chargeCard' and typed handler 'sendReceipt'",
     );
   });
 
