@@ -131,6 +131,20 @@ describe('nimbus dev (compiled bin, SQLite under a temp data dir)', () => {
     ]);
   }, 50_000);
 
+  it('probes every sample endpoint and the Resolver with the heartbeat, and shows them On', async () => {
+    await expect
+      .poll(
+        async () =>
+          (await api<{ endpointId: string; status: string }[]>('/api/heartbeat/overview'))
+            .map((row) => `${row.endpointId}:${row.status}`)
+            .sort(),
+        { timeout: 20_000, interval: 500 },
+      )
+      .toEqual(['Credit:On', 'Crm:On', 'Erp:On']);
+    const services = await api<{ serviceId: string; status: string }[]>('/api/health/services');
+    expect(services).toEqual([expect.objectContaining({ serviceId: 'Resolver', status: 'On' })]);
+  }, 30_000);
+
   it('answers scripts with documented exit codes', async () => {
     const missing = await runCli(['events', 'show', 'Erp', 'no-such-event', '--data-dir', dataDir]);
     expect(missing.code).toBe(4);

@@ -60,6 +60,7 @@ export function devCommand(print: (line: string) => void): Command {
       migrationMode: 'AutoApply',
       print,
       environment: 'dev',
+      enableHeartbeatsWhenUnconfigured: true,
     });
     printSignIn(print, services.bootstrap);
     print(`NimBus dev ready at ${services.url}`);

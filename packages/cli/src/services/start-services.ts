@@ -2,7 +2,7 @@ import { type Logger, type Platform, topologyFromPlatform } from '@nimbus/core';
 import { BLOCKED_DEMO_CUSTOMER, startSampleAdapters, startTrafficGenerator } from '@nimbus/example-crm-erp';
 import { InProcessStateChangeNotifier } from '@nimbus/message-store';
 import type { MigrationMode } from '@nimbus/message-store-sql';
-import { createResolver } from '@nimbus/resolver';
+import { createHeartbeatScheduler, createResolver } from '@nimbus/resolver';
 import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
 import { openIdentityStore } from '../backends/open-identity.js';
 import { openStore } from '../backends/open-store.js';
@@ -34,7 +34,11 @@ export interface ServicesOptions {
   readonly environment: string;
   /** Deployments generate the first admin's password instead of using the public default. */
   readonly generateBootstrapPassword?: boolean;
+  /** Turn endpoint heartbeats on (every 60 s) when the store has never had them configured; `nimbus dev` does. */
+  readonly enableHeartbeatsWhenUnconfigured?: boolean;
 }
+
+const DEV_HEARTBEAT_INTERVAL_SECONDS = 60;
 
 export interface RunningServices {
   readonly url: string | null;
@@ -67,6 +71,21 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       const resolver = createResolver({ transport, store, notifier, logger });
       await resolver.start();
       closers.add('the resolver', () => resolver.stop());
+
+      if (options.enableHeartbeatsWhenUnconfigured) {
+        const settings = await store.getHeartbeatSettings();
+        if (!settings.enabled && settings.lastSentAtUtc === null) {
+          await store.setHeartbeatSettings({
+            ...settings,
+            enabled: true,
+            intervalSeconds: DEV_HEARTBEAT_INTERVAL_SECONDS,
+          });
+        }
+      }
+      const catalog = options.platform ?? (await transport.getTopology()).endpoints;
+      const heartbeat = createHeartbeatScheduler({ transport, store, catalog, notifier, logger });
+      heartbeat.start();
+      closers.add('the heartbeat scheduler', () => heartbeat.stop());
     }
 
     let url: string | null = null;

@@ -42,7 +42,7 @@ export function HealthPage() {
               </td>
               <td>{s.version}</td>
               <td>{when(s.lastSeenUtc)}</td>
-              <td>{s.roundTripMs ?? '—'} ms</td>
+              <td>{s.roundTripMs === null ? '—' : `${s.roundTripMs} ms`}</td>
             </tr>
           ))}
           {(services.data ?? []).length === 0 && (
@@ -71,7 +71,7 @@ export function HealthPage() {
                 <StatusBadge status={h.status} />
               </td>
               <td>{when(h.lastEndTime)}</td>
-              <td>{h.roundTripMs ?? '—'}</td>
+              <td>{h.roundTripMs === null ? '—' : `${h.roundTripMs} ms`}</td>
               <td>{h.sdkVersion ?? '—'}</td>
             </tr>
           ))}
