@@ -1,7 +1,6 @@
 import { type Clock, consoleLogger, type Logger, systemClock } from '@nimbus/core';
 import {
   type MessageStateChangeNotifier,
-  type MessageTrackingStore,
   noopStateChangeNotifier,
   type OpenMessageStore,
   parseRetentionOptions,
@@ -10,6 +9,8 @@ import {
   type RetentionSweepResult,
   type StorageProviderCapabilities,
   type StorageProviderRegistration,
+  type TrackingRetention,
+  type TrackingStatusWrites,
   type UnresolvedEventWrite,
 } from '@nimbus/message-store';
 import { type ConnectionOptions, resolveConnectionSettings } from './config/resolve-connection-settings.js';
@@ -117,18 +118,7 @@ export async function createSqlMessageStore(options: SqlMessageStoreOptions = {}
     (s: ResolutionStatus) =>
     (eventId: string, sessionId: string, endpointId: string, content: UnresolvedEventWrite) =>
       writeStatus(context, { eventId, sessionId, endpointId }, s, content);
-  const statusWrites: Pick<
-    MessageTrackingStore,
-    | 'uploadPendingMessage'
-    | 'uploadDeferredMessage'
-    | 'uploadFailedMessage'
-    | 'uploadDeadletteredMessage'
-    | 'uploadUnsupportedMessage'
-    | 'uploadSkippedMessage'
-    | 'uploadCompletedMessage'
-    | 'tryCompletePendingMessage'
-    | 'sweepExpired'
-  > = {
+  const statusWrites: TrackingStatusWrites & TrackingRetention = {
     uploadPendingMessage: status(ResolutionStatus.Pending),
     uploadDeferredMessage: status(ResolutionStatus.Deferred),
     uploadFailedMessage: status(ResolutionStatus.Failed),

@@ -2,6 +2,16 @@ export { isSelfOriginating, resolveOriginatingId } from './blocked-event-rules.j
 export { compositeEventId } from './composite-id.js';
 export type { EndpointMetadataStore } from './contracts/endpoint-metadata-store.js';
 export type { HeartbeatHistoryStore } from './contracts/heartbeat-history-store.js';
+export type {
+  TrackingAuditsAndReports,
+  TrackingEndpointViews,
+  TrackingEventLookups,
+  TrackingEventSearch,
+  TrackingMessageHistory,
+  TrackingRetention,
+  TrackingRowLifecycle,
+  TrackingStatusWrites,
+} from './contracts/message-tracking-parts.js';
 export type { MessageTrackingStore } from './contracts/message-tracking-store.js';
 export type { MetricsStore } from './contracts/metrics-store.js';
 export type { NimBusMessageStore, OpenMessageStore } from './contracts/nimbus-message-store.js';

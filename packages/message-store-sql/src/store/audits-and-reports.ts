@@ -6,8 +6,8 @@ import {
   type MessageAuditEntity,
   MessageAuditType,
   type MessageAuditWrite,
-  type MessageTrackingStore,
   PaginationLimits,
+  type TrackingAuditsAndReports,
   toMessageAudit,
 } from '@nimbus/message-store';
 import { type SqlBool, sql } from 'kysely';
@@ -15,20 +15,10 @@ import { decodeDocument, encodeDocument, toDateOrNull, toMs } from './document-c
 import { chunks, decodeOffsetToken, pageOf, startsWithIgnoringCase } from './query-helpers.js';
 import type { StoreContext } from './store-context.js';
 
-type Audits = Pick<
-  MessageTrackingStore,
-  | 'storeMessageAudit'
-  | 'getMessageAudits'
-  | 'getResubmitCounts'
-  | 'searchAudits'
-  | 'setEventReport'
-  | 'getEventReports'
->;
-
 const RESUBMITS: MessageAuditType[] = [MessageAuditType.Resubmit, MessageAuditType.ResubmitWithChanges];
 
 /** The audit trail and the per-event "reported" markers. */
-export class AuditsAndReports implements Audits {
+export class AuditsAndReports implements TrackingAuditsAndReports {
   constructor(private readonly context: StoreContext) {}
 
   async storeMessageAudit(

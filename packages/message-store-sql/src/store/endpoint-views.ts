@@ -6,11 +6,11 @@ import {
   type EndpointState,
   type EndpointStateCount,
   formatEndpointErrorList,
-  type MessageTrackingStore,
   PaginationLimits,
   ResolutionStatus,
   resolveOriginatingId,
   type SessionStateCount,
+  type TrackingEndpointViews,
   UNRESOLVED_STATUSES,
   type UnresolvedEvent,
 } from '@nimbus/message-store';
@@ -18,23 +18,11 @@ import { chunks, decodeOffsetToken, pageOf } from './query-helpers.js';
 import { nowDate, type StoreContext } from './store-context.js';
 import { unresolvedFromRow } from './unresolved-rows.js';
 
-type Views = Pick<
-  MessageTrackingStore,
-  | 'downloadEndpointStateCount'
-  | 'downloadEndpointSessionStateCount'
-  | 'downloadEndpointSessionStateCountBatch'
-  | 'downloadEndpointStatePaging'
-  | 'getBlockedEventsOnSession'
-  | 'getPendingEventsOnSession'
-  | 'getInvalidEventsOnSession'
-  | 'getEndpointErrorList'
->;
-
 const BLOCKING: ResolutionStatus[] = [ResolutionStatus.Pending, ResolutionStatus.Deferred];
 const ACTIONABLE: ResolutionStatus[] = [...UNRESOLVED_STATUSES];
 
 /** Operator views over an endpoint's live rows: counts, session state, paging, blocked sessions. */
-export class EndpointViews implements Views {
+export class EndpointViews implements TrackingEndpointViews {
   constructor(private readonly context: StoreContext) {}
 
   private live(endpointId: string) {

@@ -1,7 +1,7 @@
 import {
   HANDOFF_SUB_STATUS,
-  type MessageTrackingStore,
   ResolutionStatus,
+  type TrackingEventLookups,
   type UnresolvedEvent,
 } from '@nimbus/message-store';
 import type { ExpressionBuilder } from 'kysely';
@@ -9,21 +9,6 @@ import type { StoreDatabase } from '../schema/database.js';
 import { chunks, compositeIdSplits } from './query-helpers.js';
 import type { StoreContext } from './store-context.js';
 import { unresolvedFromRow } from './unresolved-rows.js';
-
-type Lookups = Pick<
-  MessageTrackingStore,
-  | 'getPendingEvent'
-  | 'getFailedEvent'
-  | 'getDeferredEvent'
-  | 'getDeadletteredEvent'
-  | 'getUnsupportedEvent'
-  | 'getEvent'
-  | 'getEventById'
-  | 'getEventsByIds'
-  | 'getCompletedEventsOnEndpoint'
-  | 'getPendingHandoffByExternalJobId'
-  | 'getNextPendingHandoffEvent'
->;
 
 type UnresolvedEb = ExpressionBuilder<StoreDatabase, 'unresolved_events'>;
 
@@ -37,7 +22,7 @@ function matchesAnyId(eb: UnresolvedEb, ids: readonly string[]) {
 }
 
 /** Single-row and small-set reads of resolver rows. Every miss is null; removed rows are invisible. */
-export class EventLookups implements Lookups {
+export class EventLookups implements TrackingEventLookups {
   constructor(private readonly context: StoreContext) {}
 
   private live() {

@@ -1,4 +1,4 @@
-import type { EventFilter, MessageTrackingStore, SearchResponse } from '@nimbus/message-store';
+import type { EventFilter, SearchResponse, TrackingEventSearch } from '@nimbus/message-store';
 import { PaginationLimits, withoutEventJson } from '@nimbus/message-store';
 import { toMs } from './document-codec.js';
 import { decodeOffsetToken, pageOf, startsWithIgnoringCase } from './query-helpers.js';
@@ -8,7 +8,7 @@ import { unresolvedFromRow } from './unresolved-rows.js';
 const EVENT_JSON_PATH = ['messageContent', 'eventContent', 'eventJson'] as const;
 
 /** `getEventsByFilter`: live rows of every status, newest update first, payload stripped. */
-export class EventSearch implements Pick<MessageTrackingStore, 'getEventsByFilter'> {
+export class EventSearch implements TrackingEventSearch {
   constructor(private readonly context: StoreContext) {}
 
   async getEventsByFilter(

@@ -1,12 +1,10 @@
-import type { MessageTrackingStore } from '@nimbus/message-store';
+import type { TrackingRowLifecycle } from '@nimbus/message-store';
 import { notifyAfterCommit, type StoreContext } from './store-context.js';
-
-type Lifecycle = Pick<MessageTrackingStore, 'removeMessage' | 'purgeMessages' | 'archiveFailedEvent'>;
 
 /** Soft deletes. `removed` rows expire after the short soft-delete retention, `archived` ones much later. */
 export const DeletionKind = { Removed: 'removed', Archived: 'archived' } as const;
 
-export class LifecycleOperations implements Lifecycle {
+export class LifecycleOperations implements TrackingRowLifecycle {
   constructor(private readonly context: StoreContext) {}
 
   private softDelete(endpointId: string, kind: string) {

@@ -4,8 +4,8 @@ import {
   type MessageEntityWrite,
   type MessageFilter,
   type MessageSearchResult,
-  type MessageTrackingStore,
   PaginationLimits,
+  type TrackingMessageHistory,
   toMessageEntity,
   withoutEventJson,
 } from '@nimbus/message-store';
@@ -13,22 +13,10 @@ import { decodeDocument, encodeDocument, toMs } from './document-codec.js';
 import { decodeOffsetToken, pageOf, startsWithIgnoringCase } from './query-helpers.js';
 import type { StoreContext } from './store-context.js';
 
-type History = Pick<
-  MessageTrackingStore,
-  | 'storeMessage'
-  | 'getMessage'
-  | 'getEventHistory'
-  | 'getLatestEventRequestMessage'
-  | 'getFailedMessage'
-  | 'getDeadletteredMessage'
-  | 'removeStoredMessage'
-  | 'searchMessages'
->;
-
 const decode = (row: { document_json: string }) => decodeDocument<MessageEntity>(row.document_json);
 
 /** The per-message history: first write wins per (eventId, messageId). */
-export class MessageHistory implements History {
+export class MessageHistory implements TrackingMessageHistory {
   constructor(private readonly context: StoreContext) {}
 
   private select() {

@@ -1,5 +1,8 @@
 import { MessageType } from '@nimbus/core';
-import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
+import type {
+  TrackingAuditsAndReports,
+  TrackingMessageHistory,
+} from '../contracts/message-tracking-parts.js';
 import type { AuditSearchItem } from '../entities/filters.js';
 import type { EventReport } from '../entities/message-audit.js';
 import type { MessageEntity } from '../entities/message-entity.js';
@@ -18,23 +21,7 @@ import {
 } from '../search-matching.js';
 import { clone, type MemoryState, nextSeq, now, pairKey, type StoredMessage } from './state.js';
 
-type HistoryMethods = Pick<
-  MessageTrackingStore,
-  | 'storeMessage'
-  | 'getMessage'
-  | 'getEventHistory'
-  | 'getLatestEventRequestMessage'
-  | 'getFailedMessage'
-  | 'getDeadletteredMessage'
-  | 'removeStoredMessage'
-  | 'searchMessages'
-  | 'storeMessageAudit'
-  | 'getMessageAudits'
-  | 'searchAudits'
-  | 'getResubmitCounts'
-  | 'setEventReport'
-  | 'getEventReports'
->;
+type HistoryMethods = TrackingMessageHistory & TrackingAuditsAndReports;
 
 const newestEnqueued = (a: StoredMessage, b: StoredMessage) =>
   b.entity.enqueuedTimeUtc.getTime() - a.entity.enqueuedTimeUtc.getTime() || b.seq - a.seq;

@@ -1,6 +1,10 @@
 import { resolveOriginatingId } from '../blocked-event-rules.js';
 import { compositeEventId } from '../composite-id.js';
-import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
+import type {
+  TrackingEndpointViews,
+  TrackingEventLookups,
+  TrackingEventSearch,
+} from '../contracts/message-tracking-parts.js';
 import { formatEndpointErrorList } from '../endpoint-error-list.js';
 import type { BlockedMessageEvent } from '../entities/endpoint-state.js';
 import type { UnresolvedEvent } from '../entities/unresolved-event.js';
@@ -18,29 +22,7 @@ import {
 import { clone, type MemoryState, now, type TrackingRow } from './state.js';
 import { liveRow, rowKey } from './tracking-writes.js';
 
-type ReadMethods = Pick<
-  MessageTrackingStore,
-  | 'getPendingEvent'
-  | 'getFailedEvent'
-  | 'getDeferredEvent'
-  | 'getDeadletteredEvent'
-  | 'getUnsupportedEvent'
-  | 'getEvent'
-  | 'getEventById'
-  | 'getEventsByIds'
-  | 'getCompletedEventsOnEndpoint'
-  | 'getPendingHandoffByExternalJobId'
-  | 'getNextPendingHandoffEvent'
-  | 'getEventsByFilter'
-  | 'downloadEndpointStateCount'
-  | 'downloadEndpointSessionStateCount'
-  | 'downloadEndpointSessionStateCountBatch'
-  | 'downloadEndpointStatePaging'
-  | 'getBlockedEventsOnSession'
-  | 'getPendingEventsOnSession'
-  | 'getInvalidEventsOnSession'
-  | 'getEndpointErrorList'
->;
+type ReadMethods = TrackingEventLookups & TrackingEventSearch & TrackingEndpointViews;
 
 const newestFirst = (a: TrackingRow, b: TrackingRow) =>
   b.event.updatedAt.getTime() - a.event.updatedAt.getTime() || b.seq - a.seq;

@@ -1,9 +1,9 @@
-import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
+import type { TrackingRetention } from '../contracts/message-tracking-parts.js';
 import { FINISHED_STATUSES } from '../enums.js';
 import type { RetentionSweepResult } from '../retention.js';
 import type { MemoryState } from './state.js';
 
-export function createRetentionSweep(state: MemoryState): Pick<MessageTrackingStore, 'sweepExpired'> {
+export function createRetentionSweep(state: MemoryState): TrackingRetention {
   return {
     async sweepExpired(at) {
       const cutoff = at?.getTime() ?? state.clock.now();

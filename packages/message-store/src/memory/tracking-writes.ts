@@ -1,4 +1,4 @@
-import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
+import type { TrackingRowLifecycle, TrackingStatusWrites } from '../contracts/message-tracking-parts.js';
 import type { UnresolvedEventWrite } from '../entities/unresolved-event.js';
 import { FINISHED_STATUSES, ResolutionStatus } from '../enums.js';
 import { InvalidStoreArgumentError } from '../errors.js';
@@ -16,20 +16,7 @@ import {
   type TrackingRow,
 } from './state.js';
 
-type WriteMethods = Pick<
-  MessageTrackingStore,
-  | 'uploadPendingMessage'
-  | 'uploadDeferredMessage'
-  | 'uploadFailedMessage'
-  | 'uploadDeadletteredMessage'
-  | 'uploadUnsupportedMessage'
-  | 'uploadSkippedMessage'
-  | 'uploadCompletedMessage'
-  | 'tryCompletePendingMessage'
-  | 'removeMessage'
-  | 'purgeMessages'
-  | 'archiveFailedEvent'
->;
+type WriteMethods = TrackingStatusWrites & TrackingRowLifecycle;
 
 export function rowKey(endpointId: string, eventId: string, sessionId: string): string {
   return pairKey(endpointId, eventId, sessionId);
