@@ -98,7 +98,7 @@ export class EndpointHost {
     this.#inbox = options.inbox ?? null;
     this.endpoint = endpoint;
     this.publisher = new Publisher({ transport: options.transport, endpoint, clock: options.clock });
-    options.subscriber.usePublisher(this.publisher);
+    options.subscriber.bindEndpoint(endpoint.id).usePublisher(this.publisher);
     this.handoff = new HandoffClient(options.transport, endpoint.id);
     this.engine = new MessageEngine({
       endpointId: endpoint.id,

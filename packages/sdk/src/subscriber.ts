@@ -141,6 +141,7 @@ export class Subscriber {
   readonly #registrations = new Map<string, Registration>();
   #fallback: DynamicRegistration | null = null;
   #publisher: Publisher | null = null;
+  #endpointId: string | null = null;
 
   /** Registers the handler for one event type; the payload type is inferred from the event type. */
   on<T>(eventType: EventType<T>, handle: EventHandler<T>, name?: string): this {
@@ -226,6 +227,29 @@ export class Subscriber {
   handlerFor(eventTypeId: string): HandlerDefinition | null {
     const registration = this.#registrations.get(eventTypeId);
     return registration?.kind === 'typed' ? registration.definition : null;
+  }
+
+  /** The endpoint this subscriber serves, once a host (or test bus) runs it. */
+  get endpointId(): string | null {
+    return this.#endpointId;
+  }
+
+  /**
+   * Binds the subscriber to the endpoint that runs it (the endpoint host and the test bus call this). Its
+   * handlers publish as that endpoint, so serving a second endpoint fails fast; binding the same endpoint
+   * again (a restarted host) is fine.
+   */
+  bindEndpoint(endpointId: string): this {
+    if (typeof endpointId !== 'string' || endpointId.trim() === '') {
+      throw new TypeError('bindEndpoint needs a non-blank endpoint id.');
+    }
+    if (this.#endpointId !== null && this.#endpointId !== endpointId) {
+      throw new HandlerRegistrationError(
+        `This subscriber already serves endpoint '${this.#endpointId}' and cannot also serve '${endpointId}': create one subscriber per endpoint.`,
+      );
+    }
+    this.#endpointId = endpointId;
+    return this;
   }
 
   /** Lets handlers publish follow-ups through `context.publish`. The endpoint host wires this. */

@@ -1,10 +1,4 @@
-import {
-  createEnvelope,
-  EventHandlerNotFoundError,
-  type MessageHandlingContext,
-  MessageType,
-  PermanentFailureError,
-} from '@nimbus/core';
+import { EventHandlerNotFoundError, PermanentFailureError } from '@nimbus/core';
 import { describe, expect, it } from 'vitest';
 import {
   createSubscriber,
@@ -14,50 +8,7 @@ import {
 } from '../src/index.js';
 import { InvoiceCreated, OrderPlaced, order } from './fixtures.js';
 import * as handlerModule from './handler-module.js';
-
-function contextFor(
-  init: {
-    eventTypeId?: string | null;
-    bodyType?: string | null;
-    json?: string;
-    originatingMessageId?: string;
-  } = {},
-): MessageHandlingContext {
-  const eventTypeId = init.eventTypeId === undefined ? 'OrderPlaced' : init.eventTypeId;
-  const bodyType = init.bodyType === undefined ? eventTypeId : init.bodyType;
-  const message = createEnvelope({
-    messageId: 'm-1',
-    to: 'Billing',
-    from: 'Sales',
-    sessionId: 's-1',
-    correlationId: 'c-1',
-    messageType: MessageType.EventRequest,
-    eventId: 'e-1',
-    eventTypeId,
-    parentMessageId: 'p-0',
-    originatingMessageId: init.originatingMessageId ?? 'self',
-    content: {
-      eventContent:
-        bodyType === null
-          ? null
-          : { eventTypeId: bodyType ?? '', eventJson: init.json ?? JSON.stringify(order(1)) },
-      errorContent: null,
-    },
-  });
-  let handoff: MessageHandlingContext['pendingHandoff'] = null;
-  return {
-    message,
-    endpointId: 'Billing',
-    isReplay: false,
-    deliveryCount: 1,
-    markPendingHandoff: (h) => {
-      handoff = h;
-    },
-    get pendingHandoff() {
-      return handoff;
-    },
-  };
-}
+import { contextFor } from './handling-context.js';
 
 // Reference §7.4 EventHandlerProvider / EventJsonHandler / SubscriberBuilder / scanning tests, adapted.
 describe('Subscriber dispatch', () => {

@@ -99,7 +99,7 @@ export class TestBus {
     const endpoint = this.platform.getEndpoint(endpointId);
     if (!endpoint) throw new TypeError(`Endpoint '${endpointId}' is not part of the platform.`);
     if (options.inbox !== undefined) assertEndpointInbox(options.inbox, endpointId);
-    options.subscriber.usePublisher(this.publisher(endpointId));
+    options.subscriber.bindEndpoint(endpointId).usePublisher(this.publisher(endpointId));
     const engine = new MessageEngine({
       endpointId,
       handler: options.subscriber.asContextHandler(),
