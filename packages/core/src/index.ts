@@ -114,6 +114,18 @@ export {
 export * from './telemetry/index.js';
 export { type Delivery, RESOLVER_INPUT, replyInputOf, routeMessage } from './transport/routing.js';
 export {
+  assertDeadLetterReason,
+  assertPublishBatchSize,
+  assertPublishSource,
+  assertSessionState,
+  assertSettleEffects,
+  assertTransportMessage,
+  MAX_DELIVERY_COUNT_REASON,
+  maxDeliveryDescription,
+  parkedMessageNotFound,
+  transportMessageSize,
+} from './transport/settle-validation.js';
+export {
   diffTopology,
   hasChanges,
   type Route,
@@ -125,6 +137,7 @@ export {
 export type {
   AcceptOptions,
   DeadLetteredMessage,
+  ParkedDeadLetter,
   ParkedMessage,
   PeekedMessage,
   PublishRequest,

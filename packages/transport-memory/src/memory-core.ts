@@ -1,11 +1,19 @@
 import {
+  assertPublishBatchSize,
+  assertPublishSource,
+  assertSessionState,
+  assertSettleEffects,
+  assertTransportMessage,
   type Clock,
   type DeadLetteredMessage,
   type Delivery,
   diffTopology,
+  MAX_DELIVERY_COUNT_REASON,
+  maxDeliveryDescription,
   type PeekedMessage,
   type PublishRequest,
   type PurgeTarget,
+  parkedMessageNotFound,
   RESOLVER_INPUT,
   type ReceivedMessage,
   replyInputOf,
@@ -27,7 +35,6 @@ import {
   type ScheduledEntry,
   type SessionEntry,
 } from './memory-state.js';
-import { messageSize } from './message-size.js';
 import { Waiters } from './waiters.js';
 
 export interface MemoryCoreOptions {
@@ -36,8 +43,6 @@ export interface MemoryCoreOptions {
   readonly maxDeliveryCount: number;
   readonly maxBatchBytes: number;
 }
-
-export const MAX_DELIVERY_COUNT_REASON = 'MaxDeliveryCountExceeded';
 
 /** The state and rules of the in-memory broker; the public facade and session handles delegate here. */
 export class MemoryCore {
@@ -103,14 +108,9 @@ export class MemoryCore {
   /** Routes and validates without changing anything, so callers can apply atomically afterwards. */
   planPublish(requests: readonly PublishRequest[]): { deliveries: Delivery[]; dueAt: number | null }[] {
     return requests.map((request) => {
-      if (typeof request.source !== 'string' || request.source.length === 0) {
-        throw new TransportError(
-          TransportErrorCode.InvalidArgument,
-          'PublishRequest.source must be a non-empty string',
-        );
-      }
+      assertPublishSource(request.source);
       const deliveries = request.messages.flatMap((message) => {
-        assertMessage(message);
+        assertTransportMessage(message);
         return routeMessage(this.#topology, request.source, message);
       });
       for (const delivery of deliveries) this.assertInput(delivery.input);
@@ -127,13 +127,7 @@ export class MemoryCore {
   }
 
   assertBatchSize(requests: readonly PublishRequest[]): void {
-    const bytes = requests.reduce((sum, r) => sum + r.messages.reduce((s, m) => s + messageSize(m), 0), 0);
-    if (bytes > this.options.maxBatchBytes) {
-      throw new TransportError(
-        TransportErrorCode.MessageTooLarge,
-        `Publish batch of ${bytes} bytes exceeds maxBatchBytes (${this.options.maxBatchBytes}); page the batch`,
-      );
-    }
+    assertPublishBatchSize(requests, this.options.maxBatchBytes);
   }
 
   schedule(source: string, message: TransportMessage, at: Date): string {
@@ -351,10 +345,26 @@ export class MemoryCore {
   ): void {
     const item = this.findHeld(entry, token, message);
     const plan = this.planPublish(effects?.publish ?? []);
-    for (const parked of effects?.park ?? []) assertMessage(parked.message);
-    if (effects?.state !== undefined) assertState(effects.state);
+    assertSettleEffects(effects);
+    const parkedToDeadLetter = (effects?.deadLetterParked ?? []).map((request) => {
+      const parked = entry.parked.get(request.sequence);
+      if (!parked) throw parkedMessageNotFound(entry.input, entry.sessionId, request.sequence);
+      return { parked, request };
+    });
     this.#removeFromLine(entry, item);
     if (deadLetter) this.#addDeadLetter(item, deadLetter.reason, deadLetter.description);
+    for (const { parked, request } of parkedToDeadLetter) {
+      entry.parked.delete(parked.sequence);
+      this.#addDeadLetter(
+        {
+          message: { ...parked.message, sessionId: entry.sessionId },
+          input: entry.input,
+          deliveryCount: 0,
+        },
+        request.reason,
+        request.description,
+      );
+    }
     this.applyPublish(plan);
     const parkedAt = new Date(this.now());
     for (const { sequence, message: parkedMessage } of effects?.park ?? []) {
@@ -383,7 +393,7 @@ export class MemoryCore {
 
   setState(entry: SessionEntry, token: string, state: SessionState | null): void {
     this.assertLease(entry, token);
-    assertState(state);
+    assertSessionState(state);
     entry.state = state === null ? null : structuredClone(state);
   }
 
@@ -393,7 +403,11 @@ export class MemoryCore {
     if (entry.line.length === 0) this.#ready.get(entry.input)?.delete(entry);
   }
 
-  #addDeadLetter(item: LineMessage, reason: string, description: string | null): void {
+  #addDeadLetter(
+    item: Pick<LineMessage, 'message' | 'input' | 'deliveryCount'>,
+    reason: string,
+    description: string | null,
+  ): void {
     const list = this.#deadLetters.get(item.input) ?? [];
     this.#deadLetters.set(item.input, list);
     list.push({
@@ -521,29 +535,4 @@ function toReceived(item: LineMessage): ReceivedMessage {
     enqueuedAt: new Date(item.enqueuedAt),
     lockToken: item.lockToken,
   };
-}
-
-function maxDeliveryDescription(count: number, max: number): string {
-  return `Delivered ${count} times without being settled; the maximum delivery count is ${max}`;
-}
-
-function assertMessage(message: TransportMessage): void {
-  if (typeof message?.sessionId !== 'string' || message.sessionId.length === 0) {
-    throw new TransportError(
-      TransportErrorCode.InvalidArgument,
-      'TransportMessage.sessionId must be a non-empty string',
-    );
-  }
-  if (typeof message.body !== 'string') {
-    throw new TransportError(TransportErrorCode.InvalidArgument, 'TransportMessage.body must be a string');
-  }
-}
-
-function assertState(state: SessionState | null): void {
-  if (state !== null && (typeof state !== 'object' || Array.isArray(state))) {
-    throw new TransportError(
-      TransportErrorCode.InvalidArgument,
-      'Session state must be a JSON object or null',
-    );
-  }
 }

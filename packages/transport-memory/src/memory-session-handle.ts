@@ -1,9 +1,10 @@
-import type {
-  ParkedMessage,
-  ReceivedMessage,
-  SessionHandle,
-  SessionState,
-  SettleEffects,
+import {
+  assertDeadLetterReason,
+  type ParkedMessage,
+  type ReceivedMessage,
+  type SessionHandle,
+  type SessionState,
+  type SettleEffects,
 } from '@nimbus/core';
 import type { MemoryCore } from './memory-core.js';
 import type { SessionEntry } from './memory-state.js';
@@ -65,9 +66,7 @@ export class MemorySessionHandle implements SessionHandle {
     description: string | null,
     effects?: SettleEffects,
   ): Promise<void> {
-    if (typeof reason !== 'string' || reason.length === 0) {
-      throw new RangeError('deadLetter: reason must be a non-empty string');
-    }
+    assertDeadLetterReason(reason);
     this.core.settle(this.entry, this.token, message, effects, { reason, description });
   }
 

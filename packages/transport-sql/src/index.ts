@@ -1,3 +1,4 @@
+// Kept for callers that imported it from here; the reason is shared by every transport.
+export { MAX_DELIVERY_COUNT_REASON } from '@nimbus/core';
 export type { SqlTransportConnection, SqlTransportOptions } from './options.js';
-export { MAX_DELIVERY_COUNT_REASON } from './sql-core.js';
 export { createSqlTransport, SqlTransport } from './sql-transport.js';

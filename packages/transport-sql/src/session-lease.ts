@@ -1,5 +1,5 @@
-import { uuidv7 } from '@nimbus/core';
-import { MAX_DELIVERY_COUNT_REASON, maxDeliveryDescription, type SqlCore } from './sql-core.js';
+import { MAX_DELIVERY_COUNT_REASON, maxDeliveryDescription, uuidv7 } from '@nimbus/core';
+import type { SqlCore } from './sql-core.js';
 import { localExpiry, SqlSessionHandle } from './sql-session-handle.js';
 
 /** Leases the named session, or the free session with work that has waited longest; null if none. */

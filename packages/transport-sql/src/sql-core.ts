@@ -1,4 +1,6 @@
 import {
+  assertPublishSource,
+  assertTransportMessage,
   type Delivery,
   type Logger,
   type PublishRequest,
@@ -17,10 +19,7 @@ import { NotifyCoalescer } from './notify-coalescer.js';
 import type { ResolvedOptions } from './options.js';
 import type { Row, SqlDatabase, SqlExecutor } from './sql/database.js';
 import type { Tables } from './tables.js';
-import { assertMessage, assertSource } from './validation.js';
 import { Wakeups } from './wakeups.js';
-
-export const MAX_DELIVERY_COUNT_REASON = 'MaxDeliveryCountExceeded';
 
 interface CachedTopology {
   readonly topology: Topology;
@@ -135,10 +134,10 @@ export class SqlCore {
     let cache = await this.topology();
     const plans: PublishPlan[] = [];
     for (const request of requests) {
-      assertSource(request.source);
+      assertPublishSource(request.source);
       const deliveries: Delivery[] = [];
       for (const message of request.messages) {
-        assertMessage(message);
+        assertTransportMessage(message);
         deliveries.push(...routeMessage(cache.topology, request.source, message));
       }
       for (const delivery of deliveries) {
@@ -287,8 +286,4 @@ export function deliveryFromRow(row: Row): Delivery {
       body: String(row.body),
     },
   };
-}
-
-export function maxDeliveryDescription(count: number, max: number): string {
-  return `Delivered ${count} times without being settled; the maximum delivery count is ${max}`;
 }

@@ -1,6 +1,13 @@
 import {
+  assertDeadLetterReason,
+  assertPublishBatchSize,
+  assertSessionState,
+  assertSettleEffects,
   type Delivery,
+  MAX_DELIVERY_COUNT_REASON,
+  maxDeliveryDescription,
   type ParkedMessage,
+  parkedMessageNotFound,
   type ReceivedMessage,
   type SessionHandle,
   type SessionState,
@@ -13,13 +20,7 @@ import { SessionLockLostSignal } from './line-writer.js';
 import { settleInOneStatement } from './pg-settle.js';
 import { deliveryToken, parkedFromRow, receivedFromRow } from './rows.js';
 import type { Row, SqlExecutor } from './sql/database.js';
-import {
-  MAX_DELIVERY_COUNT_REASON,
-  maxDeliveryDescription,
-  type PublishPlan,
-  type SqlCore,
-} from './sql-core.js';
-import { assertBatchSize, assertMessage, assertState } from './validation.js';
+import type { PublishPlan, SqlCore } from './sql-core.js';
 
 /** A lease on one session row; every operation re-checks the lease against the database clock. */
 export class SqlSessionHandle implements SessionHandle {
@@ -112,7 +113,7 @@ export class SqlSessionHandle implements SessionHandle {
 
   async setState(state: SessionState | null): Promise<void> {
     this.core.assertOpen();
-    assertState(state);
+    assertSessionState(state);
     const changed = await this.core.db.run(
       `UPDATE ${this.core.t.sessions} SET state = ? WHERE input = ? AND session_id = ? AND lock_token = ? AND locked_until > ${this.core.now}`,
       [state === null ? null : JSON.stringify(state), ...this.#leaseParams],
@@ -130,9 +131,7 @@ export class SqlSessionHandle implements SessionHandle {
     description: string | null,
     effects?: SettleEffects,
   ): Promise<void> {
-    if (typeof reason !== 'string' || reason.length === 0) {
-      throw new RangeError('deadLetter: reason must be a non-empty string');
-    }
+    assertDeadLetterReason(reason);
     await this.#settle(message, effects, { reason, description });
   }
 
@@ -166,13 +165,16 @@ export class SqlSessionHandle implements SessionHandle {
     core.assertOpen();
     this.#assertHeldShape(message);
     const publish = effects?.publish ?? [];
-    assertBatchSize(publish, core.options.maxBatchBytes);
+    assertPublishBatchSize(publish, core.options.maxBatchBytes);
     const plans = await core.planPublish(publish);
-    for (const parked of effects?.park ?? []) assertMessage(parked.message);
-    if (effects?.state !== undefined) assertState(effects.state);
-    const parks = effects?.park ?? [];
-    const unparks = effects?.unpark ?? [];
-    if (core.db.dialect === 'postgres' && parks.length === 0 && unparks.length === 0) {
+    assertSettleEffects(effects);
+    // The one-statement path covers settle, publish and state; anything touching parked rows is transactional.
+    const touchesParked =
+      (effects?.park?.length ?? 0) +
+        (effects?.unpark?.length ?? 0) +
+        (effects?.deadLetterParked?.length ?? 0) >
+      0;
+    if (core.db.dialect === 'postgres' && !touchesParked) {
       await this.#settleInOneStatement(message, plans, effects?.state, deadLetter);
       return;
     }
@@ -211,6 +213,20 @@ export class SqlSessionHandle implements SessionHandle {
               JSON.stringify(parked.headers),
               parked.body,
             ],
+          );
+        }
+        for (const { sequence, reason, description } of effects?.deadLetterParked ?? []) {
+          const [parked] = await tx.all(
+            `DELETE FROM ${t.parked} WHERE input = ? AND session_id = ? AND seq = ? RETURNING *`,
+            [this.input, this.sessionId, sequence],
+          );
+          if (!parked) throw parkedMessageNotFound(this.input, this.sessionId, sequence);
+          // A parked message was never delivered from the line as itself; it joins the list as it was parked.
+          await core.insertDeadLetter(
+            tx,
+            { ...parked, delivery_count: 0, enqueued_at: parked.parked_at },
+            reason,
+            description,
           );
         }
         for (const sequence of effects?.unpark ?? []) {

@@ -1,5 +1,6 @@
 import {
   type AcceptOptions,
+  assertPublishBatchSize,
   consoleLogger,
   type DeadLetteredMessage,
   type PeekedMessage,
@@ -29,7 +30,6 @@ import { openSqliteDatabase } from './sql/sqlite-database.js';
 import { SqlCore } from './sql-core.js';
 import { type Tables, tableNames } from './tables.js';
 import { applyTopology } from './topology-apply.js';
-import { assertBatchSize } from './validation.js';
 
 /** The durable transport over SQLite (one machine, many processes) or PostgreSQL (many machines). */
 export class SqlTransport implements Transport {
@@ -112,7 +112,7 @@ export class SqlTransport implements Transport {
   async publish(requests: readonly PublishRequest[]): Promise<void> {
     const { core } = this;
     core.assertOpen();
-    assertBatchSize(requests, core.options.maxBatchBytes);
+    assertPublishBatchSize(requests, core.options.maxBatchBytes);
     const plans = await core.planPublish(requests);
     if (plans.every((plan) => plan.deliveries.length === 0)) return;
     const inputs =
@@ -134,7 +134,7 @@ export class SqlTransport implements Transport {
     if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
       throw new TransportError(TransportErrorCode.InvalidArgument, 'schedule: at must be a valid Date');
     }
-    assertBatchSize([{ source, messages: [message] }], core.options.maxBatchBytes);
+    assertPublishBatchSize([{ source, messages: [message] }], core.options.maxBatchBytes);
     const [plan] = await core.planPublish([{ source, messages: [message] }]);
     const id = uuidv7();
     await core.db.transaction((tx) => core.writeScheduled(tx, id, source, at.getTime(), plan!.deliveries));

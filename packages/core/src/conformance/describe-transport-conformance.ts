@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { hasChanges } from '../transport/topology.js';
 import { operatorViewCases } from './cases/operator-views.js';
+import { parkedDeadLetterCases } from './cases/parked-dead-letters.js';
 import { parkingCases } from './cases/parking.js';
 import { routingCases } from './cases/routing.js';
 import { schedulingCases } from './cases/scheduling.js';
@@ -46,6 +47,8 @@ export function describeTransportConformance(name: string, factory: TransportCon
     describe('scheduling', () => schedulingCases(current));
     describe('routing (design D3)', () => routingCases(current));
     describe('parking', () => parkingCases(current));
+    describe('dead-lettering parked messages (SettleEffects.deadLetterParked)', () =>
+      parkedDeadLetterCases(current));
     describe('operator views and topology', () => operatorViewCases(current));
   });
 }

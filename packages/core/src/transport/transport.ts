@@ -30,6 +30,13 @@ export interface PublishRequest {
   readonly enqueueAt?: Date;
 }
 
+/** A parked message of the settling session that a settlement moves to the input's dead-letter list. */
+export interface ParkedDeadLetter {
+  readonly sequence: number;
+  readonly reason: string;
+  readonly description: string | null;
+}
+
 /**
  * Side effects applied together with a settlement. With `capabilities.atomicSettleAndPublish` they commit in
  * one transaction with the settlement; otherwise they are applied before it (at-least-once).
@@ -42,6 +49,12 @@ export interface SettleEffects {
   readonly unpark?: readonly number[];
   /** New session state; `undefined` leaves it unchanged, `null` clears it. */
   readonly state?: SessionState | null;
+  /**
+   * Moves these parked messages of the session to the input's dead-letter list (visible to `peekDeadLetters`,
+   * requeued by `requeueDeadLetters` into the same session). A sequence that is not parked fails the whole
+   * settlement with `MessageNotFound`; a sequence may not also appear in `park` or `unpark`.
+   */
+  readonly deadLetterParked?: readonly ParkedDeadLetter[];
 }
 
 /** An exclusive lease on one session of one input. */
