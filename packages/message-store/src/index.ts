@@ -112,6 +112,15 @@ export {
 export { toMessageAudit, toMessageEntity, toUnresolvedEvent, withoutEventJson } from './normalize.js';
 export { InProcessStateChangeNotifier, type StateChange, type StateChangeListener } from './notifier.js';
 export { withStateChangeNotifications } from './notifying-store.js';
+export {
+  decodeOffsetToken,
+  nextOffsetToken,
+  type OffsetPage,
+  type OffsetPageRequest,
+  offsetPageOf,
+  offsetPageRequest,
+  sliceOffsetPage,
+} from './offset-paging.js';
 export { PaginationLimits } from './pagination.js';
 export {
   assertValidStoreEndpointId,
@@ -130,7 +139,7 @@ export {
   UNRESOLVED_RETENTION_ENV,
   unresolvedRetentionMs,
 } from './retention.js';
-export { decodeOffsetToken, matchesPrefix, nextOffsetToken } from './search-matching.js';
+export { matchesPrefix } from './search-matching.js';
 export {
   CONTROL_REQUEST_TYPES,
   decideStatusWrite,

@@ -1,5 +1,3 @@
-import { InvalidStoreArgumentError } from './errors.js';
-
 /** Case-insensitive prefix match used by every id-like search filter; an absent filter matches all. */
 export function matchesPrefix(value: string | null, prefix: string | null | undefined): boolean {
   if (prefix == null || prefix === '') return true;
@@ -25,16 +23,4 @@ export function withinRange(
   if (value === null) return false;
   const t = value.getTime();
   return (from == null || t >= from.getTime()) && (to == null || t <= to.getTime());
-}
-
-/** Continuation tokens of offset-paged searches: the decimal offset of the next page. */
-export function decodeOffsetToken(token: string | null | undefined): number {
-  if (token == null || token === '') return 0;
-  if (!/^\d+$/.test(token))
-    throw new InvalidStoreArgumentError('continuationToken', `'${token}' is not a token this store issued`);
-  return Number(token);
-}
-
-export function nextOffsetToken(offset: number, pageLength: number, total: number): string | null {
-  return offset + pageLength < total ? String(offset + pageLength) : null;
 }

@@ -6,13 +6,14 @@ import {
   type MessageAuditEntity,
   MessageAuditType,
   type MessageAuditWrite,
-  PaginationLimits,
+  offsetPageRequest,
   type TrackingAuditsAndReports,
   toMessageAudit,
 } from '@nimbus/message-store';
 import { type SqlBool, sql } from 'kysely';
 import { decodeDocument, encodeDocument, toDateOrNull, toMs } from './document-codec.js';
-import { chunks, decodeOffsetToken, pageOf, startsWithIgnoringCase } from './query-helpers.js';
+import { fetchOffsetPage } from './fetch-offset-page.js';
+import { chunks, startsWithIgnoringCase } from './query-helpers.js';
 import type { StoreContext } from './store-context.js';
 
 const RESUBMITS: MessageAuditType[] = [MessageAuditType.Resubmit, MessageAuditType.ResubmitWithChanges];
@@ -81,8 +82,7 @@ export class AuditsAndReports implements TrackingAuditsAndReports {
     continuationToken: string | null,
     maxItemCount: number,
   ): Promise<AuditSearchResult> {
-    const size = PaginationLimits.resolve(maxItemCount);
-    const offset = decodeOffsetToken(continuationToken);
+    const request = offsetPageRequest(continuationToken, maxItemCount);
     let query = this.context.dialect.db
       .selectFrom('message_audits')
       .select(['event_id', 'endpoint_id', 'event_type_id', 'created_at', 'document_json']);
@@ -98,13 +98,7 @@ export class AuditsAndReports implements TrackingAuditsAndReports {
     if (filter.auditType) query = query.where('audit_type', '=', filter.auditType);
     if (filter.createdAtFrom) query = query.where('created_at', '>=', toMs(filter.createdAtFrom));
     if (filter.createdAtTo) query = query.where('created_at', '<=', toMs(filter.createdAtTo));
-    const rows = await query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(size + 1)
-      .offset(offset)
-      .execute();
-    const page = pageOf(rows, offset, size);
+    const page = await fetchOffsetPage(query.orderBy('created_at', 'desc').orderBy('id', 'desc'), request);
     return {
       audits: page.rows.map((row) => ({
         eventId: row.event_id,
@@ -113,7 +107,7 @@ export class AuditsAndReports implements TrackingAuditsAndReports {
         audit: decodeDocument<MessageAuditEntity>(row.document_json),
         createdAt: new Date(row.created_at),
       })),
-      continuationToken: page.token,
+      continuationToken: page.continuationToken,
     };
   }
 

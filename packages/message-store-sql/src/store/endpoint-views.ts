@@ -6,6 +6,7 @@ import {
   type EndpointState,
   type EndpointStateCount,
   formatEndpointErrorList,
+  offsetPageRequest,
   PaginationLimits,
   ResolutionStatus,
   resolveOriginatingId,
@@ -14,7 +15,8 @@ import {
   UNRESOLVED_STATUSES,
   type UnresolvedEvent,
 } from '@nimbus/message-store';
-import { chunks, decodeOffsetToken, pageOf } from './query-helpers.js';
+import { fetchOffsetPage } from './fetch-offset-page.js';
+import { chunks } from './query-helpers.js';
 import { nowDate, type StoreContext } from './store-context.js';
 import { unresolvedFromRow } from './unresolved-rows.js';
 
@@ -87,22 +89,20 @@ export class EndpointViews implements TrackingEndpointViews {
     pageSize: number,
     continuationToken: string | null,
   ): Promise<EndpointState> {
-    const size = PaginationLimits.resolve(pageSize);
-    const offset = decodeOffsetToken(continuationToken);
-    const rows = await this.live(endpointId)
-      .select(['document_json', 'status', 'event_id', 'session_id'])
-      .where('status', 'in', ACTIONABLE)
-      .orderBy('updated_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(size + 1)
-      .offset(offset)
-      .execute();
-    const page = pageOf(rows, offset, size);
+    const request = offsetPageRequest(continuationToken, pageSize);
+    const page = await fetchOffsetPage(
+      this.live(endpointId)
+        .select(['document_json', 'status', 'event_id', 'session_id'])
+        .where('status', 'in', ACTIONABLE)
+        .orderBy('updated_at', 'desc')
+        .orderBy('id', 'desc'),
+      request,
+    );
     const ids = (status: ResolutionStatus) =>
       page.rows.filter((r) => r.status === status).map((r) => compositeEventId(r.event_id, r.session_id));
     return {
       endpointId,
-      continuationToken: page.token,
+      continuationToken: page.continuationToken,
       enrichedUnresolvedEvents: page.rows.map(unresolvedFromRow),
       pendingEvents: ids(ResolutionStatus.Pending),
       failedEvents: ids(ResolutionStatus.Failed),

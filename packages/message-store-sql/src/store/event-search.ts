@@ -1,7 +1,8 @@
 import type { EventFilter, SearchResponse, TrackingEventSearch } from '@nimbus/message-store';
-import { PaginationLimits, withoutEventJson } from '@nimbus/message-store';
+import { offsetPageRequest, withoutEventJson } from '@nimbus/message-store';
 import { toMs } from './document-codec.js';
-import { decodeOffsetToken, pageOf, startsWithIgnoringCase } from './query-helpers.js';
+import { fetchOffsetPage } from './fetch-offset-page.js';
+import { startsWithIgnoringCase } from './query-helpers.js';
 import type { StoreContext } from './store-context.js';
 import { unresolvedFromRow } from './unresolved-rows.js';
 
@@ -17,8 +18,7 @@ export class EventSearch implements TrackingEventSearch {
     maxSearchItemsCount: number,
   ): Promise<SearchResponse> {
     const { dialect } = this.context;
-    const size = PaginationLimits.resolve(maxSearchItemsCount);
-    const offset = decodeOffsetToken(continuationToken);
+    const request = offsetPageRequest(continuationToken, maxSearchItemsCount);
     let query = dialect.db
       .selectFrom('unresolved_events')
       .select(['document_json', 'status'])
@@ -41,19 +41,13 @@ export class EventSearch implements TrackingEventSearch {
         dialect.containsText(dialect.jsonText('document_json', EVENT_JSON_PATH), payload),
       );
     }
-    const rows = await query
-      .orderBy('updated_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(size + 1)
-      .offset(offset)
-      .execute();
-    const page = pageOf(rows, offset, size);
+    const page = await fetchOffsetPage(query.orderBy('updated_at', 'desc').orderBy('id', 'desc'), request);
     return {
       events: page.rows.map((row) => {
         const event = unresolvedFromRow(row);
         return { ...event, messageContent: withoutEventJson(event.messageContent) };
       }),
-      continuationToken: page.token,
+      continuationToken: page.continuationToken,
     };
   }
 }

@@ -4,13 +4,14 @@ import {
   type MessageEntityWrite,
   type MessageFilter,
   type MessageSearchResult,
-  PaginationLimits,
+  offsetPageRequest,
   type TrackingMessageHistory,
   toMessageEntity,
   withoutEventJson,
 } from '@nimbus/message-store';
 import { decodeDocument, encodeDocument, toMs } from './document-codec.js';
-import { decodeOffsetToken, pageOf, startsWithIgnoringCase } from './query-helpers.js';
+import { fetchOffsetPage } from './fetch-offset-page.js';
+import { startsWithIgnoringCase } from './query-helpers.js';
 import type { StoreContext } from './store-context.js';
 
 const decode = (row: { document_json: string }) => decodeDocument<MessageEntity>(row.document_json);
@@ -111,8 +112,7 @@ export class MessageHistory implements TrackingMessageHistory {
     continuationToken: string | null,
     maxItemCount: number,
   ): Promise<MessageSearchResult> {
-    const size = PaginationLimits.resolve(maxItemCount);
-    const offset = decodeOffsetToken(continuationToken);
+    const request = offsetPageRequest(continuationToken, maxItemCount);
     let query = this.select();
     if (filter.endpointId) query = query.where(startsWithIgnoringCase('endpoint_id', filter.endpointId));
     if (filter.eventId) query = query.where(startsWithIgnoringCase('event_id', filter.eventId));
@@ -124,19 +124,13 @@ export class MessageHistory implements TrackingMessageHistory {
     if (filter.messageType) query = query.where('message_type', '=', filter.messageType);
     if (filter.enqueuedAtFrom) query = query.where('enqueued_time', '>=', toMs(filter.enqueuedAtFrom));
     if (filter.enqueuedAtTo) query = query.where('enqueued_time', '<=', toMs(filter.enqueuedAtTo));
-    const rows = await query
-      .orderBy('enqueued_time', 'desc')
-      .orderBy('id', 'desc')
-      .limit(size + 1)
-      .offset(offset)
-      .execute();
-    const page = pageOf(rows, offset, size);
+    const page = await fetchOffsetPage(query.orderBy('enqueued_time', 'desc').orderBy('id', 'desc'), request);
     return {
       messages: page.rows.map((row) => {
         const message = decode(row);
         return { ...message, messageContent: withoutEventJson(message.messageContent) };
       }),
-      continuationToken: page.token,
+      continuationToken: page.continuationToken,
     };
   }
 }

@@ -9,16 +9,9 @@ import type { MessageEntity } from '../entities/message-entity.js';
 import { MessageAuditType } from '../enums.js';
 import { InvalidStoreArgumentError } from '../errors.js';
 import { toMessageAudit, toMessageEntity, withoutEventJson } from '../normalize.js';
-import { PaginationLimits } from '../pagination.js';
+import { offsetPageRequest, sliceOffsetPage } from '../offset-paging.js';
 import { FIXED_RETENTION_MS } from '../retention.js';
-import {
-  decodeOffsetToken,
-  matchesExact,
-  matchesOneOf,
-  matchesPrefix,
-  nextOffsetToken,
-  withinRange,
-} from '../search-matching.js';
+import { matchesExact, matchesOneOf, matchesPrefix, withinRange } from '../search-matching.js';
 import { clone, type MemoryState, nextSeq, now, pairKey, type StoredMessage } from './state.js';
 
 type HistoryMethods = TrackingMessageHistory & TrackingAuditsAndReports;
@@ -105,8 +98,7 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
     },
 
     async searchMessages(filter, continuationToken, maxItemCount) {
-      const offset = decodeOffsetToken(continuationToken);
-      const size = PaginationLimits.resolve(maxItemCount);
+      const request = offsetPageRequest(continuationToken, maxItemCount);
       const matching = [...state.messages.values()]
         .filter(({ entity: m }) => {
           return (
@@ -122,13 +114,13 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
           );
         })
         .sort(newestEnqueued);
-      const page = matching.slice(offset, offset + size);
+      const page = sliceOffsetPage(matching, request);
       return {
-        messages: page.map((m) => {
+        messages: page.rows.map((m) => {
           const entity = clone(m.entity);
           return { ...entity, messageContent: withoutEventJson(entity.messageContent) };
         }),
-        continuationToken: nextOffsetToken(offset, page.length, matching.length),
+        continuationToken: page.continuationToken,
       };
     },
 
@@ -154,8 +146,7 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
     },
 
     async searchAudits(filter, continuationToken, maxItemCount) {
-      const offset = decodeOffsetToken(continuationToken);
-      const size = PaginationLimits.resolve(maxItemCount);
+      const request = offsetPageRequest(continuationToken, maxItemCount);
       const endpointMatches = (endpointId: string | null) => {
         if (!filter.endpointIdExact) return matchesPrefix(endpointId, filter.endpointId);
         if (filter.endpointId == null || filter.endpointId === '') return true;
@@ -172,9 +163,9 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
             withinRange(a.createdAt, filter.createdAtFrom, filter.createdAtTo),
         )
         .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.seq - a.seq);
-      const page = matching.slice(offset, offset + size);
+      const page = sliceOffsetPage(matching, request);
       return {
-        audits: page.map(
+        audits: page.rows.map(
           (a): AuditSearchItem => ({
             eventId: a.eventId,
             endpointId: a.endpointId,
@@ -183,7 +174,7 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
             createdAt: new Date(a.createdAt),
           }),
         ),
-        continuationToken: nextOffsetToken(offset, page.length, matching.length),
+        continuationToken: page.continuationToken,
       };
     },
 

@@ -10,15 +10,9 @@ import type { BlockedMessageEvent } from '../entities/endpoint-state.js';
 import type { UnresolvedEvent } from '../entities/unresolved-event.js';
 import { EndpointRole, HANDOFF_SUB_STATUS, ResolutionStatus, UNRESOLVED_STATUSES } from '../enums.js';
 import { withoutEventJson } from '../normalize.js';
+import { offsetPageRequest, sliceOffsetPage } from '../offset-paging.js';
 import { PaginationLimits } from '../pagination.js';
-import {
-  decodeOffsetToken,
-  matchesExact,
-  matchesOneOf,
-  matchesPrefix,
-  nextOffsetToken,
-  withinRange,
-} from '../search-matching.js';
+import { matchesExact, matchesOneOf, matchesPrefix, withinRange } from '../search-matching.js';
 import { clone, type MemoryState, now, type TrackingRow } from './state.js';
 import { liveRow, rowKey } from './tracking-writes.js';
 
@@ -120,8 +114,7 @@ export function createTrackingReads(state: MemoryState): ReadMethods {
     },
 
     async getEventsByFilter(filter, continuationToken, maxSearchItemsCount) {
-      const offset = decodeOffsetToken(continuationToken);
-      const size = PaginationLimits.resolve(maxSearchItemsCount);
+      const request = offsetPageRequest(continuationToken, maxSearchItemsCount);
       const matching = [...state.rows.values()]
         .filter((r) => r.visibility === 'live')
         .filter(({ event: e }) => {
@@ -141,13 +134,13 @@ export function createTrackingReads(state: MemoryState): ReadMethods {
           );
         })
         .sort(newestFirst);
-      const page = matching.slice(offset, offset + size);
+      const page = sliceOffsetPage(matching, request);
       return {
-        events: page.map((r) => {
+        events: page.rows.map((r) => {
           const e = clone(r.event);
           return { ...e, messageContent: withoutEventJson(e.messageContent) };
         }),
-        continuationToken: nextOffsetToken(offset, page.length, matching.length),
+        continuationToken: page.continuationToken,
       };
     },
 
@@ -175,17 +168,17 @@ export function createTrackingReads(state: MemoryState): ReadMethods {
     },
 
     async downloadEndpointStatePaging(endpointId, pageSize, continuationToken) {
-      const offset = decodeOffsetToken(continuationToken);
-      const size = PaginationLimits.resolve(pageSize);
+      const request = offsetPageRequest(continuationToken, pageSize);
       const actionable = liveOn(endpointId)
         .filter((r) => UNRESOLVED_STATUSES.has(r.event.resolutionStatus))
         .sort(newestFirst);
-      const page = actionable.slice(offset, offset + size).map((r) => clone(r.event));
-      const ids = (status: ResolutionStatus) => page.filter((e) => e.resolutionStatus === status).map(idOf);
+      const page = sliceOffsetPage(actionable, request);
+      const events = page.rows.map((r) => clone(r.event));
+      const ids = (status: ResolutionStatus) => events.filter((e) => e.resolutionStatus === status).map(idOf);
       return {
         endpointId,
-        continuationToken: nextOffsetToken(offset, page.length, actionable.length),
-        enrichedUnresolvedEvents: page,
+        continuationToken: page.continuationToken,
+        enrichedUnresolvedEvents: events,
         pendingEvents: ids(ResolutionStatus.Pending),
         failedEvents: ids(ResolutionStatus.Failed),
         deferredEvents: ids(ResolutionStatus.Deferred),
