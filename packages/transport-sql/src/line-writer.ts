@@ -72,13 +72,16 @@ export async function appendToLines(
        message_count = s.message_count + excluded.message_count,
        state = CASE WHEN s.input = ? AND s.session_id = ? AND ? THEN ? ELSE s.state END
      WHERE NOT (s.input = ? AND s.session_id = ?) OR (s.lock_token = ? AND s.locked_until > ${nowMs})
-     RETURNING input, session_id, last_seq`,
+     RETURNING input, session_id, last_seq, lock_token`,
     [...values, ...ownParams, ...stateParams, ...ownParams, own?.leaseToken ?? ''],
   );
   const lastSeq = new Map(
     upserted.map((row) => [sessionKey(String(row.input), String(row.session_id)), Number(row.last_seq)]),
   );
-  if (ownKey !== null && !lastSeq.has(ownKey)) throw new SessionLockLostSignal();
+  // Our row is missing when the lease check failed, and carries no token when an idle-session sweep had deleted
+  // it (the upsert then inserted a fresh row): both mean the lease is gone.
+  const ownRow = upserted.find((row) => sessionKey(String(row.input), String(row.session_id)) === ownKey);
+  if (own && ownRow?.lock_token !== own.leaseToken) throw new SessionLockLostSignal();
 
   const rows: unknown[][] = [];
   for (const key of keys) {

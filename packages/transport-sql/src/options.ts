@@ -39,6 +39,11 @@ export interface SqlTransportOptions {
   readonly busyTimeoutMs?: number;
   /** PostgreSQL: NOTIFYs per input are coalesced into one per this window (bounds wake-up latency); default 20 ms. */
   readonly notifyWindowMs?: number;
+  /**
+   * How often this process deletes idle session rows (empty line, no state, nothing parked or scheduled, lease
+   * over) that a release did not already remove, e.g. after a crash; default 60 000 ms, 0 turns it off.
+   */
+  readonly idleSessionSweepMs?: number;
   /** Where the transport reports what it survives (a failed NOTIFY, a dropped LISTEN connection); default console. */
   readonly logger?: Logger;
 }
@@ -52,6 +57,7 @@ export interface ResolvedOptions {
   readonly topologyCacheMs: number;
   readonly busyTimeoutMs: number;
   readonly notifyWindowMs: number;
+  readonly idleSessionSweepMs: number;
 }
 
 export function resolveOptions(
@@ -67,9 +73,15 @@ export function resolveOptions(
     topologyCacheMs: options.topologyCacheMs ?? 1000,
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     notifyWindowMs: options.notifyWindowMs ?? 20,
+    idleSessionSweepMs: options.idleSessionSweepMs ?? 60_000,
   };
   for (const [name, value] of Object.entries(resolved)) {
-    const allowZero = name === 'topologyCacheMs' || name === 'minPollIntervalMs' || name === 'notifyWindowMs';
+    const allowZero = [
+      'topologyCacheMs',
+      'minPollIntervalMs',
+      'notifyWindowMs',
+      'idleSessionSweepMs',
+    ].includes(name);
     if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
       throw new RangeError(
         `SQL transport option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${String(value)}`,

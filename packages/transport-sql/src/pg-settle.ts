@@ -191,7 +191,7 @@ export async function settleInOneStatement(
         message_count = s.message_count + excluded.message_count,
         state = CASE WHEN s.input = $1 AND s.session_id = $2 AND $14::boolean THEN $15::text ELSE s.state END
       WHERE NOT (s.input = $1 AND s.session_id = $2) OR (s.lock_token = $4 AND s.locked_until > ${nowMs})
-      RETURNING input, session_id, last_seq
+      RETURNING input, session_id, last_seq, lock_token
     ), ins AS (
       INSERT INTO ${t.messages} (input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, visible_at)
       SELECT d.input, d.session_id, u.last_seq - d.group_size + d.position, d.message_id, d.correlation_id, d.headers,
@@ -203,7 +203,8 @@ export async function settleInOneStatement(
     )
     SELECT (SELECT count(*) FROM del) AS deleted,
       1 / (CASE WHEN $26::boolean AND EXISTS (SELECT 1 FROM del)
-             AND NOT EXISTS (SELECT 1 FROM up WHERE up.input = $1 AND up.session_id = $2) THEN 0 ELSE 1 END) AS lease_guard,
+             AND NOT EXISTS (SELECT 1 FROM up WHERE up.input = $1 AND up.session_id = $2 AND up.lock_token = $4)
+             THEN 0 ELSE 1 END) AS lease_guard,
       (SELECT count(*) FROM ins) AS inserted,
       (SELECT count(pg_notify($24, x)) FROM unnest($25::text[]) AS x) AS notified`;
   try {

@@ -16,6 +16,7 @@ import {
   TransportErrorCode,
   uuidv7,
 } from '@nimbus/core';
+import { deleteSessionIfIdle } from './idle-sessions.js';
 import { SessionLockLostSignal } from './line-writer.js';
 import { settleInOneStatement } from './pg-settle.js';
 import { deliveryToken, parkedFromRow, receivedFromRow } from './rows.js';
@@ -340,6 +341,8 @@ export class SqlSessionHandle implements SessionHandle {
          WHERE input = ? AND session_id = ? AND lock_token = ?`,
         [this.input, this.sessionId, ...this.#leaseParams],
       );
+      // Under the row lock the count is exact, so an idle session's row can go now (no publisher is mid-write).
+      await deleteSessionIfIdle(tx, this.core, this.input, this.sessionId);
       await this.core.notifyInTransaction(tx, new Set([this.input]));
       return true;
     });

@@ -18,6 +18,7 @@ import {
   type TransportMessage,
   uuidv7,
 } from '@nimbus/core';
+import { sweepIdleSessionRows } from './idle-sessions.js';
 import { counts, peek, peekDeadLetters, purge, requeueDeadLetters } from './operator-views.js';
 import { resolveOptions, type SqlTransportConnection, type SqlTransportOptions } from './options.js';
 import { PgListener } from './pg-listener.js';
@@ -30,6 +31,9 @@ import { openSqliteDatabase } from './sql/sqlite-database.js';
 import { SqlCore } from './sql-core.js';
 import { type Tables, tableNames } from './tables.js';
 import { applyTopology } from './topology-apply.js';
+
+/** Bounds one sweep call, so a huge backlog of idle rows is worked off over several intervals. */
+const MAX_SWEEP_BATCHES = 20;
 
 /** The durable transport over SQLite (one machine, many processes) or PostgreSQL (many machines). */
 export class SqlTransport implements Transport {
@@ -96,7 +100,48 @@ export class SqlTransport implements Transport {
       await db.close();
       throw error;
     }
-    return new SqlTransport(core, listener);
+    const transport = new SqlTransport(core, listener);
+    transport.#startSweeping();
+    return transport;
+  }
+
+  /**
+   * Deletes idle session rows (empty line, no state, nothing parked or scheduled, no live lease), up to `limit`
+   * per batch until none are left; returns how many went. Runs every `idleSessionSweepMs` on its own.
+   */
+  async sweepIdleSessions(limit = 500): Promise<number> {
+    this.core.assertOpen();
+    let removed = 0;
+    for (let batch = 0; batch < MAX_SWEEP_BATCHES; batch++) {
+      const deleted = await sweepIdleSessionRows(this.core, limit);
+      removed += deleted;
+      if (deleted < limit) break;
+    }
+    return removed;
+  }
+
+  #sweepTimer: NodeJS.Timeout | null = null;
+  #sweeping: Promise<void> | null = null;
+
+  #startSweeping(): void {
+    const every = this.core.options.idleSessionSweepMs;
+    if (every === 0) return;
+    this.#sweepTimer = setInterval(() => {
+      if (this.#sweeping) return;
+      this.#sweeping = this.sweepIdleSessions()
+        .then(
+          () => undefined,
+          (error: unknown) =>
+            this.core.logger.warn(
+              { error },
+              'SQL transport: idle session sweep failed; retrying next interval',
+            ),
+        )
+        .finally(() => {
+          this.#sweeping = null;
+        });
+    }, every);
+    this.#sweepTimer.unref();
   }
 
   applyTopology(topology: Topology): Promise<TopologyChanges> {
@@ -205,8 +250,11 @@ export class SqlTransport implements Transport {
 
   async close(): Promise<void> {
     if (this.#closing) return this.#closing;
+    if (this.#sweepTimer) clearInterval(this.#sweepTimer);
+    const sweeping = this.#sweeping;
     this.core.markClosed();
     this.#closing = (async () => {
+      await sweeping; // never rejects: failures were logged
       await this.listener?.stop();
       await this.core.db.close();
     })();

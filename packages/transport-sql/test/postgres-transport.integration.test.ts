@@ -4,8 +4,9 @@ import {
   type TemporaryDatabase,
 } from '@nimbus/testing/postgres';
 import { afterAll, afterEach, beforeAll, describe } from 'vitest';
-import { createSqlTransport, type SqlTransport } from '../src/index.js';
+import { createSqlTransport, type SqlTransport, type SqlTransportOptions } from '../src/index.js';
 import { describeSqlBehaviour } from './behaviour.js';
+import { describeIdleSessionCleanup } from './idle-sessions.js';
 
 const runPg = await shouldRunPostgresSuite('transport-sql PostgreSQL behaviour');
 
@@ -23,7 +24,7 @@ describe.runIf(runPg)('SQL transport on PostgreSQL', () => {
   afterAll(async () => {
     await database?.drop();
   });
-  describeSqlBehaviour(async (options) => {
+  const openFresh = async (options?: SqlTransportOptions): Promise<SqlTransport> => {
     // A fresh schema per test keeps tests independent inside one temporary database.
     const transport = await createSqlTransport(
       { dialect: 'postgres', connectionString: database.url, schema: `t${++schemaCounter}`, poolSize: 4 },
@@ -31,5 +32,7 @@ describe.runIf(runPg)('SQL transport on PostgreSQL', () => {
     );
     opened.push(transport);
     return transport;
-  });
+  };
+  describeSqlBehaviour(openFresh);
+  describeIdleSessionCleanup(openFresh);
 });

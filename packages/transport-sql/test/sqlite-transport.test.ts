@@ -1,6 +1,7 @@
 import { afterEach, describe } from 'vitest';
 import { describeSqlBehaviour } from './behaviour.js';
 import { type SqliteFixture, sqliteFixture } from './fixtures.js';
+import { describeIdleSessionCleanup } from './idle-sessions.js';
 
 describe('SQL transport on SQLite', () => {
   let fixture: SqliteFixture | null = null;
@@ -9,6 +10,10 @@ describe('SQL transport on SQLite', () => {
     fixture = null;
   });
   describeSqlBehaviour((options) => {
+    fixture ??= sqliteFixture();
+    return fixture.open(options);
+  });
+  describeIdleSessionCleanup((options) => {
     fixture ??= sqliteFixture();
     return fixture.open(options);
   });

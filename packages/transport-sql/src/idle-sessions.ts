@@ -1,0 +1,50 @@
+import type { SqlExecutor } from './sql/database.js';
+import type { SqlCore } from './sql-core.js';
+import type { Tables } from './tables.js';
+
+/**
+ * The session row `s` holds nothing worth keeping: an empty line, no state, no parked or scheduled copy, and no
+ * live lease. Dropping such a row restarts the session's sequences at 1 the next time it gets a message, which is
+ * what the in-memory transport does too; a session with parked messages keeps its row (their sequences are
+ * permanent).
+ */
+function isIdle(t: Tables, now: string, s: string): string {
+  const same = (alias: string) => `${alias}.input = ${s}.input AND ${alias}.session_id = ${s}.session_id`;
+  // Not `message_count = 0`: a lease that ended without release can leave the count high over an empty line.
+  return `${s}.state IS NULL AND ${s}.locked_until <= ${now}
+    AND NOT EXISTS (SELECT 1 FROM ${t.messages} m WHERE ${same('m')})
+    AND NOT EXISTS (SELECT 1 FROM ${t.parked} p WHERE ${same('p')})
+    AND NOT EXISTS (SELECT 1 FROM ${t.scheduled} q WHERE ${same('q')})`;
+}
+
+/** Deletes one released session's row if it is idle; the caller holds the row's lock (release). */
+export async function deleteSessionIfIdle(
+  tx: SqlExecutor,
+  core: SqlCore,
+  input: string,
+  sessionId: string,
+): Promise<number> {
+  const { t, now } = core;
+  return tx.run(
+    `DELETE FROM ${t.sessions} AS s WHERE s.input = ? AND s.session_id = ? AND s.lock_token IS NULL AND ${isIdle(t, now, 's')}`,
+    [input, sessionId],
+  );
+}
+
+/**
+ * Deletes up to `limit` idle session rows (those a lease lapsed on without release, or emptied by a purge).
+ * PostgreSQL runs it under REPEATABLE READ with the candidates locked (`SKIP LOCKED`): a row a publisher,
+ * consumer or lease touched after the snapshot fails the sweep with a serialization error instead of being
+ * deleted on stale information (the transaction retries). SQLite's single writer needs neither.
+ */
+export async function sweepIdleSessionRows(core: SqlCore, limit: number): Promise<number> {
+  const { db, t, now } = core;
+  return db.transaction(async (tx) => {
+    if (db.dialect === 'postgres') await tx.run('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+    return tx.run(
+      `DELETE FROM ${t.sessions} AS s WHERE (s.input, s.session_id) IN (
+         SELECT i.input, i.session_id FROM ${t.sessions} AS i WHERE ${isIdle(t, now, 'i')} LIMIT ?${db.skipLocked})`,
+      [limit],
+    );
+  });
+}
