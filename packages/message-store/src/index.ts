@@ -27,6 +27,16 @@ export {
 } from './contracts/storage-provider.js';
 export type { SubscriptionStore } from './contracts/subscription-store.js';
 export { formatEndpointErrorList } from './endpoint-error-list.js';
+export {
+  compositeIdsWithStatus,
+  ERROR_LIST_STATUSES,
+  endpointStateCount,
+  endpointStatePage,
+  type RowStatus,
+  SESSION_BLOCKING_STATUSES,
+  sessionStateCount,
+  toBlockedMessageEvent,
+} from './endpoint-summaries.js';
 export type {
   EndpointMetadata,
   EndpointMetadataWrite,
@@ -109,7 +119,13 @@ export {
   type MemoryMessageStoreOptions,
   memoryStorageProvider,
 } from './memory/create-memory-message-store.js';
-export { toMessageAudit, toMessageEntity, toUnresolvedEvent, withoutEventJson } from './normalize.js';
+export {
+  toMessageAudit,
+  toMessageEntity,
+  toUnresolvedEvent,
+  withEventJsonStripped,
+  withoutEventJson,
+} from './normalize.js';
 export { InProcessStateChangeNotifier, type StateChange, type StateChangeListener } from './notifier.js';
 export { withStateChangeNotifications } from './notifying-store.js';
 export {

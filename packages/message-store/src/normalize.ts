@@ -119,3 +119,8 @@ export function withoutEventJson(content: MessageContent): MessageContent {
   if (content.eventContent === null) return content;
   return { ...content, eventContent: { eventTypeId: content.eventContent.eventTypeId, eventJson: '' } };
 }
+
+/** The entity as search and list results show it: `withoutEventJson` applied to its content. */
+export function withEventJsonStripped<T extends { readonly messageContent: MessageContent }>(entity: T): T {
+  return { ...entity, messageContent: withoutEventJson(entity.messageContent) };
+}

@@ -5,13 +5,18 @@ import {
   EndpointRole,
   type EndpointState,
   type EndpointStateCount,
+  ERROR_LIST_STATUSES,
+  endpointStateCount,
+  endpointStatePage,
   formatEndpointErrorList,
   offsetPageRequest,
   PaginationLimits,
   ResolutionStatus,
-  resolveOriginatingId,
+  SESSION_BLOCKING_STATUSES,
   type SessionStateCount,
+  sessionStateCount,
   type TrackingEndpointViews,
+  toBlockedMessageEvent,
   UNRESOLVED_STATUSES,
   type UnresolvedEvent,
 } from '@nimbus/message-store';
@@ -20,7 +25,6 @@ import { chunks } from './query-helpers.js';
 import { nowDate, type StoreContext } from './store-context.js';
 import { unresolvedFromRow } from './unresolved-rows.js';
 
-const BLOCKING: ResolutionStatus[] = [ResolutionStatus.Pending, ResolutionStatus.Deferred];
 const ACTIONABLE: ResolutionStatus[] = [...UNRESOLVED_STATUSES];
 
 /** Operator views over an endpoint's live rows: counts, session state, paging, blocked sessions. */
@@ -39,16 +43,8 @@ export class EndpointViews implements TrackingEndpointViews {
       .select((eb) => ['status', eb.fn.countAll<number>().as('count')])
       .groupBy('status')
       .execute();
-    const count = (status: ResolutionStatus) => Number(rows.find((r) => r.status === status)?.count ?? 0);
-    return {
-      endpointId,
-      pendingCount: count(ResolutionStatus.Pending),
-      deferredCount: count(ResolutionStatus.Deferred),
-      failedCount: count(ResolutionStatus.Failed),
-      deadletterCount: count(ResolutionStatus.DeadLettered),
-      unsupportedCount: count(ResolutionStatus.Unsupported),
-      eventTime: nowDate(this.context),
-    };
+    const countOf = (status: ResolutionStatus) => Number(rows.find((r) => r.status === status)?.count ?? 0);
+    return endpointStateCount(endpointId, countOf, nowDate(this.context));
   }
 
   async downloadEndpointSessionStateCount(endpointId: string, sessionId: string): Promise<SessionStateCount> {
@@ -66,22 +62,23 @@ export class EndpointViews implements TrackingEndpointViews {
         ...(await this.live(endpointId)
           .select(['event_id', 'session_id', 'status'])
           .where('session_id', 'in', batch)
-          .where('status', 'in', BLOCKING)
+          .where('status', 'in', SESSION_BLOCKING_STATUSES)
           .orderBy('updated_at', 'desc')
           .orderBy('id', 'desc')
           .execute()),
       );
     }
-    return sessionIds.map((sessionId) => {
-      const mine = rows.filter((r) => r.session_id === sessionId);
-      const ids = (status: ResolutionStatus) =>
-        mine.filter((r) => r.status === status).map((r) => compositeEventId(r.event_id, r.session_id));
-      return {
+    const statuses = rows.map((r) => ({
+      eventId: r.event_id,
+      sessionId: r.session_id,
+      resolutionStatus: r.status,
+    }));
+    return sessionIds.map((sessionId) =>
+      sessionStateCount(
         sessionId,
-        pendingEvents: ids(ResolutionStatus.Pending),
-        deferredEvents: ids(ResolutionStatus.Deferred),
-      };
-    });
+        statuses.filter((r) => r.sessionId === sessionId),
+      ),
+    );
   }
 
   async downloadEndpointStatePaging(
@@ -92,25 +89,18 @@ export class EndpointViews implements TrackingEndpointViews {
     const request = offsetPageRequest(continuationToken, pageSize);
     const page = await fetchOffsetPage(
       this.live(endpointId)
-        .select(['document_json', 'status', 'event_id', 'session_id'])
+        .select(['document_json', 'status'])
         .where('status', 'in', ACTIONABLE)
         .orderBy('updated_at', 'desc')
         .orderBy('id', 'desc'),
       request,
     );
-    const ids = (status: ResolutionStatus) =>
-      page.rows.filter((r) => r.status === status).map((r) => compositeEventId(r.event_id, r.session_id));
-    return {
+    return endpointStatePage(
       endpointId,
-      continuationToken: page.continuationToken,
-      enrichedUnresolvedEvents: page.rows.map(unresolvedFromRow),
-      pendingEvents: ids(ResolutionStatus.Pending),
-      failedEvents: ids(ResolutionStatus.Failed),
-      deferredEvents: ids(ResolutionStatus.Deferred),
-      deadletteredEvents: ids(ResolutionStatus.DeadLettered),
-      unsupportedEvents: ids(ResolutionStatus.Unsupported),
-      eventTime: nowDate(this.context),
-    };
+      page.rows.map(unresolvedFromRow),
+      page.continuationToken,
+      nowDate(this.context),
+    );
   }
 
   async getBlockedEventsOnSession(
@@ -120,7 +110,9 @@ export class EndpointViews implements TrackingEndpointViews {
     take: number,
   ): Promise<BlockedMessageEventPage> {
     const blocked = () =>
-      this.live(endpointId).where('session_id', '=', sessionId).where('status', 'in', BLOCKING);
+      this.live(endpointId)
+        .where('session_id', '=', sessionId)
+        .where('status', 'in', SESSION_BLOCKING_STATUSES);
     const totalRow = await blocked()
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirst();
@@ -131,7 +123,10 @@ export class EndpointViews implements TrackingEndpointViews {
       .limit(PaginationLimits.resolve(take))
       .offset(Math.max(0, Math.floor(skip) || 0))
       .execute();
-    return { items: rows.map((r) => toBlocked(unresolvedFromRow(r))), total: Number(totalRow?.total ?? 0) };
+    return {
+      items: rows.map((r) => toBlockedMessageEvent(unresolvedFromRow(r))),
+      total: Number(totalRow?.total ?? 0),
+    };
   }
 
   async getPendingEventsOnSession(endpointId: string): Promise<UnresolvedEvent[]> {
@@ -151,24 +146,16 @@ export class EndpointViews implements TrackingEndpointViews {
       .orderBy('updated_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
-    return rows.map((r) => toBlocked(unresolvedFromRow(r)));
+    return rows.map((r) => toBlockedMessageEvent(unresolvedFromRow(r)));
   }
 
   async getEndpointErrorList(endpointId: string): Promise<string> {
     const rows = await this.live(endpointId)
       .select(['event_id', 'session_id'])
-      .where('status', 'in', [ResolutionStatus.Failed, ResolutionStatus.Deferred])
+      .where('status', 'in', ERROR_LIST_STATUSES)
       .orderBy('updated_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
     return formatEndpointErrorList(rows.map((r) => compositeEventId(r.event_id, r.session_id)));
   }
-}
-
-function toBlocked(event: UnresolvedEvent): BlockedMessageEvent {
-  return {
-    originatingId: resolveOriginatingId(event.originatingMessageId, event.lastMessageId),
-    eventId: event.eventId,
-    status: event.resolutionStatus,
-  };
 }

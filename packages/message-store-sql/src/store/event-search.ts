@@ -1,5 +1,5 @@
 import type { EventFilter, SearchResponse, TrackingEventSearch } from '@nimbus/message-store';
-import { offsetPageRequest, withoutEventJson } from '@nimbus/message-store';
+import { offsetPageRequest, withEventJsonStripped } from '@nimbus/message-store';
 import { toMs } from './document-codec.js';
 import { fetchOffsetPage } from './fetch-offset-page.js';
 import { startsWithIgnoringCase } from './query-helpers.js';
@@ -43,10 +43,7 @@ export class EventSearch implements TrackingEventSearch {
     }
     const page = await fetchOffsetPage(query.orderBy('updated_at', 'desc').orderBy('id', 'desc'), request);
     return {
-      events: page.rows.map((row) => {
-        const event = unresolvedFromRow(row);
-        return { ...event, messageContent: withoutEventJson(event.messageContent) };
-      }),
+      events: page.rows.map((row) => withEventJsonStripped(unresolvedFromRow(row))),
       continuationToken: page.continuationToken,
     };
   }

@@ -7,7 +7,7 @@ import {
   offsetPageRequest,
   type TrackingMessageHistory,
   toMessageEntity,
-  withoutEventJson,
+  withEventJsonStripped,
 } from '@nimbus/message-store';
 import { decodeDocument, encodeDocument, toMs } from './document-codec.js';
 import { fetchOffsetPage } from './fetch-offset-page.js';
@@ -126,10 +126,7 @@ export class MessageHistory implements TrackingMessageHistory {
     if (filter.enqueuedAtTo) query = query.where('enqueued_time', '<=', toMs(filter.enqueuedAtTo));
     const page = await fetchOffsetPage(query.orderBy('enqueued_time', 'desc').orderBy('id', 'desc'), request);
     return {
-      messages: page.rows.map((row) => {
-        const message = decode(row);
-        return { ...message, messageContent: withoutEventJson(message.messageContent) };
-      }),
+      messages: page.rows.map((row) => withEventJsonStripped(decode(row))),
       continuationToken: page.continuationToken,
     };
   }

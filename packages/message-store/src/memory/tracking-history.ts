@@ -8,7 +8,7 @@ import type { EventReport } from '../entities/message-audit.js';
 import type { MessageEntity } from '../entities/message-entity.js';
 import { MessageAuditType } from '../enums.js';
 import { InvalidStoreArgumentError } from '../errors.js';
-import { toMessageAudit, toMessageEntity, withoutEventJson } from '../normalize.js';
+import { toMessageAudit, toMessageEntity, withEventJsonStripped } from '../normalize.js';
 import { offsetPageRequest, sliceOffsetPage } from '../offset-paging.js';
 import { FIXED_RETENTION_MS } from '../retention.js';
 import { matchesExact, matchesOneOf, matchesPrefix, withinRange } from '../search-matching.js';
@@ -116,10 +116,7 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
         .sort(newestEnqueued);
       const page = sliceOffsetPage(matching, request);
       return {
-        messages: page.rows.map((m) => {
-          const entity = clone(m.entity);
-          return { ...entity, messageContent: withoutEventJson(entity.messageContent) };
-        }),
+        messages: page.rows.map((m) => withEventJsonStripped(clone(m.entity))),
         continuationToken: page.continuationToken,
       };
     },

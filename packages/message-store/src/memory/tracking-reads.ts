@@ -1,4 +1,3 @@
-import { resolveOriginatingId } from '../blocked-event-rules.js';
 import { compositeEventId } from '../composite-id.js';
 import type {
   TrackingEndpointViews,
@@ -6,10 +5,17 @@ import type {
   TrackingEventSearch,
 } from '../contracts/message-tracking-parts.js';
 import { formatEndpointErrorList } from '../endpoint-error-list.js';
-import type { BlockedMessageEvent } from '../entities/endpoint-state.js';
+import {
+  ERROR_LIST_STATUSES,
+  endpointStateCount,
+  endpointStatePage,
+  SESSION_BLOCKING_STATUSES,
+  sessionStateCount,
+  toBlockedMessageEvent,
+} from '../endpoint-summaries.js';
 import type { UnresolvedEvent } from '../entities/unresolved-event.js';
 import { EndpointRole, HANDOFF_SUB_STATUS, ResolutionStatus, UNRESOLVED_STATUSES } from '../enums.js';
-import { withoutEventJson } from '../normalize.js';
+import { withEventJsonStripped } from '../normalize.js';
 import { offsetPageRequest, sliceOffsetPage } from '../offset-paging.js';
 import { PaginationLimits } from '../pagination.js';
 import { matchesExact, matchesOneOf, matchesPrefix, withinRange } from '../search-matching.js';
@@ -23,12 +29,6 @@ const newestFirst = (a: TrackingRow, b: TrackingRow) =>
 
 const idOf = (e: UnresolvedEvent) => compositeEventId(e.eventId, e.sessionId);
 
-const blocked = (e: UnresolvedEvent): BlockedMessageEvent => ({
-  originatingId: resolveOriginatingId(e.originatingMessageId, e.lastMessageId),
-  eventId: e.eventId,
-  status: e.resolutionStatus,
-});
-
 export function createTrackingReads(state: MemoryState): ReadMethods {
   const liveOn = (endpointId: string): TrackingRow[] =>
     [...state.rows.values()].filter((r) => r.visibility === 'live' && r.event.endpointId === endpointId);
@@ -40,18 +40,14 @@ export function createTrackingReads(state: MemoryState): ReadMethods {
       return row !== null && row.event.resolutionStatus === status ? clone(row.event) : null;
     };
 
-  const sessionCount = (endpointId: string, sessionId: string) => {
-    const rows = liveOn(endpointId)
-      .filter((r) => r.event.sessionId === sessionId)
-      .sort(newestFirst);
-    const ids = (status: ResolutionStatus) =>
-      rows.filter((r) => r.event.resolutionStatus === status).map((r) => idOf(r.event));
-    return {
+  const sessionCount = (endpointId: string, sessionId: string) =>
+    sessionStateCount(
       sessionId,
-      pendingEvents: ids(ResolutionStatus.Pending),
-      deferredEvents: ids(ResolutionStatus.Deferred),
-    };
-  };
+      liveOn(endpointId)
+        .filter((r) => r.event.sessionId === sessionId)
+        .sort(newestFirst)
+        .map((r) => r.event),
+    );
 
   const handoffRows = (endpointId: string) =>
     liveOn(endpointId).filter(
@@ -136,27 +132,16 @@ export function createTrackingReads(state: MemoryState): ReadMethods {
         .sort(newestFirst);
       const page = sliceOffsetPage(matching, request);
       return {
-        events: page.rows.map((r) => {
-          const e = clone(r.event);
-          return { ...e, messageContent: withoutEventJson(e.messageContent) };
-        }),
+        events: page.rows.map((r) => withEventJsonStripped(clone(r.event))),
         continuationToken: page.continuationToken,
       };
     },
 
     async downloadEndpointStateCount(endpointId) {
       const rows = liveOn(endpointId);
-      const count = (status: ResolutionStatus) =>
+      const countOf = (status: ResolutionStatus) =>
         rows.filter((r) => r.event.resolutionStatus === status).length;
-      return {
-        endpointId,
-        pendingCount: count(ResolutionStatus.Pending),
-        deferredCount: count(ResolutionStatus.Deferred),
-        failedCount: count(ResolutionStatus.Failed),
-        deadletterCount: count(ResolutionStatus.DeadLettered),
-        unsupportedCount: count(ResolutionStatus.Unsupported),
-        eventTime: now(state),
-      };
+      return endpointStateCount(endpointId, countOf, now(state));
     },
 
     async downloadEndpointSessionStateCount(endpointId, sessionId) {
@@ -174,31 +159,20 @@ export function createTrackingReads(state: MemoryState): ReadMethods {
         .sort(newestFirst);
       const page = sliceOffsetPage(actionable, request);
       const events = page.rows.map((r) => clone(r.event));
-      const ids = (status: ResolutionStatus) => events.filter((e) => e.resolutionStatus === status).map(idOf);
-      return {
-        endpointId,
-        continuationToken: page.continuationToken,
-        enrichedUnresolvedEvents: events,
-        pendingEvents: ids(ResolutionStatus.Pending),
-        failedEvents: ids(ResolutionStatus.Failed),
-        deferredEvents: ids(ResolutionStatus.Deferred),
-        deadletteredEvents: ids(ResolutionStatus.DeadLettered),
-        unsupportedEvents: ids(ResolutionStatus.Unsupported),
-        eventTime: now(state),
-      };
+      return endpointStatePage(endpointId, events, page.continuationToken, now(state));
     },
 
     async getBlockedEventsOnSession(endpointId, sessionId, skip, take) {
       const rows = liveOn(endpointId)
         .filter(
           (r) =>
-            r.event.sessionId === sessionId &&
-            (r.event.resolutionStatus === ResolutionStatus.Pending ||
-              r.event.resolutionStatus === ResolutionStatus.Deferred),
+            r.event.sessionId === sessionId && SESSION_BLOCKING_STATUSES.includes(r.event.resolutionStatus),
         )
         .sort(newestFirst);
       const from = Math.max(0, Math.floor(skip));
-      const items = rows.slice(from, from + PaginationLimits.resolve(take)).map((r) => blocked(r.event));
+      const items = rows
+        .slice(from, from + PaginationLimits.resolve(take))
+        .map((r) => toBlockedMessageEvent(r.event));
       return { items, total: rows.length };
     },
 
@@ -213,16 +187,12 @@ export function createTrackingReads(state: MemoryState): ReadMethods {
       return liveOn(endpointId)
         .filter((r) => r.event.endpointRole === EndpointRole.Publisher)
         .sort(newestFirst)
-        .map((r) => blocked(r.event));
+        .map((r) => toBlockedMessageEvent(r.event));
     },
 
     async getEndpointErrorList(endpointId) {
       const ids = liveOn(endpointId)
-        .filter(
-          (r) =>
-            r.event.resolutionStatus === ResolutionStatus.Failed ||
-            r.event.resolutionStatus === ResolutionStatus.Deferred,
-        )
+        .filter((r) => ERROR_LIST_STATUSES.includes(r.event.resolutionStatus))
         .sort(newestFirst)
         .map((r) => idOf(r.event));
       return formatEndpointErrorList(ids);
