@@ -128,6 +128,8 @@ export {
 export {
   diffTopology,
   hasChanges,
+  holdsMessages,
+  type RetainedInput,
   type Route,
   routeKey,
   type Topology,

@@ -8,6 +8,7 @@ import {
   type DeadLetteredMessage,
   type Delivery,
   diffTopology,
+  holdsMessages,
   MAX_DELIVERY_COUNT_REASON,
   maxDeliveryDescription,
   type PeekedMessage,
@@ -81,7 +82,12 @@ export class MemoryCore {
 
   applyTopology(topology: Topology): TopologyChanges {
     this.assertOpen();
-    const changes = diffTopology(this.#topology, topology);
+    const diff = diffTopology(this.#topology, topology);
+    const retainedInputs = diff.removedEndpoints
+      .flatMap((endpoint) => [endpoint, replyInputOf(endpoint)])
+      .map((input) => ({ input, counts: this.counts(input) }))
+      .filter((retained) => holdsMessages(retained.counts));
+    const changes = { ...diff, retainedInputs };
     this.#topology = { endpoints: [...topology.endpoints], routes: [...topology.routes] };
     const inputs = new Set<string>([RESOLVER_INPUT]);
     for (const endpoint of topology.endpoints) inputs.add(endpoint).add(replyInputOf(endpoint));

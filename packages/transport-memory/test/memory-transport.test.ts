@@ -19,6 +19,17 @@ async function setup(options: { lockDurationMs?: number } = {}) {
 }
 
 describe('MemoryTransport (memory-specific behaviour)', () => {
+  it('reports the inputs of a removed endpoint that still hold messages, and keeps them', async () => {
+    const { transport } = await setup();
+    await transport.publish([{ source: 'Erp', messages: [toErp('s', 'kept')] }]);
+    const changes = await transport.applyTopology({ endpoints: ['Crm'], routes: [] });
+    expect(changes.retainedInputs).toEqual([
+      { input: 'Erp', counts: { active: 1, scheduled: 0, deadLettered: 0, parked: 0 } },
+    ]);
+    expect((await transport.applyTopology(topology)).retainedInputs).toEqual([]);
+    expect((await transport.counts('Erp')).active).toBe(1);
+  });
+
   it('wakes a waiting accept when a message is published', async () => {
     const { transport } = await setup();
     const accepting = transport.acceptSession('Erp', { waitMs: 60_000 });

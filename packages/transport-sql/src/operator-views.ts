@@ -8,6 +8,7 @@ import {
 } from '@nimbus/core';
 import { deadLetterFromRow, peekedFromRow } from './rows.js';
 import { deliveryFromRow, type SqlCore } from './sql-core.js';
+import { countRows } from './topology-apply.js';
 
 // Operator views (WebApp, CLI): plain SQL over the transport's tables.
 
@@ -34,20 +35,7 @@ export async function counts(core: SqlCore, input: string): Promise<TransportCou
   core.assertOpen();
   await core.assertInput(input);
   await core.promoteDue(input);
-  const { t } = core;
-  const [row] = await core.db.all(
-    `SELECT (SELECT COUNT(*) FROM ${t.messages} WHERE input = ?) AS active,
-            (SELECT COUNT(*) FROM ${t.scheduled} WHERE input = ?) AS scheduled,
-            (SELECT COUNT(*) FROM ${t.deadLetters} WHERE input = ?) AS dead_lettered,
-            (SELECT COUNT(*) FROM ${t.parked} WHERE input = ?) AS parked`,
-    [input, input, input, input],
-  );
-  return {
-    active: Number(row?.active ?? 0),
-    scheduled: Number(row?.scheduled ?? 0),
-    deadLettered: Number(row?.dead_lettered ?? 0),
-    parked: Number(row?.parked ?? 0),
-  };
+  return countRows(core.db, core, input);
 }
 
 export async function peekDeadLetters(

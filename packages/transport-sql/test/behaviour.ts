@@ -198,11 +198,30 @@ export function describeSqlBehaviour(open: Open): void {
     const first = await transport.applyTopology(topology);
     expect(first.addedEndpoints).toEqual(['Crm', 'Erp']);
     const again = await transport.applyTopology(topology);
-    expect(again).toEqual({ addedEndpoints: [], removedEndpoints: [], addedRoutes: [], removedRoutes: [] });
+    expect(again).toEqual({
+      addedEndpoints: [],
+      removedEndpoints: [],
+      addedRoutes: [],
+      removedRoutes: [],
+      retainedInputs: [],
+    });
     expect(await transport.getTopology()).toEqual(topology);
     await expect(transport.acceptSession('Nope', { waitMs: 0 })).rejects.toMatchObject({
       code: TransportErrorCode.EntityNotFound,
     });
+  });
+
+  it('reports and keeps the messages of a removed endpoint', async () => {
+    const transport = await open();
+    await transport.applyTopology(topology);
+    await transport.publish([{ source: 'Erp', messages: [direct('Erp', 'kept')] }]);
+    const changes = await transport.applyTopology({ endpoints: ['Crm'], routes: [] });
+    expect(changes.removedEndpoints).toEqual(['Erp']);
+    expect(changes.retainedInputs).toEqual([
+      { input: 'Erp', counts: { active: 1, scheduled: 0, deadLettered: 0, parked: 0 } },
+    ]);
+    await transport.applyTopology(topology);
+    expect((await transport.counts('Erp')).active).toBe(1);
   });
 
   it('operator views: peek, counts and purge', async () => {

@@ -1,4 +1,5 @@
 import type { Platform } from '../platform/platform.js';
+import type { TransportCounts } from './transport.js';
 
 /** A producer → consumer route for one event type: copies published by `source` reach `target`. */
 export interface Route {
@@ -18,6 +19,23 @@ export interface TopologyChanges {
   readonly removedEndpoints: readonly string[];
   readonly addedRoutes: readonly Route[];
   readonly removedRoutes: readonly Route[];
+  /**
+   * Inputs of removed endpoints (the endpoint's own and its reply input) that still held messages when they were
+   * removed. Transports that report this keep the messages: they come back if the endpoint is added again, and
+   * can be purged then. Absent when the transport does not report it.
+   */
+  readonly retainedInputs?: readonly RetainedInput[];
+}
+
+/** A removed input that still holds messages, with how many of each kind. */
+export interface RetainedInput {
+  readonly input: string;
+  readonly counts: TransportCounts;
+}
+
+/** Whether `counts` has anything at all. */
+export function holdsMessages(counts: TransportCounts): boolean {
+  return counts.active + counts.scheduled + counts.deadLettered + counts.parked > 0;
 }
 
 export function routeKey(route: Route): string {

@@ -1,9 +1,14 @@
 import { expect, it } from 'vitest';
 import { diffTopology, hasChanges, routeKey, type TopologyChanges } from '../../transport/topology.js';
+import { TransportErrorCode } from '../../transport/transport-error.js';
 import { bodiesOf, CONFORMANCE_TOPOLOGY, type Harness, message } from '../harness.js';
 
 async function deadLetterAll(h: Harness, sessionId: string, count: number): Promise<void> {
-  const session = await h.accept('Erp', sessionId);
+  await deadLetterAllAt(h, 'Erp', sessionId, count);
+}
+
+async function deadLetterAllAt(h: Harness, input: string, sessionId: string, count: number): Promise<void> {
+  const session = await h.accept(input, sessionId);
   for (const received of await h.receiveAll(session, count)) await session.deadLetter(received, 'Test', null);
   await session.release();
 }
@@ -99,5 +104,28 @@ export function operatorViewCases(harness: () => Harness): void {
     expect(hasChanges(await h.transport.applyTopology(grown))).toBe(false);
     await h.send('Erp', message({ sessionId: 'o', to: 'OrderPlaced', eventTypeId: 'OrderPlaced' }));
     expect((await h.transport.counts('Shipping')).active).toBe(1);
+  });
+
+  it('keeps the messages of a removed endpoint and says so when it reports retained inputs', async () => {
+    const h = harness();
+    await h.sendTo('Billing', 'kept', 'a', 'b');
+    await deadLetterAllAt(h, 'Billing', 'kept', 1);
+    const removed = await h.transport.applyTopology({
+      endpoints: ['Crm', 'Erp'],
+      routes: CONFORMANCE_TOPOLOGY.routes.filter((r) => r.target !== 'Billing'),
+    });
+    expect(removed.removedEndpoints).toEqual(['Billing']);
+    await expect(h.tryAccept('Billing')).rejects.toMatchObject({ code: TransportErrorCode.EntityNotFound });
+    if (removed.retainedInputs === undefined) return; // the transport does not report (or keep) them
+    expect(removed.retainedInputs).toEqual([
+      { input: 'Billing', counts: { active: 1, scheduled: 0, deadLettered: 1, parked: 0 } },
+    ]);
+    await h.transport.applyTopology(CONFORMANCE_TOPOLOGY);
+    expect(await h.transport.counts('Billing')).toEqual({
+      active: 1,
+      scheduled: 0,
+      deadLettered: 1,
+      parked: 0,
+    });
   });
 }
