@@ -163,4 +163,10 @@ export {
   type IncomingStatusWrite,
   type StatusWriteDecision,
 } from './stale-write-guard.js';
+export {
+  type NewEndpointSubscription,
+  newEndpointSubscription,
+  subscriptionWantsFailure,
+  withSubscriptionUpdate,
+} from './subscription-rules.js';
 export { type BucketLength, bucketKey, bucketKeysBetween, normaliseBucketLength } from './time-buckets.js';

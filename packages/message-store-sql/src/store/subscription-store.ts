@@ -1,5 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import type { EndpointSubscription, SubscriptionStore } from '@nimbus/message-store';
+import {
+  type EndpointSubscription,
+  newEndpointSubscription,
+  type SubscriptionStore,
+  subscriptionWantsFailure,
+  withSubscriptionUpdate,
+} from '@nimbus/message-store';
 import { decodeDocument, encodeDocument } from './document-codec.js';
 import type { StoreContext } from './store-context.js';
 
@@ -21,20 +26,16 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     payload: string,
     frequency: number,
   ): Promise<EndpointSubscription> {
-    const subscription: EndpointSubscription = {
-      id: randomUUID(),
+    const subscription = newEndpointSubscription({
       endpointId,
       type,
       mail,
       authorId: author,
       url,
-      eventTypes: [...eventTypes],
+      eventTypes,
       payload,
       frequency,
-      notificationSeverity: null,
-      notifiedAt: null,
-      errorList: null,
-    };
+    });
     await this.db
       .insertInto('endpoint_subscriptions')
       .values({
@@ -64,11 +65,7 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     errorText: string,
   ): Promise<EndpointSubscription[]> {
     const all = await this.getSubscriptionsOnEndpoint(endpointId);
-    return all.filter(
-      (s) =>
-        (s.eventTypes.length === 0 || s.eventTypes.includes(eventType)) &&
-        (s.payload === '' || payload.includes(s.payload) || errorText.includes(s.payload)),
-    );
+    return all.filter((s) => subscriptionWantsFailure(s, eventType, payload, errorText));
   }
 
   async updateSubscription(subscription: EndpointSubscription): Promise<boolean> {
@@ -79,16 +76,10 @@ export class SqlSubscriptionStore implements SubscriptionStore {
         .where('id', '=', subscription.id)
         .executeTakeFirst();
       if (row === undefined) return false;
-      const stored = decodeDocument<EndpointSubscription>(row.document_json);
-      const updated: EndpointSubscription = {
-        ...stored,
-        mail: subscription.mail,
-        type: subscription.type,
-        url: subscription.url,
-        eventTypes: [...subscription.eventTypes],
-        payload: subscription.payload,
-        frequency: subscription.frequency,
-      };
+      const updated = withSubscriptionUpdate(
+        decodeDocument<EndpointSubscription>(row.document_json),
+        subscription,
+      );
       await tx
         .updateTable('endpoint_subscriptions')
         .set({ mail: updated.mail, document_json: encodeDocument(updated) })

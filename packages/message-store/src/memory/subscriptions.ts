@@ -1,6 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { SubscriptionStore } from '../contracts/subscription-store.js';
 import { InvalidStoreArgumentError } from '../errors.js';
+import {
+  newEndpointSubscription,
+  subscriptionWantsFailure,
+  withSubscriptionUpdate,
+} from '../subscription-rules.js';
 import { clone, type MemoryState } from './state.js';
 
 export function createMemorySubscriptions(state: MemoryState): SubscriptionStore {
@@ -19,20 +23,16 @@ export function createMemorySubscriptions(state: MemoryState): SubscriptionStore
       frequency,
     ) {
       if (!endpointId) throw new InvalidStoreArgumentError('endpointId', 'must be a non-empty string');
-      const subscription = {
-        id: randomUUID(),
+      const subscription = newEndpointSubscription({
         endpointId,
         type,
         mail,
         authorId: author,
         url,
-        eventTypes: [...eventTypes],
+        eventTypes,
         payload,
         frequency,
-        notificationSeverity: null,
-        notifiedAt: null,
-        errorList: null,
-      };
+      });
       state.subscriptions.set(subscription.id, subscription);
       return clone(subscription);
     },
@@ -43,23 +43,14 @@ export function createMemorySubscriptions(state: MemoryState): SubscriptionStore
 
     async getSubscriptionsOnEndpointWithEventtype(endpointId, eventType, payload, errorText) {
       return onEndpoint(endpointId)
-        .filter((s) => s.eventTypes.length === 0 || s.eventTypes.includes(eventType))
-        .filter((s) => s.payload === '' || payload.includes(s.payload) || errorText.includes(s.payload))
+        .filter((s) => subscriptionWantsFailure(s, eventType, payload, errorText))
         .map(clone);
     },
 
     async updateSubscription(subscription) {
       const stored = state.subscriptions.get(subscription.id);
       if (stored === undefined) return false;
-      state.subscriptions.set(subscription.id, {
-        ...stored,
-        mail: subscription.mail,
-        type: subscription.type,
-        url: subscription.url,
-        eventTypes: [...subscription.eventTypes],
-        payload: subscription.payload,
-        frequency: subscription.frequency,
-      });
+      state.subscriptions.set(subscription.id, withSubscriptionUpdate(stored, subscription));
       return true;
     },
 

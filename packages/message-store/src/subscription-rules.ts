@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { EndpointSubscription } from './entities/subscription.js';
+
+/** What a caller chooses when subscribing; the store adds the id and the notification bookkeeping. */
+export type NewEndpointSubscription = Pick<
+  EndpointSubscription,
+  'endpointId' | 'type' | 'mail' | 'authorId' | 'url' | 'eventTypes' | 'payload' | 'frequency'
+>;
+
+/** A subscription with a fresh id that has not notified anyone yet. */
+export function newEndpointSubscription(chosen: NewEndpointSubscription): EndpointSubscription {
+  return {
+    id: randomUUID(),
+    endpointId: chosen.endpointId,
+    type: chosen.type,
+    mail: chosen.mail,
+    authorId: chosen.authorId,
+    url: chosen.url,
+    eventTypes: [...chosen.eventTypes],
+    payload: chosen.payload,
+    frequency: chosen.frequency,
+    notificationSeverity: null,
+    notifiedAt: null,
+    errorList: null,
+  };
+}
+
+/** `stored` with the fields `updateSubscription` may change taken from `update`; the rest is kept. */
+export function withSubscriptionUpdate(
+  stored: EndpointSubscription,
+  update: EndpointSubscription,
+): EndpointSubscription {
+  return {
+    ...stored,
+    mail: update.mail,
+    type: update.type,
+    url: update.url,
+    eventTypes: [...update.eventTypes],
+    payload: update.payload,
+    frequency: update.frequency,
+  };
+}
+
+/**
+ * Whether the subscription wants to hear of this failure: its event types list the type (or are empty),
+ * and its payload filter is empty or found in the event payload or in the error text.
+ */
+export function subscriptionWantsFailure(
+  subscription: EndpointSubscription,
+  eventType: string,
+  payload: string,
+  errorText: string,
+): boolean {
+  return (
+    (subscription.eventTypes.length === 0 || subscription.eventTypes.includes(eventType)) &&
+    (subscription.payload === '' ||
+      payload.includes(subscription.payload) ||
+      errorText.includes(subscription.payload))
+  );
+}
