@@ -1,4 +1,4 @@
-import { defineEndpoint, defineEvent, definePlatform, MessageType } from '@nimbus/core';
+import { createEnvelope, defineEndpoint, defineEvent, definePlatform, MessageType } from '@nimbus/core';
 import { createSubscriber, pendingHandoffHandler } from '@nimbus/sdk';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -131,4 +131,45 @@ describe('end to end: dynamic (class-less) events (reference 7.7-66..72)', () =>
     expect(resolution?.correlationId).toBe(receipt.correlationId);
     expect(bus.outcomes().get(resolution?.eventId ?? '')).toBe(MessageType.ResolutionResponse);
   });
+});
+
+describe('end to end: payloads refused before any handler', () => {
+  function rawMessage(eventJson: string, bodyType = ContactEnriched.id) {
+    return createEnvelope({
+      messageId: `raw-${eventJson.length}-${bodyType}`,
+      to: ContactEnriched.id,
+      sessionId: 'c-1',
+      messageType: MessageType.EventRequest,
+      eventTypeId: ContactEnriched.id,
+      content: { eventContent: { eventTypeId: bodyType, eventJson }, errorContent: null },
+    });
+  }
+
+  it.each([
+    ['literal null', 'null', "The 'crm.contact.enriched.v1' payload is null."],
+    ['malformed JSON', '{"contactId":', "The 'crm.contact.enriched.v1' payload is not valid JSON"],
+    [
+      'depth > 32',
+      `${'['.repeat(33)}${']'.repeat(33)}`,
+      "The 'crm.contact.enriched.v1' payload is nested deeper than 32 levels",
+    ],
+    [
+      'header/body type mismatch',
+      '{}',
+      "The message header says event type 'crm.contact.enriched.v1' but its body carries 'crm.lead.scored.v1'.",
+    ],
+  ])(
+    '7.4 EventJsonHandler (end to end): %s is dead-lettered with a readable reason; the Resolver is told',
+    async (name, json, reason) => {
+      const { bus, raw } = crmBus();
+      const body = name === 'header/body type mismatch' ? LeadScored.id : ContactEnriched.id;
+      await bus.publisher('Agent').publishMessage(rawMessage(json, body));
+      await bus.deliverAll();
+      expect(raw).toEqual([]);
+      const [dead] = await bus.deadLetters('Crm');
+      expect(dead?.reason).toContain(`Permanent failure: ${reason}`);
+      const [notice] = bus.responses({ type: MessageType.ErrorResponse });
+      expect(notice?.deadLetterReason).toContain(reason);
+    },
+  );
 });
