@@ -1,11 +1,4 @@
-import {
-  describeEndpointMetadataStoreConformance,
-  describeHeartbeatHistoryStoreConformance,
-  describeMessageTrackingStoreConformance,
-  describeMetricsStoreConformance,
-  describeServiceHealthStoreConformance,
-  describeSubscriptionStoreConformance,
-} from '@nimbus/message-store/conformance';
+import { describeMessageStoreConformance } from '@nimbus/message-store/conformance';
 import {
   createTemporaryDatabase,
   shouldRunPostgresSuite,
@@ -26,11 +19,8 @@ describe.runIf(runPg)('PostgreSQL message store', () => {
   });
 
   // Each test gets its own schema in this database, so retention sweeps only see that test's rows.
-  const factory = postgresStoreUnderTest(() => database.url);
-  describeMessageTrackingStoreConformance('postgres', factory);
-  describeEndpointMetadataStoreConformance('postgres', factory);
-  describeMetricsStoreConformance('postgres', factory);
-  describeServiceHealthStoreConformance('postgres', factory);
-  describeHeartbeatHistoryStoreConformance('postgres', factory);
-  describeSubscriptionStoreConformance('postgres', factory);
+  describeMessageStoreConformance(
+    'postgres',
+    postgresStoreUnderTest(() => database.url),
+  );
 });

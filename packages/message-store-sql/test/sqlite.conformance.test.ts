@@ -1,16 +1,4 @@
-import {
-  describeEndpointMetadataStoreConformance,
-  describeHeartbeatHistoryStoreConformance,
-  describeMessageTrackingStoreConformance,
-  describeMetricsStoreConformance,
-  describeServiceHealthStoreConformance,
-  describeSubscriptionStoreConformance,
-} from '@nimbus/message-store/conformance';
+import { describeMessageStoreConformance } from '@nimbus/message-store/conformance';
 import { sqliteStoreUnderTest } from './support/sql-store-factories.js';
 
-describeMessageTrackingStoreConformance('sqlite', sqliteStoreUnderTest);
-describeEndpointMetadataStoreConformance('sqlite', sqliteStoreUnderTest);
-describeMetricsStoreConformance('sqlite', sqliteStoreUnderTest);
-describeServiceHealthStoreConformance('sqlite', sqliteStoreUnderTest);
-describeHeartbeatHistoryStoreConformance('sqlite', sqliteStoreUnderTest);
-describeSubscriptionStoreConformance('sqlite', sqliteStoreUnderTest);
+describeMessageStoreConformance('sqlite', sqliteStoreUnderTest);

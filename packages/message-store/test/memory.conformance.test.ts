@@ -1,12 +1,4 @@
-import {
-  type ConformanceSetup,
-  describeEndpointMetadataStoreConformance,
-  describeHeartbeatHistoryStoreConformance,
-  describeMessageTrackingStoreConformance,
-  describeMetricsStoreConformance,
-  describeServiceHealthStoreConformance,
-  describeSubscriptionStoreConformance,
-} from '@nimbus/message-store/conformance';
+import { type ConformanceSetup, describeMessageStoreConformance } from '@nimbus/message-store/conformance';
 import { createMemoryMessageStore } from '../src/index.js';
 
 const memory = async ({ clock, retention }: ConformanceSetup) => ({
@@ -14,9 +6,4 @@ const memory = async ({ clock, retention }: ConformanceSetup) => ({
   cleanup: async () => {},
 });
 
-describeMessageTrackingStoreConformance('memory', memory);
-describeEndpointMetadataStoreConformance('memory', memory);
-describeMetricsStoreConformance('memory', memory);
-describeServiceHealthStoreConformance('memory', memory);
-describeHeartbeatHistoryStoreConformance('memory', memory);
-describeSubscriptionStoreConformance('memory', memory);
+describeMessageStoreConformance('memory', memory);

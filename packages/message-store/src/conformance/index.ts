@@ -1,3 +1,4 @@
+export { describeMessageStoreConformance } from './all-suites.js';
 export { describeEndpointMetadataStoreConformance } from './endpoint-metadata.js';
 export type { ConformanceSetup, ConformanceStoreFactory, StoreUnderTest } from './factory.js';
 export { T0 } from './harness.js';
