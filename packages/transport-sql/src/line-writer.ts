@@ -39,34 +39,20 @@ export async function appendToLines(
   own?: OwnSessionUpdate,
 ): Promise<Set<string>> {
   const { t, nowMs, channel, notifyNow } = context;
-  const groups = new Map<string, { input: string; sessionId: string; deliveries: Delivery[] }>();
-  for (const delivery of deliveries) {
-    const key = sessionKey(delivery.input, delivery.message.sessionId);
-    let group = groups.get(key);
-    if (!group) {
-      group = { input: delivery.input, sessionId: delivery.message.sessionId, deliveries: [] };
-      groups.set(key, group);
-    }
-    group.deliveries.push(delivery);
-  }
+  const groups = groupBySession(deliveries, own ?? null);
+  if (groups.length === 0) return new Set();
   const ownKey = own ? sessionKey(own.input, own.sessionId) : null;
-  if (own && ownKey !== null && !groups.has(ownKey)) {
-    groups.set(ownKey, { input: own.input, sessionId: own.sessionId, deliveries: [] });
-  }
-  if (groups.size === 0) return new Set();
-  const keys = [...groups.keys()].sort();
 
   const values: unknown[] = [];
-  for (const key of keys) {
-    const group = groups.get(key)!;
+  for (const group of groups) {
     const added = group.deliveries.length;
-    values.push(group.input, group.sessionId, added, added + (key === ownKey ? own!.countDelta : 0));
+    values.push(group.input, group.sessionId, added, added + (group.key === ownKey ? own!.countDelta : 0));
   }
   const ownParams: unknown[] = own ? [own.input, own.sessionId] : ['', ''];
   const stateParams: unknown[] = [own?.state !== undefined, own?.state ?? null];
   const upserted = await tx.all(
     `INSERT INTO ${t.sessions} AS s (input, session_id, last_seq, message_count)
-     VALUES ${keys.map(() => '(?, ?, ?, ?)').join(', ')}
+     VALUES ${groups.map(() => '(?, ?, ?, ?)').join(', ')}
      ON CONFLICT (input, session_id) DO UPDATE SET
        last_seq = s.last_seq + excluded.last_seq,
        message_count = s.message_count + excluded.message_count,
@@ -84,9 +70,8 @@ export async function appendToLines(
   if (own && ownRow?.lock_token !== own.leaseToken) throw new SessionLockLostSignal();
 
   const rows: unknown[][] = [];
-  for (const key of keys) {
-    const group = groups.get(key)!;
-    let seq = lastSeq.get(key)! - group.deliveries.length;
+  for (const group of groups) {
+    let seq = lastSeq.get(group.key)! - group.deliveries.length;
     for (const { input, message } of group.deliveries) {
       seq += 1;
       rows.push([
@@ -122,4 +107,35 @@ export async function appendToLines(
 
 export function sessionKey(input: string, sessionId: string): string {
   return `${input}\u0000${sessionId}`;
+}
+
+export interface SessionGroup {
+  readonly key: string;
+  readonly input: string;
+  readonly sessionId: string;
+  readonly deliveries: Delivery[];
+}
+
+/**
+ * Deliveries per (input, session) in key order, the order in which every writer locks session rows (so two
+ * writers never deadlock); `own`, the settling session, is included even when nothing is appended to it.
+ */
+export function groupBySession(
+  deliveries: readonly Delivery[],
+  own: { readonly input: string; readonly sessionId: string } | null,
+): SessionGroup[] {
+  const groups = new Map<string, SessionGroup>();
+  const add = (input: string, sessionId: string): SessionGroup => {
+    const key = sessionKey(input, sessionId);
+    let group = groups.get(key);
+    if (!group) {
+      group = { key, input, sessionId, deliveries: [] };
+      groups.set(key, group);
+    }
+    return group;
+  };
+  if (own) add(own.input, own.sessionId);
+  for (const delivery of deliveries)
+    add(delivery.input, delivery.message.sessionId).deliveries.push(delivery);
+  return [...groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
