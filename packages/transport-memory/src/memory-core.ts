@@ -87,7 +87,7 @@ export class MemoryCore {
       .flatMap((endpoint) => [endpoint, replyInputOf(endpoint)])
       .map((input) => ({ input, counts: this.counts(input) }))
       .filter((retained) => holdsMessages(retained.counts));
-    const changes = { ...diff, retainedInputs };
+    const changes = retainedInputs.length > 0 ? { ...diff, retainedInputs } : diff;
     this.#topology = { endpoints: [...topology.endpoints], routes: [...topology.routes] };
     const inputs = new Set<string>([RESOLVER_INPUT]);
     for (const endpoint of topology.endpoints) inputs.add(endpoint).add(replyInputOf(endpoint));

@@ -26,7 +26,7 @@ describe('MemoryTransport (memory-specific behaviour)', () => {
     expect(changes.retainedInputs).toEqual([
       { input: 'Erp', counts: { active: 1, scheduled: 0, deadLettered: 0, parked: 0 } },
     ]);
-    expect((await transport.applyTopology(topology)).retainedInputs).toEqual([]);
+    expect('retainedInputs' in (await transport.applyTopology(topology))).toBe(false);
     expect((await transport.counts('Erp')).active).toBe(1);
   });
 

@@ -58,9 +58,9 @@ export async function applyTopology(core: SqlCore, topology: Topology): Promise<
         [route.source, route.eventTypeId, route.target],
       );
     }
-    return { ...diff, retainedInputs };
+    return retainedInputs.length > 0 ? { ...diff, retainedInputs } : diff;
   });
-  for (const { input, counts } of changes.retainedInputs) {
+  for (const { input, counts } of changes.retainedInputs ?? []) {
     core.logger.warn(
       { input, ...counts },
       'SQL transport: input removed from the topology still holds messages; they are kept (add the endpoint back to reach or purge them)',

@@ -22,7 +22,8 @@ export interface TopologyChanges {
   /**
    * Inputs of removed endpoints (the endpoint's own and its reply input) that still held messages when they were
    * removed. Transports that report this keep the messages: they come back if the endpoint is added again, and
-   * can be purged then. Absent when the transport does not report it.
+   * can be purged then. Absent when nothing was retained (or the transport does not report it), so callers that
+   * compare changes with an exact shape see no difference in the common case.
    */
   readonly retainedInputs?: readonly RetainedInput[];
 }
