@@ -58,6 +58,7 @@ export type {
   MessageFilter,
   MessageSearchResult,
   SearchResponse,
+  TrackedMessageFilter,
 } from './entities/filters.js';
 export {
   DEFAULT_HEARTBEAT_SETTINGS,
@@ -155,7 +156,11 @@ export {
   UNRESOLVED_RETENTION_ENV,
   unresolvedRetentionMs,
 } from './retention.js';
-export { matchesPrefix } from './search-matching.js';
+export {
+  matchesPrefix,
+  matchesTrackedMessageFilter,
+  type TrackedMessageFields,
+} from './search-matching.js';
 export {
   CONTROL_REQUEST_TYPES,
   decideStatusWrite,

@@ -1,3 +1,6 @@
+import type { MessageType } from '@nimbus/core';
+import type { TrackedMessageFilter } from './entities/filters.js';
+
 /** Case-insensitive prefix match used by every id-like search filter; an absent filter matches all. */
 export function matchesPrefix(value: string | null, prefix: string | null | undefined): boolean {
   if (prefix == null || prefix === '') return true;
@@ -23,4 +26,32 @@ export function withinRange(
   if (value === null) return false;
   const t = value.getTime();
   return (from == null || t >= from.getTime()) && (to == null || t <= to.getTime());
+}
+
+/** The fields of a stored message or resolver row that a `TrackedMessageFilter` looks at. */
+export interface TrackedMessageFields {
+  readonly endpointId: string;
+  readonly eventId: string;
+  readonly sessionId: string | null;
+  readonly eventTypeId: string | null;
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly messageType: MessageType;
+  readonly enqueuedTimeUtc: Date;
+}
+
+export function matchesTrackedMessageFilter(
+  message: TrackedMessageFields,
+  filter: TrackedMessageFilter,
+): boolean {
+  return (
+    matchesPrefix(message.endpointId, filter.endpointId) &&
+    matchesPrefix(message.eventId, filter.eventId) &&
+    matchesPrefix(message.sessionId, filter.sessionId) &&
+    matchesOneOf(message.eventTypeId, filter.eventTypeId) &&
+    matchesExact(message.from, filter.from) &&
+    matchesExact(message.to, filter.to) &&
+    matchesExact(message.messageType, filter.messageType) &&
+    withinRange(message.enqueuedTimeUtc, filter.enqueuedAtFrom, filter.enqueuedAtTo)
+  );
 }

@@ -2,8 +2,8 @@ import type { EventFilter, SearchResponse, TrackingEventSearch } from '@nimbus/m
 import { offsetPageRequest, withEventJsonStripped } from '@nimbus/message-store';
 import { toMs } from './document-codec.js';
 import { fetchOffsetPage } from './fetch-offset-page.js';
-import { startsWithIgnoringCase } from './query-helpers.js';
 import type { StoreContext } from './store-context.js';
+import { trackedMessageConditions } from './tracked-message-conditions.js';
 import { unresolvedFromRow } from './unresolved-rows.js';
 
 const EVENT_JSON_PATH = ['messageContent', 'eventContent', 'eventJson'] as const;
@@ -23,18 +23,10 @@ export class EventSearch implements TrackingEventSearch {
       .selectFrom('unresolved_events')
       .select(['document_json', 'status'])
       .where('deleted', '=', 0);
-    if (filter.endpointId) query = query.where(startsWithIgnoringCase('endpoint_id', filter.endpointId));
-    if (filter.eventId) query = query.where(startsWithIgnoringCase('event_id', filter.eventId));
-    if (filter.sessionId) query = query.where(startsWithIgnoringCase('session_id', filter.sessionId));
-    if (filter.eventTypeId?.length) query = query.where('event_type_id', 'in', filter.eventTypeId);
+    for (const condition of trackedMessageConditions(filter)) query = query.where(condition);
     if (filter.resolutionStatus?.length) query = query.where('status', 'in', filter.resolutionStatus);
-    if (filter.to) query = query.where('to_address', '=', filter.to);
-    if (filter.from) query = query.where('from_address', '=', filter.from);
-    if (filter.messageType) query = query.where('message_type', '=', filter.messageType);
     if (filter.updatedAtFrom) query = query.where('updated_at', '>=', toMs(filter.updatedAtFrom));
     if (filter.updatedAtTo) query = query.where('updated_at', '<=', toMs(filter.updatedAtTo));
-    if (filter.enqueuedAtFrom) query = query.where('enqueued_time', '>=', toMs(filter.enqueuedAtFrom));
-    if (filter.enqueuedAtTo) query = query.where('enqueued_time', '<=', toMs(filter.enqueuedAtTo));
     if (filter.payload) {
       const payload = filter.payload;
       query = query.where(() =>

@@ -13,6 +13,7 @@ import { decodeDocument, encodeDocument, toMs } from './document-codec.js';
 import { fetchOffsetPage } from './fetch-offset-page.js';
 import { startsWithIgnoringCase } from './query-helpers.js';
 import type { StoreContext } from './store-context.js';
+import { trackedMessageConditions } from './tracked-message-conditions.js';
 
 const decode = (row: { document_json: string }) => decodeDocument<MessageEntity>(row.document_json);
 
@@ -114,16 +115,8 @@ export class MessageHistory implements TrackingMessageHistory {
   ): Promise<MessageSearchResult> {
     const request = offsetPageRequest(continuationToken, maxItemCount);
     let query = this.select();
-    if (filter.endpointId) query = query.where(startsWithIgnoringCase('endpoint_id', filter.endpointId));
-    if (filter.eventId) query = query.where(startsWithIgnoringCase('event_id', filter.eventId));
+    for (const condition of trackedMessageConditions(filter)) query = query.where(condition);
     if (filter.messageId) query = query.where(startsWithIgnoringCase('message_id', filter.messageId));
-    if (filter.sessionId) query = query.where(startsWithIgnoringCase('session_id', filter.sessionId));
-    if (filter.eventTypeId?.length) query = query.where('event_type_id', 'in', filter.eventTypeId);
-    if (filter.from) query = query.where('from_address', '=', filter.from);
-    if (filter.to) query = query.where('to_address', '=', filter.to);
-    if (filter.messageType) query = query.where('message_type', '=', filter.messageType);
-    if (filter.enqueuedAtFrom) query = query.where('enqueued_time', '>=', toMs(filter.enqueuedAtFrom));
-    if (filter.enqueuedAtTo) query = query.where('enqueued_time', '<=', toMs(filter.enqueuedAtTo));
     const page = await fetchOffsetPage(query.orderBy('enqueued_time', 'desc').orderBy('id', 'desc'), request);
     return {
       messages: page.rows.map((row) => withEventJsonStripped(decode(row))),

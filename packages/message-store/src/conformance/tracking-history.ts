@@ -320,6 +320,53 @@ export function registerHistoryCases(open: Open): void {
       expect((await store.searchMessages({ eventId: 'Evt-1' }, null, 10)).messages.length).toBe(0);
     });
 
+    it('searchMessages applies type, to/from, message type and inclusive enqueued-time bounds', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      const first = new Date(clock.now());
+      await store.storeMessage(sampleMessage(clock, id('e1'), 'm1', ep));
+      clock.advance(60_000);
+      const second = new Date(clock.now());
+      await store.storeMessage(
+        sampleMessage(clock, id('e2'), 'm2', ep, {
+          eventTypeId: 'Other',
+          from: 'erp',
+          to: 'billing',
+          messageType: MessageType.ErrorResponse,
+        }),
+      );
+      const ids = async (filter: object) =>
+        (await store.searchMessages({ endpointId: ep, ...filter }, null, 10)).messages.map(
+          (m) => m.messageId,
+        );
+      expect(await ids({ eventTypeId: ['Other'] })).toEqual(['m2']);
+      expect(await ids({ eventTypeId: ['OrderPlaced', 'Other'] })).toEqual(['m2', 'm1']);
+      expect(await ids({ from: 'erp' })).toEqual(['m2']);
+      expect(await ids({ to: 'billing' })).toEqual(['m2']);
+      expect(await ids({ messageType: MessageType.ErrorResponse })).toEqual(['m2']);
+      expect(await ids({ enqueuedAtFrom: second })).toEqual(['m2']);
+      expect(await ids({ enqueuedAtTo: first })).toEqual(['m1']);
+      expect(await ids({ enqueuedAtFrom: first, enqueuedAtTo: second })).toEqual(['m2', 'm1']);
+      expect(await ids({ enqueuedAtTo: new Date(first.getTime() - 1) })).toEqual([]);
+    });
+
+    it('getEventsByFilter applies inclusive enqueued-time bounds', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      const first = sampleEvent(clock, ep);
+      await store.uploadFailedMessage(id('a'), 's1', ep, first);
+      clock.advance(60_000);
+      const second = sampleEvent(clock, ep);
+      await store.uploadFailedMessage(id('b'), 's1', ep, second);
+      const ids = async (filter: object) =>
+        (await store.getEventsByFilter({ endpointId: ep, ...filter }, null, 10)).events.map((e) => e.eventId);
+      expect(await ids({ enqueuedAtFrom: second.enqueuedTimeUtc })).toEqual([id('b')]);
+      expect(await ids({ enqueuedAtTo: first.enqueuedTimeUtc })).toEqual([id('a')]);
+      expect(
+        await ids({ enqueuedAtFrom: first.enqueuedTimeUtc, enqueuedAtTo: second.enqueuedTimeUtc }),
+      ).toEqual([id('b'), id('a')]);
+    });
+
     it('searchAudits filters by auditor prefix and by endpoint, exact or prefix', async () => {
       const { store, clock, id } = await open();
       const x = id('X');

@@ -14,6 +14,20 @@ import type { UnresolvedEvent } from './unresolved-event.js';
  * - `payload` is a literal, case-sensitive substring of the event's `eventJson`.
  */
 
+/** The criteria event and message searches share (the fields of a tracked message). */
+export type TrackedMessageFilter = Pick<
+  EventFilter & MessageFilter,
+  | 'endpointId'
+  | 'eventId'
+  | 'sessionId'
+  | 'eventTypeId'
+  | 'from'
+  | 'to'
+  | 'messageType'
+  | 'enqueuedAtFrom'
+  | 'enqueuedAtTo'
+>;
+
 export interface EventFilter {
   readonly endpointId?: string | null;
   readonly updatedAtFrom?: Date | null;

@@ -11,7 +11,7 @@ import { InvalidStoreArgumentError } from '../errors.js';
 import { toMessageAudit, toMessageEntity, withEventJsonStripped } from '../normalize.js';
 import { offsetPageRequest, sliceOffsetPage } from '../offset-paging.js';
 import { FIXED_RETENTION_MS } from '../retention.js';
-import { matchesExact, matchesOneOf, matchesPrefix, withinRange } from '../search-matching.js';
+import { matchesExact, matchesPrefix, matchesTrackedMessageFilter, withinRange } from '../search-matching.js';
 import { clone, type MemoryState, nextSeq, now, pairKey, type StoredMessage } from './state.js';
 
 type HistoryMethods = TrackingMessageHistory & TrackingAuditsAndReports;
@@ -100,19 +100,10 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
     async searchMessages(filter, continuationToken, maxItemCount) {
       const request = offsetPageRequest(continuationToken, maxItemCount);
       const matching = [...state.messages.values()]
-        .filter(({ entity: m }) => {
-          return (
-            matchesPrefix(m.endpointId, filter.endpointId) &&
-            matchesPrefix(m.eventId, filter.eventId) &&
-            matchesPrefix(m.messageId, filter.messageId) &&
-            matchesPrefix(m.sessionId, filter.sessionId) &&
-            matchesOneOf(m.eventTypeId, filter.eventTypeId) &&
-            matchesExact(m.from, filter.from) &&
-            matchesExact(m.to, filter.to) &&
-            matchesExact(m.messageType, filter.messageType) &&
-            withinRange(m.enqueuedTimeUtc, filter.enqueuedAtFrom, filter.enqueuedAtTo)
-          );
-        })
+        .filter(
+          ({ entity: m }) =>
+            matchesTrackedMessageFilter(m, filter) && matchesPrefix(m.messageId, filter.messageId),
+        )
         .sort(newestEnqueued);
       const page = sliceOffsetPage(matching, request);
       return {

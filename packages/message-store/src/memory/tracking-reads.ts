@@ -18,7 +18,7 @@ import { EndpointRole, HANDOFF_SUB_STATUS, ResolutionStatus, UNRESOLVED_STATUSES
 import { withEventJsonStripped } from '../normalize.js';
 import { offsetPageRequest, sliceOffsetPage } from '../offset-paging.js';
 import { PaginationLimits } from '../pagination.js';
-import { matchesExact, matchesOneOf, matchesPrefix, withinRange } from '../search-matching.js';
+import { matchesOneOf, matchesTrackedMessageFilter, withinRange } from '../search-matching.js';
 import { clone, type MemoryState, now, type TrackingRow } from './state.js';
 import { liveRow, rowKey } from './tracking-writes.js';
 
@@ -116,16 +116,9 @@ export function createTrackingReads(state: MemoryState): ReadMethods {
         .filter(({ event: e }) => {
           const json = e.messageContent.eventContent?.eventJson ?? '';
           return (
-            matchesPrefix(e.endpointId, filter.endpointId) &&
-            matchesPrefix(e.eventId, filter.eventId) &&
-            matchesPrefix(e.sessionId, filter.sessionId) &&
-            matchesOneOf(e.eventTypeId, filter.eventTypeId) &&
+            matchesTrackedMessageFilter(e, filter) &&
             matchesOneOf(e.resolutionStatus, filter.resolutionStatus) &&
-            matchesExact(e.to, filter.to) &&
-            matchesExact(e.from, filter.from) &&
-            matchesExact(e.messageType, filter.messageType) &&
             withinRange(e.updatedAt, filter.updatedAtFrom, filter.updatedAtTo) &&
-            withinRange(e.enqueuedTimeUtc, filter.enqueuedAtFrom, filter.enqueuedAtTo) &&
             (filter.payload == null || filter.payload === '' || json.includes(filter.payload))
           );
         })
