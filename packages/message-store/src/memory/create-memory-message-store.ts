@@ -3,14 +3,16 @@ import type { OpenMessageStore } from '../contracts/nimbus-message-store.js';
 import type { StorageProviderRegistration } from '../contracts/storage-provider.js';
 import { parseRetentionOptions, type RetentionOptions } from '../retention.js';
 import { createMemoryEndpointMetadata } from './endpoint-metadata.js';
+import { createEndpointViews } from './endpoint-views.js';
 import { createMemoryHeartbeatHistory } from './heartbeat-history.js';
 import { createMemoryMetrics } from './metrics.js';
 import { createMemoryServiceHealth } from './service-health.js';
 import { createMemoryState } from './state.js';
 import { createMemorySubscriptions } from './subscriptions.js';
 import { createTrackingHistory } from './tracking-history.js';
-import { createTrackingReads } from './tracking-reads.js';
+import { createTrackingLookups } from './tracking-lookups.js';
 import { createRetentionSweep } from './tracking-retention.js';
+import { createTrackingSearch } from './tracking-search.js';
 import { createTrackingWrites } from './tracking-writes.js';
 
 export const MEMORY_PROVIDER_NAME = 'memory';
@@ -34,7 +36,9 @@ export function createMemoryMessageStore(options: MemoryMessageStoreOptions = {}
   return {
     providerName: MEMORY_PROVIDER_NAME,
     ...createTrackingWrites(state),
-    ...createTrackingReads(state),
+    ...createTrackingLookups(state),
+    ...createTrackingSearch(state),
+    ...createEndpointViews(state),
     ...createTrackingHistory(state),
     ...createRetentionSweep(state),
     ...createMemorySubscriptions(state),
