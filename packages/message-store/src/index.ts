@@ -1,3 +1,4 @@
+export { assertValidStatusWriteKey, requireNonEmptyString } from './argument-checks.js';
 export { isSelfOriginating, resolveOriginatingId } from './blocked-event-rules.js';
 export { compositeEventId } from './composite-id.js';
 export type { EndpointMetadataStore } from './contracts/endpoint-metadata-store.js';
@@ -121,6 +122,7 @@ export {
   memoryStorageProvider,
 } from './memory/create-memory-message-store.js';
 export {
+  type StatusWriteKey,
   toMessageAudit,
   toMessageEntity,
   toUnresolvedEvent,

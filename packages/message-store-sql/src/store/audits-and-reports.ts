@@ -2,11 +2,11 @@ import {
   type AuditFilter,
   type AuditSearchResult,
   type EventReport,
-  InvalidStoreArgumentError,
   type MessageAuditEntity,
   MessageAuditType,
   type MessageAuditWrite,
   offsetPageRequest,
+  requireNonEmptyString,
   type TrackingAuditsAndReports,
   toMessageAudit,
 } from '@nimbus/message-store';
@@ -118,8 +118,8 @@ export class AuditsAndReports implements TrackingAuditsAndReports {
     reportedBy: string | null,
     ticketId: string | null,
   ): Promise<void> {
-    if (!endpointId) throw new InvalidStoreArgumentError('endpointId', 'must be a non-empty string');
-    if (!eventId) throw new InvalidStoreArgumentError('eventId', 'must be a non-empty string');
+    requireNonEmptyString('endpointId', endpointId);
+    requireNonEmptyString('eventId', eventId);
     const values = {
       is_reported: isReported ? 1 : 0,
       reported_by: reportedBy,

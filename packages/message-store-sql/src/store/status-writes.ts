@@ -1,9 +1,9 @@
 import {
-  assertValidStoreEndpointId,
+  assertValidStatusWriteKey,
   decideStatusWrite,
   type GuardedRow,
-  InvalidStoreArgumentError,
   ResolutionStatus,
+  type StatusWriteKey,
   TERMINAL_STATUSES,
   toUnresolvedEvent,
   type UnresolvedEventWrite,
@@ -17,22 +17,6 @@ const KEY_COLUMNS = ['endpoint_id', 'event_id', 'session_id'] as const;
 /** How often a guarded first insert re-reads after losing the insert race before giving up. */
 const MAX_INSERT_RACES = 5;
 
-export interface StatusWriteKey {
-  readonly eventId: string;
-  readonly sessionId: string;
-  readonly endpointId: string;
-}
-
-function checkKey(key: StatusWriteKey): void {
-  assertValidStoreEndpointId(key.endpointId);
-  if (typeof key.eventId !== 'string' || key.eventId === '') {
-    throw new InvalidStoreArgumentError('eventId', 'must be a non-empty string');
-  }
-  if (typeof key.sessionId !== 'string') {
-    throw new InvalidStoreArgumentError('sessionId', 'must be a string ("" for no session)');
-  }
-}
-
 /**
  * Writes a status row. Terminal outcomes are unguarded (the guard always lets them through), so they are
  * one upsert. Non-terminal writes read the row under the write lock, ask `decideStatusWrite`, and write
@@ -44,7 +28,7 @@ export async function writeStatus(
   status: ResolutionStatus,
   content: UnresolvedEventWrite,
 ): Promise<boolean> {
-  checkKey(key);
+  assertValidStatusWriteKey(key);
   const event = toUnresolvedEvent(key, status, content, nowDate(context));
   const columns = unresolvedColumns(event);
   const { dialect } = context;
@@ -134,7 +118,7 @@ export async function tryCompletePending(
   expectedLastMessageId: string | null,
   content: UnresolvedEventWrite,
 ): Promise<boolean> {
-  checkKey(key);
+  assertValidStatusWriteKey(key);
   const event = toUnresolvedEvent(key, ResolutionStatus.Completed, content, nowDate(context));
   const result = await context.dialect.db
     .updateTable('unresolved_events')

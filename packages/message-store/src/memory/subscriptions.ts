@@ -1,5 +1,5 @@
+import { requireNonEmptyString } from '../argument-checks.js';
 import type { SubscriptionStore } from '../contracts/subscription-store.js';
-import { InvalidStoreArgumentError } from '../errors.js';
 import {
   newEndpointSubscription,
   subscriptionWantsFailure,
@@ -22,7 +22,7 @@ export function createMemorySubscriptions(state: MemoryState): SubscriptionStore
       payload,
       frequency,
     ) {
-      if (!endpointId) throw new InvalidStoreArgumentError('endpointId', 'must be a non-empty string');
+      requireNonEmptyString('endpointId', endpointId);
       const subscription = newEndpointSubscription({
         endpointId,
         type,

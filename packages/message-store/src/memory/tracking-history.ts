@@ -1,4 +1,5 @@
 import { MessageType } from '@nimbus/core';
+import { requireNonEmptyString as requireId } from '../argument-checks.js';
 import type {
   TrackingAuditsAndReports,
   TrackingMessageHistory,
@@ -7,7 +8,6 @@ import type { AuditSearchItem } from '../entities/filters.js';
 import type { EventReport } from '../entities/message-audit.js';
 import type { MessageEntity } from '../entities/message-entity.js';
 import { MessageAuditType } from '../enums.js';
-import { InvalidStoreArgumentError } from '../errors.js';
 import { toMessageAudit, toMessageEntity, withEventJsonStripped } from '../normalize.js';
 import { offsetPageRequest, sliceOffsetPage } from '../offset-paging.js';
 import { FIXED_RETENTION_MS } from '../retention.js';
@@ -28,12 +28,6 @@ const RESUBMITS: ReadonlySet<string> = new Set([
   MessageAuditType.Resubmit,
   MessageAuditType.ResubmitWithChanges,
 ]);
-
-function requireId(name: string, value: string | null | undefined): void {
-  if (typeof value !== 'string' || value === '') {
-    throw new InvalidStoreArgumentError(name, 'must be a non-empty string');
-  }
-}
 
 export function createTrackingHistory(state: MemoryState): HistoryMethods {
   const ofEvent = (eventId: string) =>

@@ -1,9 +1,8 @@
+import { assertValidStatusWriteKey } from '../argument-checks.js';
 import type { TrackingRowLifecycle, TrackingStatusWrites } from '../contracts/message-tracking-parts.js';
 import type { UnresolvedEventWrite } from '../entities/unresolved-event.js';
 import { FINISHED_STATUSES, ResolutionStatus } from '../enums.js';
-import { InvalidStoreArgumentError } from '../errors.js';
 import { toUnresolvedEvent } from '../normalize.js';
-import { assertValidStoreEndpointId } from '../reserved-endpoint-ids.js';
 import { FIXED_RETENTION_MS, unresolvedRetentionMs } from '../retention.js';
 import { decideStatusWrite } from '../stale-write-guard.js';
 import {
@@ -33,22 +32,12 @@ function expiryFor(state: MemoryState, status: ResolutionStatus, at: number): nu
   return window === null ? null : at + window;
 }
 
-function checkKey(eventId: string, sessionId: string, endpointId: string): void {
-  assertValidStoreEndpointId(endpointId);
-  if (typeof eventId !== 'string' || eventId === '') {
-    throw new InvalidStoreArgumentError('eventId', 'must be a non-empty string');
-  }
-  if (typeof sessionId !== 'string') {
-    throw new InvalidStoreArgumentError('sessionId', 'must be a string ("" for no session)');
-  }
-}
-
 export function createTrackingWrites(state: MemoryState): WriteMethods {
   // Everything below runs without an await between read and write, so each call is atomic.
   const upload =
     (status: ResolutionStatus) =>
     async (eventId: string, sessionId: string, endpointId: string, content: UnresolvedEventWrite) => {
-      checkKey(eventId, sessionId, endpointId);
+      assertValidStatusWriteKey({ eventId, sessionId, endpointId });
       const at = now(state);
       const key = rowKey(endpointId, eventId, sessionId);
       const incoming = toUnresolvedEvent({ eventId, sessionId, endpointId }, status, clone(content), at);
@@ -79,7 +68,7 @@ export function createTrackingWrites(state: MemoryState): WriteMethods {
     uploadCompletedMessage: upload(ResolutionStatus.Completed),
 
     async tryCompletePendingMessage(eventId, sessionId, endpointId, expectedLastMessageId, content) {
-      checkKey(eventId, sessionId, endpointId);
+      assertValidStatusWriteKey({ eventId, sessionId, endpointId });
       const key = rowKey(endpointId, eventId, sessionId);
       const existing = liveRow(state, key);
       if (existing === null) return false;
