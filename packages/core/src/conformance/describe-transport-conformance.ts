@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { hasChanges } from '../transport/topology.js';
+import { engineReplayCases } from './cases/engine-replay.js';
 import { operatorViewCases } from './cases/operator-views.js';
 import { parkedDeadLetterCases } from './cases/parked-dead-letters.js';
 import { parkingCases } from './cases/parking.js';
@@ -50,5 +51,6 @@ export function describeTransportConformance(name: string, factory: TransportCon
     describe('dead-lettering parked messages (SettleEffects.deadLetterParked)', () =>
       parkedDeadLetterCases(current));
     describe('operator views and topology', () => operatorViewCases(current));
+    describe('the engine over this transport', () => engineReplayCases(current));
   });
 }

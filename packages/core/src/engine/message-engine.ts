@@ -359,16 +359,22 @@ export class MessageEngine {
         if (unparked.has(parked.sequence)) continue;
         replayed += 1;
         unparked.add(parked.sequence);
-        effects.unpark.push(parked.sequence);
         state.deferredCount = Math.max(0, state.deferredCount - 1);
         let message: MessageEnvelope;
         try {
           message = decodeEnvelope(parked.message);
         } catch (error) {
-          this.#deps.logger.error(
-            { sequence: parked.sequence, error: String(error) },
-            'Dropping an unreadable parked message.',
+          const reason =
+            error instanceof InvalidMessageError
+              ? error.message
+              : `Unreadable parked message: ${String(error)}`;
+          this.#deps.logger.warn(
+            { sequence: parked.sequence, sessionId: session.sessionId, reason },
+            'Dead-lettered an unreadable parked message.',
           );
+          effects.deadLetterParked.push({ sequence: parked.sequence, reason, description: reason });
+          const notice = this.#invalidMessageNotice(parked.message, reason);
+          if (notice) effects.responses.push(notice);
           continue;
         }
         const work: Work = {
@@ -388,6 +394,16 @@ export class MessageEngine {
         // An undecided replayed message must not be unparked: give the whole settlement up instead.
         if (verdict.kind === 'skipped')
           throw new TransientAbort(new Error('a behaviour skipped a replayed message'));
+        if (verdict.kind === 'deadLetter') {
+          // Into the transport's dead-letter list (requeueable), not just gone from the line.
+          effects.deadLetterParked.push({
+            sequence: parked.sequence,
+            reason: verdict.reason,
+            description: describe(verdict),
+          });
+        } else {
+          effects.unpark.push(parked.sequence);
+        }
         if (modeOf(state) !== 'replaying') return replayed;
         if (alreadyReplayed + replayed >= this.#maxReplay) break;
       }
@@ -414,23 +430,8 @@ export class MessageEngine {
     error: InvalidMessageError,
   ): Promise<void> {
     const reason = error.message;
-    const h = received.headers;
-    const notices: MessageEnvelope[] = [];
-    if (h[Header.From] && h[Header.EventId]) {
-      const content = decodeContent(received.body);
-      const inbound = createEnvelope({
-        messageId: received.messageId || uuidv7(),
-        to: h[Header.To] || this.endpointId,
-        from: h[Header.From],
-        sessionId: received.sessionId || 'unknown',
-        correlationId: received.correlationId,
-        messageType: MessageType.EventRequest,
-        eventId: h[Header.EventId],
-        eventTypeId: h[Header.EventTypeId] || null,
-        content: typeof content === 'string' ? EMPTY_CONTENT : content,
-      });
-      notices.push(this.#deps.responses.deadLetterNotice(inbound, reason, null, null));
-    }
+    const notice = this.#invalidMessageNotice(received, reason);
+    const notices = notice ? [notice] : [];
     const publish =
       notices.length > 0 ? [{ source: this.endpointId, messages: notices.map(encodeEnvelope) }] : [];
     await session.deadLetter(received, reason, reason, publish.length > 0 ? { publish } : {});
@@ -442,6 +443,25 @@ export class MessageEngine {
     await this.#notify(context, { kind: 'received' });
     await this.#notify(context, { kind: 'failed', error });
     await this.#notify(context, { kind: 'deadLettered', reason, error });
+  }
+
+  /** The Resolver's dead-letter notice for an unreadable message, when enough of its identity is readable. */
+  #invalidMessageNotice(message: TransportMessage, reason: string): MessageEnvelope | null {
+    const h = message.headers;
+    if (!h[Header.From] || !h[Header.EventId]) return null;
+    const content = decodeContent(message.body);
+    const inbound = createEnvelope({
+      messageId: message.messageId || uuidv7(),
+      to: h[Header.To] || this.endpointId,
+      from: h[Header.From],
+      sessionId: message.sessionId || 'unknown',
+      correlationId: message.correlationId,
+      messageType: MessageType.EventRequest,
+      eventId: h[Header.EventId],
+      eventTypeId: h[Header.EventTypeId] || null,
+      content: typeof content === 'string' ? EMPTY_CONTENT : content,
+    });
+    return this.#deps.responses.deadLetterNotice(inbound, reason, null, null);
   }
 
   #lifecycleContext(work: Work): LifecycleContext {

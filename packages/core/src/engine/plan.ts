@@ -1,6 +1,6 @@
 import type { MessageEnvelope } from '../envelope/envelope.js';
 import { encodeEnvelope } from '../envelope/wire.js';
-import type { PublishRequest, SettleEffects } from '../transport/transport.js';
+import type { ParkedDeadLetter, PublishRequest, SettleEffects } from '../transport/transport.js';
 import type { TransportMessage } from '../transport/transport-message.js';
 import { type EngineSessionState, sessionStatesEqual, writeSessionState } from './session-state.js';
 
@@ -22,12 +22,15 @@ export class EffectsBuilder {
   readonly scheduled: { envelope: MessageEnvelope; at: Date }[] = [];
   readonly park: { sequence: number; message: TransportMessage }[] = [];
   readonly unpark: number[] = [];
+  /** Replayed parked messages that failed for good: the transport moves them to its dead-letter list. */
+  readonly deadLetterParked: ParkedDeadLetter[] = [];
 
   append(other: EffectsBuilder): void {
     this.responses.push(...other.responses);
     this.scheduled.push(...other.scheduled);
     this.park.push(...other.park);
     this.unpark.push(...other.unpark);
+    this.deadLetterParked.push(...other.deadLetterParked);
   }
 
   toSettleEffects(source: string, before: EngineSessionState, after: EngineSessionState): SettleEffects {
@@ -42,6 +45,7 @@ export class EffectsBuilder {
       ...(publish.length > 0 ? { publish } : {}),
       ...(this.park.length > 0 ? { park: [...this.park] } : {}),
       ...(this.unpark.length > 0 ? { unpark: [...this.unpark] } : {}),
+      ...(this.deadLetterParked.length > 0 ? { deadLetterParked: [...this.deadLetterParked] } : {}),
       ...(sessionStatesEqual(before, after) ? {} : { state: writeSessionState(after) }),
     };
   }

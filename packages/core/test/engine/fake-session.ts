@@ -36,6 +36,13 @@ export class FakeSession implements SessionHandle {
   state: SessionState | null = null;
   readonly parked = new Map<number, TransportMessage>();
   readonly settlements: Settlement[] = [];
+  /** Parked messages a settlement moved to the dead letters (`deadLetterParked`). */
+  readonly deadLettered: {
+    sequence: number;
+    message: TransportMessage;
+    reason: string;
+    description: string | null;
+  }[] = [];
   readonly published: { request: PublishRequest; envelope: MessageEnvelope }[] = [];
   #sequence = 0;
 
@@ -60,6 +67,12 @@ export class FakeSession implements SessionHandle {
     }
     for (const { sequence, message } of effects.park ?? []) this.parked.set(sequence, message);
     for (const sequence of effects.unpark ?? []) this.parked.delete(sequence);
+    for (const { sequence, reason, description } of effects.deadLetterParked ?? []) {
+      const message = this.parked.get(sequence);
+      if (!message) throw new Error(`deadLetterParked: nothing parked at ${sequence}`);
+      this.parked.delete(sequence);
+      this.deadLettered.push({ sequence, message, reason, description });
+    }
     if (effects.state !== undefined) this.state = effects.state;
   }
   async complete(message: ReceivedMessage, effects: SettleEffects = {}) {
@@ -105,6 +118,13 @@ export class FakeSession implements SessionHandle {
 
   get last(): Settlement | undefined {
     return this.settlements.at(-1);
+  }
+  /** Effects of the last settlement; fails when it was an abandon (which carries none). */
+  lastEffects(): SettleEffects {
+    const last = this.last;
+    if (!last || last.kind === 'abandon')
+      throw new Error(`expected a settlement with effects, got ${last?.kind}`);
+    return last.effects;
   }
   responses(type?: string): MessageEnvelope[] {
     return this.published

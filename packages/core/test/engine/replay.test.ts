@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MessageType } from '../../src/index.js';
+import { decodeEnvelope, encodeEnvelope, Header, MessageType } from '../../src/index.js';
 import { setup } from './engine-fixture.js';
 import { control, event } from './fake-session.js';
 
@@ -97,7 +97,7 @@ describe('engine: ordered replay inside the session', () => {
     expect(f.session.state).toMatchObject({ blockedByEventId: null, replaying: false });
   });
 
-  it('a replayed message that is dead-lettered is unparked and reported to the Resolver; replay continues', async () => {
+  it('a replayed message that is dead-lettered moves to the dead letters and is reported to the Resolver; replay continues', async () => {
     const f = setup();
     const { PermanentFailureError } = await import('../../src/index.js');
     f.handler.script = (c) => {
@@ -112,6 +112,38 @@ describe('engine: ordered replay inside the session', () => {
     expect(notice?.deadLetterReason).toBe('Permanent failure: bad payload');
     expect(f.handler.handledEventIds).toEqual(['blocker', 'bad', 'good']);
     expect(f.session.parked.size).toBe(0);
+    // One settlement (the skip) carries it: dead-lettered at its parked sequence, not also unparked.
+    expect(f.session.last?.kind).toBe('complete');
+    expect(f.session.lastEffects().deadLetterParked).toEqual([
+      {
+        sequence: 1,
+        reason: 'Permanent failure: bad payload',
+        description: expect.stringContaining('bad payload'),
+      },
+    ]);
+    expect(f.session.lastEffects().unpark).toEqual([2]);
+    expect(f.session.deadLettered.map((d) => decodeEnvelope(d.message).eventId)).toEqual(['bad']);
+  });
+
+  it('an unreadable parked message is dead-lettered with its problems and the Resolver is told', async () => {
+    const f = setup();
+    const good = event({ eventId: 'good' });
+    const unreadable = encodeEnvelope(event({ eventId: 'broken' }));
+    f.session.parked.set(1, {
+      ...unreadable,
+      headers: { ...unreadable.headers, [Header.MessageType]: 'Nonsense' },
+    });
+    f.session.parked.set(2, encodeEnvelope(good));
+    f.session.state = { blockedByEventId: null, replaying: true, nextSequence: 3, deferredCount: 2 };
+    await f.deliver(event({ eventId: 'new' }));
+    expect(f.handler.handledEventIds).toEqual(['good', 'new']);
+    const [entry] = f.session.lastEffects().deadLetterParked ?? [];
+    expect(entry?.sequence).toBe(1);
+    expect(entry?.reason).toContain('Nonsense');
+    expect(f.session.lastEffects().unpark).toEqual([2]);
+    const notice = f.session.responses(MessageType.ErrorResponse).find((r) => r.eventId === 'broken');
+    expect(notice?.deadLetterReason).toContain('Nonsense');
+    expect(f.session.state).toMatchObject({ replaying: false, deferredCount: 0 });
   });
 });
 
