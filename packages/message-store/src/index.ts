@@ -171,7 +171,6 @@ export {
   type StatusWriteDecision,
 } from './stale-write-guard.js';
 export {
-  type NewEndpointSubscription,
   newEndpointSubscription,
   subscriptionWantsFailure,
   withSubscriptionUpdate,

@@ -1,24 +1,26 @@
 import { randomUUID } from 'node:crypto';
+import type { SubscriptionStore } from './contracts/subscription-store.js';
 import type { EndpointSubscription } from './entities/subscription.js';
 
-/** What a caller chooses when subscribing; the store adds the id and the notification bookkeeping. */
-export type NewEndpointSubscription = Pick<
-  EndpointSubscription,
-  'endpointId' | 'type' | 'mail' | 'authorId' | 'url' | 'eventTypes' | 'payload' | 'frequency'
->;
-
-/** A subscription with a fresh id that has not notified anyone yet. */
-export function newEndpointSubscription(chosen: NewEndpointSubscription): EndpointSubscription {
+/**
+ * What `subscribeToEndpointNotification` stores for its arguments: a subscription with a fresh id
+ * that has not notified anyone yet.
+ */
+export function newEndpointSubscription(
+  ...[endpointId, mail, type, author, url, eventTypes, payload, frequency]: Parameters<
+    SubscriptionStore['subscribeToEndpointNotification']
+  >
+): EndpointSubscription {
   return {
     id: randomUUID(),
-    endpointId: chosen.endpointId,
-    type: chosen.type,
-    mail: chosen.mail,
-    authorId: chosen.authorId,
-    url: chosen.url,
-    eventTypes: [...chosen.eventTypes],
-    payload: chosen.payload,
-    frequency: chosen.frequency,
+    endpointId,
+    type,
+    mail,
+    authorId: author,
+    url,
+    eventTypes: [...eventTypes],
+    payload,
+    frequency,
     notificationSeverity: null,
     notifiedAt: null,
     errorList: null,

@@ -26,16 +26,16 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     payload: string,
     frequency: number,
   ): Promise<EndpointSubscription> {
-    const subscription = newEndpointSubscription({
+    const subscription = newEndpointSubscription(
       endpointId,
-      type,
       mail,
-      authorId: author,
+      type,
+      author,
       url,
       eventTypes,
       payload,
       frequency,
-    });
+    );
     await this.db
       .insertInto('endpoint_subscriptions')
       .values({

@@ -12,27 +12,10 @@ export function createMemorySubscriptions(state: MemoryState): SubscriptionStore
     [...state.subscriptions.values()].filter((s) => s.endpointId === endpointId);
 
   return {
-    async subscribeToEndpointNotification(
-      endpointId,
-      mail,
-      type,
-      author,
-      url,
-      eventTypes,
-      payload,
-      frequency,
-    ) {
+    async subscribeToEndpointNotification(...args) {
+      const [endpointId] = args;
       requireNonEmptyString('endpointId', endpointId);
-      const subscription = newEndpointSubscription({
-        endpointId,
-        type,
-        mail,
-        authorId: author,
-        url,
-        eventTypes,
-        payload,
-        frequency,
-      });
+      const subscription = newEndpointSubscription(...args);
       state.subscriptions.set(subscription.id, subscription);
       return clone(subscription);
     },
