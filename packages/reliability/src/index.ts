@@ -47,11 +47,13 @@ export {
   SqlOutboxStore,
 } from './outbox/sql-outbox-store.js';
 export {
+  InvalidReplyError,
   RequestReplyConfigurationError,
   RequestReplyError,
   RequestTimeoutError,
 } from './request-reply/errors.js';
 export { REPLY_TIME_TO_LIVE_MS, ReplyStatus } from './request-reply/reply-headers.js';
+export { replyToFailedRequests } from './request-reply/request-failure-replies.js';
 export {
   createRequester,
   type ReplyContract,

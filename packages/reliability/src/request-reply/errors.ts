@@ -32,3 +32,15 @@ export class RequestReplyError extends Error {
 export class RequestReplyConfigurationError extends Error {
   override readonly name = 'RequestReplyConfigurationError';
 }
+
+/** The reply arrived but cannot be read: not JSON, or nested deeper than the payload limit. It is refused unparsed. */
+export class InvalidReplyError extends Error {
+  override readonly name = 'InvalidReplyError';
+  constructor(
+    message: string,
+    readonly requestMessageId: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

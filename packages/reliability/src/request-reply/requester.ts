@@ -17,6 +17,7 @@ import {
   validateEvent,
 } from '@nimbus/core';
 import { RequestReplyConfigurationError, RequestReplyError, RequestTimeoutError } from './errors.js';
+import { readReplyBody } from './reply-body.js';
 import { ReplyStatus } from './reply-headers.js';
 
 /** Checks and types the reply body; a zod schema fits (`{ parse }`). */
@@ -132,7 +133,7 @@ export function createRequester(options: RequesterOptions): Requester {
             messageId,
           );
         }
-        const body: unknown = reply.body === '' ? null : JSON.parse(reply.body);
+        const body = readReplyBody(reply.body, messageId);
         return requestOptions.reply ? requestOptions.reply.parse(body) : (body as R);
       } finally {
         requestOptions.signal?.removeEventListener('abort', onCallerAbort);

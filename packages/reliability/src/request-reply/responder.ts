@@ -1,4 +1,5 @@
 import {
+  causeChain,
   consoleLogger,
   Header,
   type Logger,
@@ -42,6 +43,12 @@ export interface Responder {
   /** Sends an error reply naming the error's type and message. */
   replyError(request: TransportMessage | MessageEnvelope, error: unknown): Promise<void>;
   /**
+   * Best effort error reply for a failed request: sent unless the request asked for no reply or this
+   * responder already replied to this error (or one in its `cause` chain). Never throws; a failed send is
+   * logged, since the requester then only times out.
+   */
+  replyFailure(request: TransportMessage | MessageEnvelope, error: unknown): Promise<void>;
+  /**
    * Runs `handle`; replies with its result, or (best effort) with its error and rethrows it so the engine's
    * normal failure path runs. A request without a reply address just runs `handle`.
    */
@@ -77,6 +84,12 @@ export function createResponder(options: {
     await transport.publish([{ source: address.replyTo, messages: [reply] }]);
   }
 
+  // Errors already answered, so that a pipeline behaviour seeing the same failure does not reply twice.
+  // A thrown primitive cannot be remembered; it may get a second error reply, which no requester reads.
+  const replied = new WeakSet<object>();
+  const alreadyReplied = (error: unknown) =>
+    causeChain(error).some((link) => typeof link === 'object' && link !== null && replied.has(link));
+
   const responder: Responder = {
     reply: (request, response) => send(request, ReplyStatus.Success, JSON.stringify(response ?? null), {}),
     replyError: (request, error) =>
@@ -84,25 +97,27 @@ export function createResponder(options: {
         [Header.ErrorType]: errorTypeOf(error),
         [Header.ErrorText]: error instanceof Error ? error.message : String(error),
       }),
+    async replyFailure(request, error) {
+      if (replyAddressOf(request) === null || alreadyReplied(error)) return;
+      if (typeof error === 'object' && error !== null) replied.add(error);
+      await responder
+        .replyError(request, error)
+        .catch((sendError: unknown) =>
+          logger.warn(
+            { messageId: request.messageId, error: sendError },
+            'Could not send the error reply; the requester will time out',
+          ),
+        );
+    },
     async respond(request, handle) {
-      const canReply = replyAddressOf(request) !== null;
       let result: Awaited<ReturnType<typeof handle>>;
       try {
         result = await handle();
       } catch (error) {
-        if (canReply) {
-          await responder
-            .replyError(request, error)
-            .catch((sendError: unknown) =>
-              logger.warn(
-                { messageId: request.messageId, error: sendError },
-                'Could not send the error reply; the requester will time out',
-              ),
-            );
-        }
+        await responder.replyFailure(request, error);
         throw error;
       }
-      if (canReply) await responder.reply(request, result);
+      if (replyAddressOf(request) !== null) await responder.reply(request, result);
       return result;
     },
   };
