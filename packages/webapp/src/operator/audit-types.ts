@@ -11,6 +11,7 @@ export const AUDIT_TYPE_OF = {
   deleteEvent: MessageAuditType.DeleteEvent,
   reprocessDeferred: MessageAuditType.ReprocessDeferred,
   copyEndpointData: MessageAuditType.CopyEndpointData,
+  comment: MessageAuditType.Comment,
 } as const;
 
 export type OperatorAction = keyof typeof AUDIT_TYPE_OF;

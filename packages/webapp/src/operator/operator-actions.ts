@@ -68,6 +68,7 @@ export class OperatorActions {
     principal: Principal,
     row: UnresolvedEvent,
     editedJson?: { eventJson: string; eventTypeId?: string | undefined },
+    comment?: string | null,
   ) {
     const action: OperatorAction = editedJson ? 'resubmitWithChanges' : 'resubmit';
     this.#requireStatus(row, RESUBMITTABLE, action);
@@ -83,20 +84,25 @@ export class OperatorActions {
     }
     const message = resubmissionRequest(row, content, this.deps.clock.now());
     await this.#send(row.endpointId, message);
-    return this.#done(
-      principal,
-      action,
-      row,
-      message,
-      editedJson ? { eventTypeId: content.eventTypeId, eventJson: content.eventJson } : undefined,
-    );
+    return this.#done(principal, action, row, message, {
+      ...withComment(comment),
+      ...(editedJson ? { eventTypeId: content.eventTypeId, eventJson: content.eventJson } : {}),
+    });
   }
 
-  async skip(principal: Principal, row: UnresolvedEvent) {
+  async skip(principal: Principal, row: UnresolvedEvent, comment?: string | null) {
     this.#requireStatus(row, RESUBMITTABLE, 'skip');
     const message = skipRequest(row, this.deps.clock.now());
     await this.#send(row.endpointId, message);
-    return this.#done(principal, 'skip', row, message);
+    return this.#done(principal, 'skip', row, message, withComment(comment));
+  }
+
+  /** An operator's note on the event ("called the ERP team"): one Comment audit row, nothing sent. */
+  async comment(principal: Principal, row: UnresolvedEvent, text: string) {
+    const result = await this.#done(principal, 'comment', row, null, { comment: text });
+    // Other operators looking at the event see the note appear: their pages re-read on endpoint updates.
+    await this.deps.hub.notifyEndpointStateChanged(row.endpointId);
+    return result;
   }
 
   async completeHandoff(principal: Principal, row: UnresolvedEvent, note: string | null) {
@@ -211,4 +217,9 @@ export class OperatorActions {
       messageId: message?.messageId ?? null,
     };
   }
+}
+
+/** The operator's optional comment first in the audit data, so truncating a long payload never cuts it. */
+function withComment(comment: string | null | undefined): Record<string, unknown> {
+  return comment ? { comment } : {};
 }

@@ -40,6 +40,23 @@ const jsonText = z
     }
   }, 'eventJson is not valid JSON');
 
+export const MAX_COMMENT_LENGTH = 2000;
+
+const commentText = z
+  .string()
+  .trim()
+  .min(1, 'comment is required')
+  .max(MAX_COMMENT_LENGTH, `comment is longer than ${MAX_COMMENT_LENGTH} characters`);
+
+/** What the operator did or why, kept in the action's audit row; blank means none. */
+const optionalComment = z
+  .string()
+  .trim()
+  .max(MAX_COMMENT_LENGTH, `comment is longer than ${MAX_COMMENT_LENGTH} characters`)
+  .nullable()
+  .optional()
+  .transform((text) => (text ? text : null));
+
 export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: BulkJobs): AnyRouteSpec[] {
   const { catalog } = deps;
 
@@ -77,20 +94,33 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: 
       url: '/resubmit',
       summary: 'Resubmit a failed, dead-lettered or unsupported event with its stored payload (Contributor)',
       action: 'resubmit',
-      run: (principal, row) => actions.resubmit(principal, row),
+      body: z.object({ comment: optionalComment }),
+      run: (principal, row, body) => actions.resubmit(principal, row, undefined, body.comment),
     }),
     eventAction({
       url: '/resubmit-with-changes',
       summary: 'Resubmit an event with an edited payload (Contributor)',
       action: 'resubmitWithChanges',
-      body: z.object({ eventJson: jsonText, eventTypeId: z.string().min(1).max(200).optional() }),
-      run: (principal, row, body) => actions.resubmit(principal, row, body),
+      body: z.object({
+        eventJson: jsonText,
+        eventTypeId: z.string().min(1).max(200).optional(),
+        comment: optionalComment,
+      }),
+      run: (principal, row, { comment, ...edited }) => actions.resubmit(principal, row, edited, comment),
     }),
     eventAction({
       url: '/skip',
       summary: 'Skip a failed event so its session continues (Contributor)',
       action: 'skip',
-      run: (principal, row) => actions.skip(principal, row),
+      body: z.object({ comment: optionalComment }),
+      run: (principal, row, body) => actions.skip(principal, row, body.comment),
+    }),
+    eventAction({
+      url: '/comments',
+      summary: 'Add an operator comment to the event, kept as a Comment audit row (Contributor)',
+      action: 'comment',
+      body: z.object({ comment: commentText }),
+      run: (principal, row, body) => actions.comment(principal, row, body.comment),
     }),
     eventAction({
       url: '/handoff/complete',
@@ -151,6 +181,7 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: 
       body: z.object({
         action: z.enum(['resubmit', 'skip']),
         eventIds: z.array(z.string().min(1).max(200)).min(1, 'eventIds needs at least one id').max(1000),
+        comment: optionalComment,
       }),
       response: BulkStatus,
       successStatus: 202,
@@ -160,8 +191,8 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: 
         const ids = [...new Set(body.eventIds)];
         const { job } = bulkJobs.start(body.action, endpointId, ids, async (eventId) => {
           const row = await actions.loadRow({ endpointId, eventId });
-          if (body.action === 'resubmit') await actions.resubmit(principal!, row);
-          else await actions.skip(principal!, row);
+          if (body.action === 'resubmit') await actions.resubmit(principal!, row, undefined, body.comment);
+          else await actions.skip(principal!, row, body.comment);
         });
         return { ...job, errors: [...job.errors] };
       },

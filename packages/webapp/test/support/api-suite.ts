@@ -207,11 +207,24 @@ export function describeWebAppApi(factory: StoreFactory): void {
         expect(JSON.parse(sent.body).eventContent.eventJson).toBe(edited);
       });
 
-      it('skips a failed event with a SkipRequest', async () => {
-        const ok = await h.admin.post(`/api/endpoints/${ERP}/events/${OTHER_FAILED_EVENT}/skip`);
+      it('skips a failed event with a SkipRequest; the optional comment goes into its one audit row', async () => {
+        const ok = await h.admin.post(`/api/endpoints/${ERP}/events/${OTHER_FAILED_EVENT}/skip`, {
+          comment: '  ERP team confirmed the customer is gone  ',
+        });
         expect(ok.status).toBe(200);
         const sent = (await erpMessages()).find((m) => m.messageId === obj(ok.body).messageId)!;
         expect(sent.headers.MessageType).toBe('SkipRequest');
+        const skips = (await auditsOf(OTHER_FAILED_EVENT)).filter((a) => a.auditType === 'Skip');
+        expect(skips).toHaveLength(1);
+        expect(JSON.parse(String(skips[0]!.data))).toEqual({
+          action: 'skip',
+          comment: 'ERP team confirmed the customer is gone',
+        });
+        const tooLong = await h.admin.post(`/api/endpoints/${ERP}/events/${OTHER_FAILED_EVENT}/skip`, {
+          comment: 'x'.repeat(2001),
+        });
+        expect(tooLong.status).toBe(400);
+        expect(obj(tooLong.body).message).toContain('body.comment');
       });
 
       it('answers 409 when the status does not allow the action and 404 for a missing event', async () => {
@@ -286,6 +299,69 @@ export function describeWebAppApi(factory: StoreFactory): void {
         const eventId = DEFERRED_EVENTS[1];
         expect((await h.admin.delete(`/api/endpoints/${ERP}/events/${eventId}`)).status).toBe(200);
         expect((await h.admin.get(`/api/endpoints/${ERP}/events/${eventId}`)).status).toBe(404);
+      });
+    });
+
+    describe('comments', () => {
+      const commentsUrl = (eventId: string, endpointId = ERP) =>
+        `/api/endpoints/${endpointId}/events/${eventId}/comments`;
+      const commentRows = async (eventId: string) =>
+        (await auditsOf(eventId)).filter((a) => a.auditType === 'Comment');
+
+      it('adds a Contributor comment as exactly one Comment audit row, trimmed', async () => {
+        const contributor = await h.signedIn(CONTRIBUTOR);
+        const before = (await erpMessages()).length;
+        const result = await contributor.post(commentsUrl(HANDOFF_EVENT), {
+          comment: ' called the ERP team, they restart the credit check ',
+        });
+        expect(result.status).toBe(200);
+        expect(obj(result.body)).toMatchObject({
+          action: 'comment',
+          eventId: HANDOFF_EVENT,
+          messageId: null,
+        });
+        expect((await erpMessages()).length).toBe(before);
+        const rows = await commentRows(HANDOFF_EVENT);
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatchObject({ auditorName: CONTRIBUTOR.email, accessDenied: false });
+        expect(JSON.parse(String(rows[0]!.data))).toEqual({
+          action: 'comment',
+          comment: 'called the ERP team, they restart the credit check',
+        });
+      });
+
+      it('rejects an empty, blank, missing or oversized comment with 400 naming body.comment, without a row', async () => {
+        const before = (await commentRows(DEFERRED_EVENTS[0])).length;
+        for (const body of [{ comment: '' }, { comment: '   ' }, {}, { comment: 'x'.repeat(2001) }]) {
+          const result = await h.admin.post(commentsUrl(DEFERRED_EVENTS[0]), body);
+          expect(result.status).toBe(400);
+          expect(obj(result.body).message).toContain('body.comment');
+        }
+        expect(await commentRows(DEFERRED_EVENTS[0])).toHaveLength(before);
+        const longest = await h.admin.post(commentsUrl(DEFERRED_EVENTS[0]), { comment: 'y'.repeat(2000) });
+        expect(longest.status).toBe(200);
+      });
+
+      it('answers 401 without a session', async () => {
+        const result = await h.newClient().post(commentsUrl(HANDOFF_EVENT), { comment: 'anonymous' });
+        expect(result.status).toBe(401);
+      });
+
+      it('refuses a Reader with 403 and writes exactly one access-denied Comment row', async () => {
+        const reader = await h.signedIn(READER);
+        const result = await reader.post(commentsUrl(PENDING_EVENT), { comment: 'readers cannot write' });
+        expect(result.status).toBe(403);
+        expect(obj(result.body).message).toContain('Contributor');
+        const rows = await commentRows(PENDING_EVENT);
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatchObject({ auditorName: READER.email, accessDenied: true });
+      });
+
+      it('answers 404 for a missing event or endpoint', async () => {
+        const missing = await h.admin.post(commentsUrl('ghost'), { comment: 'where is it?' });
+        expect(missing.status).toBe(404);
+        expect(obj(missing.body).message).toContain("'ghost'");
+        expect((await h.admin.post(commentsUrl('ghost', 'Nope'), { comment: 'x' })).status).toBe(404);
       });
     });
 
