@@ -23,6 +23,40 @@ const { createTemporaryDatabase, postgresUnavailableReason } = await import('@ni
 const Database = (await import('better-sqlite3')).default;
 const pg = (await import('pg')).default;
 
+// BENCH_COUNT_STATEMENTS=1: count the SQL statements (by leading keyword) the end-to-end run sends per message.
+const COUNT_STATEMENTS = process.env.BENCH_COUNT_STATEMENTS === '1';
+const statementCounts = new Map<string, number>();
+function countStatement(sql: unknown): void {
+  const text = typeof sql === 'string' ? sql : String((sql as { text?: unknown } | null)?.text ?? '');
+  const verb = (text.trim().match(/^[A-Za-z]+/)?.[0] ?? '?').toUpperCase();
+  statementCounts.set(verb, (statementCounts.get(verb) ?? 0) + 1);
+}
+if (COUNT_STATEMENTS) {
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    countStatement(args[0]);
+    return query.apply(this, args);
+  } as typeof pg.Client.prototype.query;
+  const probe = new Database(':memory:');
+  const statementProto = Object.getPrototypeOf(probe.prepare('SELECT 1')) as Record<string, unknown>;
+  probe.close();
+  for (const method of ['run', 'all', 'get', 'iterate']) {
+    const original = statementProto[method] as (...args: unknown[]) => unknown;
+    statementProto[method] = function (this: { source: string }, ...args: unknown[]) {
+      countStatement(this.source);
+      return original.apply(this, args);
+    };
+  }
+}
+function statementReport(messages: number): string {
+  const total = [...statementCounts.values()].reduce((a, b) => a + b, 0);
+  const parts = [...statementCounts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([verb, n]) => `${verb} ${(n / messages).toFixed(2)}`);
+  statementCounts.clear();
+  return `${(total / messages).toFixed(2)} statements/message (${parts.join(', ')})`;
+}
+
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5000);
 const SESSIONS = 100;
 const WORKERS = 4;
@@ -164,8 +198,14 @@ async function transportEndToEnd(target: Target, namespace: string): Promise<num
         await engine.handleMessage(session, message);
         if (++handled === MESSAGES) finished();
       },
+      async handleMessages(session, messages) {
+        await engine.handleMessages(session, messages);
+        handled += messages.length;
+        if (handled === MESSAGES) finished();
+      },
     },
   });
+  statementCounts.clear();
   const started = Date.now();
   await processor.start();
   for (let i = 0; i < MESSAGES; i += PUBLISH_BATCH) {
@@ -176,6 +216,7 @@ async function transportEndToEnd(target: Target, namespace: string): Promise<num
   }
   await done;
   const elapsed = Date.now() - started;
+  if (COUNT_STATEMENTS) console.log(`${target.dialect} (b): ${statementReport(MESSAGES)}`);
   await processor.stop();
   const resolverCopies = (await transport.counts('Resolver')).active;
   await transport.close();

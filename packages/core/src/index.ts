@@ -138,6 +138,7 @@ export {
 } from './transport/topology.js';
 export type {
   AcceptOptions,
+  BatchSettlement,
   DeadLetteredMessage,
   ParkedDeadLetter,
   ParkedMessage,

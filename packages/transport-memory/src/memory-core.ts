@@ -1,9 +1,11 @@
 import {
+  assertDeadLetterReason,
   assertPublishBatchSize,
   assertPublishSource,
   assertSessionState,
   assertSettleEffects,
   assertTransportMessage,
+  type BatchSettlement,
   type Clock,
   type DeadLetteredMessage,
   type Delivery,
@@ -381,6 +383,38 @@ export class MemoryCore {
     if (effects?.state !== undefined)
       entry.state = effects.state === null ? null : structuredClone(effects.state);
     this.waiters.notifyAll();
+  }
+
+  /** Checks every settlement against the state the ones before it leave, then applies them all in order. */
+  settleMany(entry: SessionEntry, token: string, settlements: readonly BatchSettlement[]): void {
+    if (!Array.isArray(settlements)) {
+      throw new TransportError(
+        TransportErrorCode.InvalidArgument,
+        'settleMany: settlements must be an array',
+      );
+    }
+    const parked = new Set(entry.parked.keys());
+    const settled = new Set<number>();
+    for (const { message, effects, deadLetter } of settlements) {
+      this.findHeld(entry, token, message);
+      if (settled.has(message.sequence)) {
+        throw new TransportError(
+          TransportErrorCode.InvalidArgument,
+          `settleMany: message ${message.sequence} is settled twice in one call`,
+        );
+      }
+      settled.add(message.sequence);
+      if (deadLetter) assertDeadLetterReason(deadLetter.reason);
+      this.planPublish(effects?.publish ?? []);
+      assertSettleEffects(effects);
+      for (const { sequence } of effects?.deadLetterParked ?? []) {
+        if (!parked.delete(sequence)) throw parkedMessageNotFound(entry.input, entry.sessionId, sequence);
+      }
+      for (const { sequence } of effects?.park ?? []) parked.add(sequence);
+      for (const sequence of effects?.unpark ?? []) parked.delete(sequence);
+    }
+    for (const { message, effects, deadLetter } of settlements)
+      this.settle(entry, token, message, effects, deadLetter ?? null);
   }
 
   abandon(entry: SessionEntry, token: string, message: ReceivedMessage): void {

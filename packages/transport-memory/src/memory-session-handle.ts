@@ -1,5 +1,6 @@
 import {
   assertDeadLetterReason,
+  type BatchSettlement,
   type ParkedMessage,
   type ReceivedMessage,
   type SessionHandle,
@@ -54,6 +55,10 @@ export class MemorySessionHandle implements SessionHandle {
 
   async complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void> {
     this.core.settle(this.entry, this.token, message, effects, null);
+  }
+
+  async settleMany(settlements: readonly BatchSettlement[]): Promise<void> {
+    this.core.settleMany(this.entry, this.token, settlements);
   }
 
   async abandon(message: ReceivedMessage): Promise<void> {

@@ -48,6 +48,7 @@ export class MemoryTransport implements Transport {
     const maxBatchBytes = positiveInteger('maxBatchBytes', options.maxBatchBytes ?? DEFAULTS.maxBatchBytes);
     this.capabilities = {
       atomicSettleAndPublish: true,
+      settleMany: true,
       nativeScheduling: true,
       maxBatchBytes,
       maxDeliveryCount,

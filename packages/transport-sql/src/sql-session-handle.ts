@@ -3,6 +3,7 @@ import {
   assertPublishBatchSize,
   assertSessionState,
   assertSettleEffects,
+  type BatchSettlement,
   type Delivery,
   MAX_DELIVERY_COUNT_REASON,
   maxDeliveryDescription,
@@ -22,6 +23,13 @@ import { settleInOneStatement } from './pg-settle.js';
 import { deliveryToken, parkedFromRow, receivedFromRow } from './rows.js';
 import type { Row, SqlExecutor } from './sql/database.js';
 import type { PublishPlan, SqlCore } from './sql-core.js';
+
+interface PlannedSettlement {
+  readonly message: ReceivedMessage;
+  readonly plans: readonly PublishPlan[];
+  readonly effects: SettleEffects | undefined;
+  readonly deadLetter: { reason: string; description: string | null } | null;
+}
 
 /** A lease on one session row; every operation re-checks the lease against the database clock. */
 export class SqlSessionHandle implements SessionHandle {
@@ -182,6 +190,119 @@ export class SqlSessionHandle implements SessionHandle {
     await this.#settleInTransaction(message, plans, effects, deadLetter);
   }
 
+  async settleMany(settlements: readonly BatchSettlement[]): Promise<void> {
+    const { core } = this;
+    core.assertOpen();
+    if (!Array.isArray(settlements)) {
+      throw new TransportError(
+        TransportErrorCode.InvalidArgument,
+        'settleMany: settlements must be an array',
+      );
+    }
+    const planned: PlannedSettlement[] = [];
+    const sequences = new Set<number>();
+    for (const settlement of settlements) {
+      const { message, effects, deadLetter } = settlement;
+      this.#assertHeldShape(message);
+      if (sequences.has(message.sequence)) {
+        throw new TransportError(
+          TransportErrorCode.InvalidArgument,
+          `settleMany: message ${message.sequence} is settled twice in one call`,
+        );
+      }
+      sequences.add(message.sequence);
+      if (deadLetter) assertDeadLetterReason(deadLetter.reason);
+      const publish = effects?.publish ?? [];
+      assertPublishBatchSize(publish, core.options.maxBatchBytes);
+      const plans = await core.planPublish(publish);
+      assertSettleEffects(effects);
+      planned.push({ message, plans, effects, deadLetter: deadLetter ?? null });
+    }
+    if (planned.length === 0) return;
+    let woken: Set<string>;
+    try {
+      woken = await core.db.transaction(async (tx) => {
+        // Each settlement's own rows in order; the line appends of all of them in one write at the end, in the
+        // same order, so sequences come out as they would with one call per settlement.
+        for (const item of planned) await this.#settleRows(tx, item.message, item.effects, item.deadLetter);
+        let state: string | null | undefined;
+        for (const item of planned) {
+          const next = item.effects?.state;
+          if (next !== undefined) state = next === null ? null : JSON.stringify(next);
+        }
+        return core.writePlans(
+          tx,
+          planned.flatMap((item) => item.plans),
+          {
+            input: this.input,
+            sessionId: this.sessionId,
+            leaseToken: this.token,
+            countDelta: -planned.length,
+            state,
+          },
+        );
+      });
+    } catch (error) {
+      if (error instanceof SessionLockLostSignal) throw this.#lockLost();
+      throw error;
+    }
+    core.wakeLocal(woken);
+  }
+
+  /** Removes the settled message (dead-lettering it if asked) and applies the parked-message effects, in `tx`. */
+  async #settleRows(
+    tx: SqlExecutor,
+    message: ReceivedMessage,
+    effects: Omit<SettleEffects, 'publish'> | undefined,
+    deadLetter: { reason: string; description: string | null } | null,
+  ): Promise<void> {
+    const { core } = this;
+    const { t, now } = core;
+    const removed = await tx.all(
+      `DELETE FROM ${t.messages} WHERE input = ? AND session_id = ? AND seq = ? AND held_by = ? AND delivery_count = ?
+       RETURNING *`,
+      [this.input, this.sessionId, message.sequence, this.token, message.deliveryCount],
+    );
+    if (removed.length === 0) await this.#throwSettleFailure(tx, message);
+    if (deadLetter) await core.insertDeadLetter(tx, removed[0]!, deadLetter.reason, deadLetter.description);
+    for (const { sequence, message: parked } of effects?.park ?? []) {
+      await tx.run(
+        `INSERT INTO ${t.parked} (input, session_id, seq, message_id, correlation_id, headers, body, parked_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ${now}) ON CONFLICT (input, session_id, seq) DO NOTHING`,
+        [
+          this.input,
+          this.sessionId,
+          sequence,
+          parked.messageId,
+          parked.correlationId,
+          JSON.stringify(parked.headers),
+          parked.body,
+        ],
+      );
+    }
+    for (const { sequence, reason, description } of effects?.deadLetterParked ?? []) {
+      const [parked] = await tx.all(
+        `DELETE FROM ${t.parked} WHERE input = ? AND session_id = ? AND seq = ? RETURNING *`,
+        [this.input, this.sessionId, sequence],
+      );
+      if (!parked) throw parkedMessageNotFound(this.input, this.sessionId, sequence);
+      // A parked message was never delivered from the line as itself; it joins the list as it was parked.
+      await core.insertDeadLetter(
+        tx,
+        { ...parked, delivery_count: 0, enqueued_at: parked.parked_at },
+        reason,
+        description,
+      );
+    }
+    for (const sequence of effects?.unpark ?? []) {
+      await tx.run(`DELETE FROM ${t.parked} WHERE input = ? AND session_id = ? AND seq = ?`, [
+        this.input,
+        this.sessionId,
+        sequence,
+      ]);
+    }
+  }
+
   async #settleInTransaction(
     message: ReceivedMessage,
     plans: readonly PublishPlan[],
@@ -189,54 +310,10 @@ export class SqlSessionHandle implements SessionHandle {
     deadLetter: { reason: string; description: string | null } | null,
   ): Promise<void> {
     const { core } = this;
-    const { t, now } = core;
     let woken: Set<string>;
     try {
       woken = await core.db.transaction(async (tx) => {
-        const removed = await tx.all(
-          `DELETE FROM ${t.messages} WHERE input = ? AND session_id = ? AND seq = ? AND held_by = ? AND delivery_count = ?
-           RETURNING *`,
-          [this.input, this.sessionId, message.sequence, this.token, message.deliveryCount],
-        );
-        if (removed.length === 0) await this.#throwSettleFailure(tx, message);
-        if (deadLetter)
-          await core.insertDeadLetter(tx, removed[0]!, deadLetter.reason, deadLetter.description);
-        for (const { sequence, message: parked } of effects?.park ?? []) {
-          await tx.run(
-            `INSERT INTO ${t.parked} (input, session_id, seq, message_id, correlation_id, headers, body, parked_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ${now}) ON CONFLICT (input, session_id, seq) DO NOTHING`,
-            [
-              this.input,
-              this.sessionId,
-              sequence,
-              parked.messageId,
-              parked.correlationId,
-              JSON.stringify(parked.headers),
-              parked.body,
-            ],
-          );
-        }
-        for (const { sequence, reason, description } of effects?.deadLetterParked ?? []) {
-          const [parked] = await tx.all(
-            `DELETE FROM ${t.parked} WHERE input = ? AND session_id = ? AND seq = ? RETURNING *`,
-            [this.input, this.sessionId, sequence],
-          );
-          if (!parked) throw parkedMessageNotFound(this.input, this.sessionId, sequence);
-          // A parked message was never delivered from the line as itself; it joins the list as it was parked.
-          await core.insertDeadLetter(
-            tx,
-            { ...parked, delivery_count: 0, enqueued_at: parked.parked_at },
-            reason,
-            description,
-          );
-        }
-        for (const sequence of effects?.unpark ?? []) {
-          await tx.run(`DELETE FROM ${t.parked} WHERE input = ? AND session_id = ? AND seq = ?`, [
-            this.input,
-            this.sessionId,
-            sequence,
-          ]);
-        }
+        await this.#settleRows(tx, message, effects, deadLetter);
         const state = effects?.state;
         return core.writePlans(tx, plans, {
           input: this.input,

@@ -48,6 +48,7 @@ export class SqlTransport implements Transport {
     const { options } = core;
     this.capabilities = {
       atomicSettleAndPublish: true,
+      settleMany: true,
       nativeScheduling: true,
       maxBatchBytes: options.maxBatchBytes,
       maxDeliveryCount: options.maxDeliveryCount,

@@ -7,6 +7,7 @@ import { parkingCases } from './cases/parking.js';
 import { routingCases } from './cases/routing.js';
 import { schedulingCases } from './cases/scheduling.js';
 import { sessionCases } from './cases/sessions.js';
+import { settleManyCases } from './cases/settle-many.js';
 import { atomicSettlementCases, settlementCases } from './cases/settlement.js';
 import { CONFORMANCE_TOPOLOGY, Harness, type TransportConformanceFactory } from './harness.js';
 
@@ -45,6 +46,7 @@ export function describeTransportConformance(name: string, factory: TransportCon
     describe('settlement', () => settlementCases(current));
     describe('atomic settle and publish (capability atomicSettleAndPublish)', () =>
       atomicSettlementCases(current));
+    describe('settling a batch in one call (capability settleMany)', () => settleManyCases(current));
     describe('scheduling', () => schedulingCases(current));
     describe('routing (design D3)', () => routingCases(current));
     describe('parking', () => parkingCases(current));

@@ -20,6 +20,7 @@ import { Addresses } from '../platform/reserved.js';
 import type { RetryPolicyProvider } from '../retry/retry-policy-provider.js';
 import { activeTraceFields } from '../telemetry/trace-context.js';
 import type { ReceivedMessage, SessionHandle } from '../transport/transport.js';
+import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
 import type { TransportMessage } from '../transport/transport-message.js';
 import { type EngineTelemetry, engineTelemetry } from './engine-telemetry.js';
 import {
@@ -38,6 +39,7 @@ import { EffectsBuilder, type Verdict } from './plan.js';
 import { dispatch } from './procedures.js';
 import { ResponseBuilder } from './responses.js';
 import { type EngineSessionState, modeOf, readSessionState } from './session-state.js';
+import { SettlementBatch } from './settlement-batch.js';
 import type { EngineDeps, Step } from './step.js';
 
 export const GENERIC_DEAD_LETTER_REASON = 'Failed to handle message.';
@@ -139,6 +141,50 @@ export class MessageEngine {
     await this.#telemetry.process(received, () => this.#handle(session, received));
   }
 
+  /**
+   * Processes a received batch of one session in order, with the same decisions as `handleMessage` per
+   * message, and commits the settlements together through the transport's `settleMany` (one transaction).
+   * Settlements are committed early whenever the next step must see them (replay reading parked messages, an
+   * abandon). If the commit fails nothing of the batch is applied and the messages are delivered again
+   * (at-least-once). Without `settleMany` (or for one message) it is `handleMessage` per message. A message
+   * whose handling throws does not stop the others; the first such error is thrown after the batch is settled.
+   */
+  async handleMessages(session: SessionHandle, messages: readonly ReceivedMessage[]): Promise<void> {
+    if (messages.length <= 1 || typeof session.settleMany !== 'function') {
+      for (const message of messages) await this.handleMessage(session, message);
+      return;
+    }
+    const batch = new SettlementBatch(session, () => {
+      this.#states.delete(batch);
+      this.#states.delete(session);
+    });
+    const cached = this.#states.get(session);
+    if (cached) this.#states.set(batch, cached);
+    const errors: unknown[] = [];
+    try {
+      for (const message of messages) {
+        try {
+          await this.handleMessage(batch, message);
+        } catch (error) {
+          if (isTransportError(error, TransportErrorCode.SessionLockLost)) throw error;
+          errors.push(error);
+        }
+      }
+      await batch.flush();
+    } catch (error) {
+      this.#states.delete(session);
+      throw error;
+    } finally {
+      const state = this.#states.get(batch);
+      this.#states.delete(batch);
+      if (state && batch.pending === 0) this.#states.set(session, state);
+      else this.#states.delete(session);
+    }
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1)
+      throw new AggregateError(errors, `${errors.length} messages of a batch failed to be handled`);
+  }
+
   async #handle(session: SessionHandle, received: ReceivedMessage): Promise<string> {
     let message: MessageEnvelope;
     try {
@@ -229,10 +275,12 @@ export class MessageEngine {
       throw error;
     }
     this.#states.set(session, state);
-    this.#telemetry.settled(settleEffects);
-    for (const notice of notices) {
-      for (const event of notice.events) await this.#notify(notice.context, event);
-    }
+    await afterCommit(session, async () => {
+      this.#telemetry.settled(settleEffects);
+      for (const notice of notices) {
+        for (const event of notice.events) await this.#notify(notice.context, event);
+      }
+    });
     return verdict.kind;
   }
 
@@ -435,14 +483,16 @@ export class MessageEngine {
     const publish =
       notices.length > 0 ? [{ source: this.endpointId, messages: notices.map(encodeEnvelope) }] : [];
     await session.deadLetter(received, reason, reason, publish.length > 0 ? { publish } : {});
-    this.#deps.logger.warn(
-      { messageId: received.messageId, sessionId: received.sessionId, reason },
-      'Dead-lettered an invalid message.',
-    );
-    const context = rawLifecycleContext(received, this.endpointId, this.#deps.clock.now());
-    await this.#notify(context, { kind: 'received' });
-    await this.#notify(context, { kind: 'failed', error });
-    await this.#notify(context, { kind: 'deadLettered', reason, error });
+    await afterCommit(session, async () => {
+      this.#deps.logger.warn(
+        { messageId: received.messageId, sessionId: received.sessionId, reason },
+        'Dead-lettered an invalid message.',
+      );
+      const context = rawLifecycleContext(received, this.endpointId, this.#deps.clock.now());
+      await this.#notify(context, { kind: 'received' });
+      await this.#notify(context, { kind: 'failed', error });
+      await this.#notify(context, { kind: 'deadLettered', reason, error });
+    });
   }
 
   /** The Resolver's dead-letter notice for an unreadable message, when enough of its identity is readable. */
@@ -484,6 +534,11 @@ export class MessageEngine {
     if (this.#observers.length === 0) return Promise.resolve();
     return notifyObservers(this.#observers, context, event, this.#deps.logger);
   }
+}
+
+/** Observers and metrics hear of a settlement only once it is committed (later, within a batch). */
+function afterCommit(session: SessionHandle, work: () => Promise<void>): Promise<void> {
+  return session instanceof SettlementBatch ? session.afterCommit(work) : work();
 }
 
 function describe(verdict: Verdict & { kind: 'deadLetter' }): string {

@@ -11,6 +11,11 @@ export interface SessionMessageHandler {
   /** Called once per accepted session before its first message (e.g. to replay parked messages). */
   onSessionAccepted?(session: SessionHandle): Promise<void>;
   handleMessage(session: SessionHandle, message: ReceivedMessage): Promise<void>;
+  /**
+   * Optional: handles a received batch (more than one message, in FIFO order) in one call, e.g. to settle it in
+   * one transaction. It must settle every message, as `handleMessage` would; a throw counts as one handler error.
+   */
+  handleMessages?(session: SessionHandle, messages: readonly ReceivedMessage[]): Promise<void>;
 }
 
 export type ProcessorErrorSource =

@@ -172,6 +172,19 @@ export class SessionProcessor {
         renewer.resetBudget();
         const batch = await this.#receiveUnlessStopped(session, receiveBatchSize, sessionIdleTimeoutMs);
         if (batch === STOPPED || batch.length === 0) break;
+        if (batch.length > 1 && handler.handleMessages) {
+          try {
+            await handler.handleMessages(session, batch);
+            this.#stats.messagesHandled += batch.length;
+          } catch (error) {
+            if (isTransportError(error, TransportErrorCode.SessionLockLost)) throw error;
+            this.#stats.handlerErrors += 1;
+            this.#report(error, 'handler', sessionId, {
+              sequences: batch.map((message) => message.sequence),
+            });
+          }
+          continue;
+        }
         for (const message of batch) {
           if (this.#state !== 'running') break;
           renewer.resetBudget();

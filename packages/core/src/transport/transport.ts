@@ -57,6 +57,13 @@ export interface SettleEffects {
   readonly deadLetterParked?: readonly ParkedDeadLetter[];
 }
 
+/** One settlement of a `settleMany` call: a `complete`, or a `deadLetter` when `deadLetter` is given. */
+export interface BatchSettlement {
+  readonly message: ReceivedMessage;
+  readonly effects?: SettleEffects;
+  readonly deadLetter?: { readonly reason: string; readonly description: string | null };
+}
+
 /** An exclusive lease on one session of one input. */
 export interface SessionHandle {
   readonly input: string;
@@ -75,6 +82,12 @@ export interface SessionHandle {
     description: string | null,
     effects?: SettleEffects,
   ): Promise<void>;
+  /**
+   * Optional (declared by `capabilities.settleMany`): applies the settlements in order, exactly as the same
+   * `complete`/`deadLetter` calls one after another would, but all or none, in one transaction. A failing
+   * settlement (not held, unknown parked sequence, bad effects) fails the call and applies nothing.
+   */
+  settleMany?(settlements: readonly BatchSettlement[]): Promise<void>;
   /** Parked messages of this session in sequence order, starting at `fromSequence`. */
   readParked(fromSequence: number, max: number): Promise<ParkedMessage[]>;
   renewLock(): Promise<Date>;
@@ -102,6 +115,8 @@ export interface TransportCapabilities {
   readonly maxBatchBytes: number;
   readonly maxDeliveryCount: number;
   readonly lockDurationMs: number;
+  /** Session handles implement `settleMany` (several settlements in one transaction). Absent means false. */
+  readonly settleMany?: boolean;
 }
 
 export interface TransportCounts {

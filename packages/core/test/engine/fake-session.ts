@@ -1,4 +1,5 @@
 import {
+  type BatchSettlement,
   createEnvelope,
   decodeEnvelope,
   type EnvelopeInit,
@@ -139,6 +140,26 @@ export class FakeSession implements SessionHandle {
   }
   blockedBy(): string | null {
     return (this.state?.blockedByEventId as string | null | undefined) ?? null;
+  }
+}
+
+/** A fake session that also settles batches (`settleMany`): all or nothing, recorded as one call each. */
+export class BatchingFakeSession extends FakeSession {
+  readonly batches: BatchSettlement[][] = [];
+  /** When set, the next settleMany call fails with it and applies nothing. */
+  failNext: Error | null = null;
+
+  async settleMany(settlements: readonly BatchSettlement[]): Promise<void> {
+    if (this.failNext) {
+      const error = this.failNext;
+      this.failNext = null;
+      throw error;
+    }
+    this.batches.push([...settlements]);
+    for (const { message, effects, deadLetter } of settlements) {
+      if (deadLetter) await this.deadLetter(message, deadLetter.reason, deadLetter.description, effects);
+      else await this.complete(message, effects);
+    }
   }
 }
 

@@ -246,6 +246,58 @@ describe('SessionProcessor', () => {
     expect(processor.running).toBe(true);
   });
 
+  it('gives a received batch of more than one message to handleMessages, and single messages to handleMessage', async () => {
+    const { clock, transport, send } = await memorySetup();
+    await send('s1', 'a', 'b', 'c');
+    const calls: string[] = [];
+    const processor = createProcessor({
+      transport,
+      input: INPUT,
+      clock,
+      maxConcurrentSessions: 1,
+      receiveBatchSize: 2,
+      handler: {
+        async handleMessage(session, message) {
+          calls.push(`one:${message.body}`);
+          await session.complete(message);
+        },
+        async handleMessages(session, messages) {
+          calls.push(`many:${messages.map((m) => m.body).join(',')}`);
+          for (const message of messages) await session.complete(message);
+        },
+      },
+    });
+    await processor.start();
+    await until(() => processor.stats.messagesHandled === 3, 'three messages');
+    expect(calls).toEqual(['many:a,b', 'one:c']);
+  });
+
+  it('counts a throwing handleMessages as one handler error and keeps going', async () => {
+    const { clock, transport, send } = await memorySetup();
+    await send('s1', 'a', 'b', 'c');
+    const reported: unknown[] = [];
+    const processor = createProcessor({
+      transport,
+      input: INPUT,
+      clock,
+      maxConcurrentSessions: 1,
+      receiveBatchSize: 2,
+      onError: (error, context) => reported.push([context.source, (error as Error).message]),
+      handler: {
+        async handleMessage(session, message) {
+          await session.complete(message);
+        },
+        async handleMessages() {
+          throw new Error('batch exploded');
+        },
+      },
+    });
+    await processor.start();
+    await until(() => processor.stats.messagesHandled === 1, 'the single message after the batch');
+    expect(processor.stats.handlerErrors).toBe(1);
+    expect(reported).toEqual([['handler', 'batch exploded']]);
+  });
+
   it('ends its loops when the transport is closed instead of spinning', async () => {
     const { clock, transport } = await memorySetup();
     const errors: unknown[] = [];

@@ -1,0 +1,119 @@
+import { assertDeadLetterReason } from '../transport/settle-validation.js';
+import type {
+  BatchSettlement,
+  ParkedMessage,
+  ReceivedMessage,
+  SessionHandle,
+  SessionState,
+  SettleEffects,
+} from '../transport/transport.js';
+
+/**
+ * A session handle for one received batch: `complete` and `deadLetter` are collected and committed together by
+ * `flush()` through the transport's `settleMany`. Anything that must see them applied first (reading parked
+ * messages or state, abandoning, renewing, releasing) flushes before it runs, so the engine's per-message
+ * decisions are the same as with one settlement per message. Work registered with `afterCommit` runs only once
+ * the settlements before it are committed.
+ */
+export class SettlementBatch implements SessionHandle {
+  readonly #session: SessionHandle & Required<Pick<SessionHandle, 'settleMany'>>;
+  readonly #onFailure: () => void;
+  #pending: BatchSettlement[] = [];
+  #afterCommit: (() => Promise<void>)[] = [];
+
+  /** `onFailure` runs when a flush fails: nothing pending was applied, so cached state is stale. */
+  constructor(session: SessionHandle, onFailure: () => void) {
+    if (typeof session.settleMany !== 'function')
+      throw new TypeError('SettlementBatch needs a session handle with settleMany');
+    this.#session = session as SessionHandle & Required<Pick<SessionHandle, 'settleMany'>>;
+    this.#onFailure = onFailure;
+  }
+
+  get input(): string {
+    return this.#session.input;
+  }
+
+  get sessionId(): string {
+    return this.#session.sessionId;
+  }
+
+  get lockedUntil(): Date {
+    return this.#session.lockedUntil;
+  }
+
+  /** Settlements collected and not committed yet. */
+  get pending(): number {
+    return this.#pending.length;
+  }
+
+  async complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void> {
+    this.#pending.push(effects ? { message, effects } : { message });
+  }
+
+  async deadLetter(
+    message: ReceivedMessage,
+    reason: string,
+    description: string | null,
+    effects?: SettleEffects,
+  ): Promise<void> {
+    assertDeadLetterReason(reason);
+    this.#pending.push({ message, deadLetter: { reason, description }, ...(effects ? { effects } : {}) });
+  }
+
+  /** Runs `work` after the settlements collected so far are committed (right away when none are pending). */
+  async afterCommit(work: () => Promise<void>): Promise<void> {
+    if (this.#pending.length === 0) await work();
+    else this.#afterCommit.push(work);
+  }
+
+  /** Commits everything collected in one `settleMany` call, then runs the work waiting for it. */
+  async flush(): Promise<void> {
+    if (this.#pending.length === 0) return;
+    const settlements = this.#pending;
+    const waiting = this.#afterCommit;
+    this.#pending = [];
+    this.#afterCommit = [];
+    try {
+      await this.#session.settleMany(settlements);
+    } catch (error) {
+      this.#onFailure();
+      throw error;
+    }
+    for (const work of waiting) await work();
+  }
+
+  async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
+    await this.flush();
+    return this.#session.receive(max, waitMs);
+  }
+
+  async getState(): Promise<SessionState | null> {
+    await this.flush();
+    return this.#session.getState();
+  }
+
+  async setState(state: SessionState | null): Promise<void> {
+    await this.flush();
+    await this.#session.setState(state);
+  }
+
+  async abandon(message: ReceivedMessage): Promise<void> {
+    await this.flush();
+    await this.#session.abandon(message);
+  }
+
+  async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {
+    await this.flush();
+    return this.#session.readParked(fromSequence, max);
+  }
+
+  async renewLock(): Promise<Date> {
+    await this.flush();
+    return this.#session.renewLock();
+  }
+
+  async release(): Promise<void> {
+    await this.flush();
+    await this.#session.release();
+  }
+}
