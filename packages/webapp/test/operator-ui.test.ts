@@ -7,6 +7,7 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '../src/index.js';
 import { CUSTOMER_SESSION, CustomerChanged, type LiveStack, startLiveStack } from './support/live-stack.js';
+import { seedFailedRows } from './support/seed.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
@@ -156,6 +157,53 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
     await page.locator('[data-testid=events] td.empty').waitFor(WAIT);
     expect(await page.evaluate(() => (globalThis as unknown as { noReload?: boolean }).noReload)).toBe(true);
   }, 90_000);
+
+  it('pages through more events than one page, keeps loaded pages on live updates, and shows a comment at once', async () => {
+    // More Failed rows than one page (50) on Crm, written straight into the store the Resolver uses.
+    const seeded = Array.from({ length: 55 }, (_, i) => `paged-${String(i).padStart(3, '0')}`);
+    await seedFailedRows(stack.store, 'Crm', seeded);
+    await page.goto(`${stack.url}/endpoints/Crm`);
+    await page.locator('.live.on').waitFor(WAIT);
+    await markNoReload(page);
+    const rows = page.locator('[data-testid=events] tbody tr[data-row-id]');
+    const count = page.locator('[data-testid=paging-count]');
+    await expect.poll(() => count.textContent(), WAIT).toBe('Showing 50 of 55 events');
+    expect(await rows.count()).toBe(50);
+
+    const firstShown = await rows.first().getAttribute('data-row-id');
+    await page.check(`[data-testid=events] input[aria-label="select ${firstShown}"]`);
+    await page.click('button:text-is("Load more")');
+    await expect.poll(() => count.textContent(), WAIT).toBe('Showing 55 of 55 events');
+    expect(await page.locator('button:text-is("Load more")').count()).toBe(0);
+    const shownIds = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-row-id')));
+    expect([...shownIds].sort()).toEqual(seeded);
+
+    // A live update re-reads both loaded pages instead of collapsing the list to the first one.
+    await seedFailedRows(stack.store, 'Crm', ['paged-late']);
+    await stack.notifier.notifyEndpointStateChanged('Crm');
+    await expect.poll(() => count.textContent(), WAIT).toBe('Showing 56 of 56 events');
+    expect(await rows.count()).toBe(56);
+    await page.locator(`[data-testid=events] tr[data-row-id="paged-late"]`).waitFor(WAIT);
+
+    // The selection survived the update, and the bulk action sends exactly the selected row.
+    await page.locator('button:text-is("Skip selected (1)")').waitFor(WAIT);
+    await page.click('button:text-is("Skip selected (1)")');
+    await page.locator('.notice', { hasText: 'skip started for 1 event(s)' }).waitFor(WAIT);
+
+    // A comment on an event shows up in its details without a reload.
+    const commented = seeded[10]!;
+    await page.click(`[data-testid=events] a:text-is("${commented}")`);
+    await page.waitForURL(new RegExp(`/events/${commented}$`), WAIT);
+    await page.fill('textarea[aria-label="new comment"]', 'Called the ERP team; they unlock the customer.');
+    await page.click('button:text-is("Add comment")');
+    await page
+      .locator('[data-testid=comments] li', { hasText: 'Called the ERP team; they unlock the customer.' })
+      .filter({ hasText: 'Administrator' })
+      .waitFor(WAIT);
+    await page.locator('[data-testid=audits] tr', { hasText: 'Comment' }).waitFor(WAIT);
+    expect(await page.inputValue('textarea[aria-label="new comment"]')).toBe('');
+    expect(await page.evaluate(() => (globalThis as unknown as { noReload?: boolean }).noReload)).toBe(true);
+  }, 60_000);
 });
 
 /** A marker that only survives while the page is never reloaded. */

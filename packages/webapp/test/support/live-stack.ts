@@ -9,7 +9,11 @@ import {
   silentLogger,
   topologyFromPlatform,
 } from '@nimbus/core';
-import { InProcessStateChangeNotifier, type UnresolvedEvent } from '@nimbus/message-store';
+import {
+  InProcessStateChangeNotifier,
+  type NimBusMessageStore,
+  type UnresolvedEvent,
+} from '@nimbus/message-store';
 import { createSqlMessageStore } from '@nimbus/message-store-sql';
 import { createResolver } from '@nimbus/resolver';
 import { createEndpointHost, createPublisher, createSubscriber, type Publisher } from '@nimbus/sdk';
@@ -40,6 +44,9 @@ export interface LiveStack {
   readonly crm: Publisher;
   /** `revision:vatNumber` of every payload the Erp handler saw, in order (including refused ones). */
   readonly handled: string[];
+  /** The store the Resolver writes, for tests that seed rows directly (notify through `notifier` after). */
+  readonly store: NimBusMessageStore;
+  readonly notifier: InProcessStateChangeNotifier;
   /** The Erp rows of the test's session, straight from the store (for failure diagnostics). */
   sessionRows(): Promise<readonly UnresolvedEvent[]>;
   close(): Promise<void>;
@@ -119,7 +126,7 @@ export async function startLiveStack(options: { uiDistDir: string }): Promise<Li
     const crm = createPublisher({ transport, endpoint: 'Crm', platform: livePlatform });
     const sessionRows = async () =>
       (await store.getEventsByFilter({ endpointId: 'Erp', sessionId: CUSTOMER_SESSION }, null, 10)).events;
-    return { url, crm, handled, sessionRows, close };
+    return { url, crm, handled, store, notifier, sessionRows, close };
   } catch (error) {
     await close();
     throw error;

@@ -104,3 +104,47 @@ export async function seedErp(store: NimBusMessageStore): Promise<void> {
     row(PENDING_EVENT, 'cust-6', 7, MessageType.EventRequest),
   );
 }
+
+/** Failed rows on `endpointId`, one session each, as the Resolver would record them (paging tests). */
+export async function seedFailedRows(
+  store: NimBusMessageStore,
+  endpointId: string,
+  ids: readonly string[],
+): Promise<void> {
+  for (const [i, eventId] of ids.entries()) {
+    const sessionId = `session-${eventId}`;
+    const content = { eventTypeId: 'CustomerChanged', eventJson: payload(sessionId) };
+    await store.storeMessage({
+      eventId,
+      messageId: `${eventId}-m1`,
+      endpointId,
+      enqueuedTimeUtc: at(i % 60),
+      messageType: MessageType.EventRequest,
+      eventTypeId: 'CustomerChanged',
+      sessionId,
+      from: 'Crm',
+      to: endpointId,
+      endpointRole: EndpointRole.Subscriber,
+      messageContent: { eventContent: content, errorContent: null },
+    });
+    await store.uploadFailedMessage(eventId, sessionId, endpointId, {
+      enqueuedTimeUtc: at(i % 60),
+      messageType: MessageType.ErrorResponse,
+      lastMessageId: `${eventId}-m1`,
+      eventTypeId: 'CustomerChanged',
+      from: 'Crm',
+      to: endpointId,
+      correlationId: `corr-${eventId}`,
+      endpointRole: EndpointRole.Subscriber,
+      messageContent: {
+        eventContent: null,
+        errorContent: {
+          errorText: `seeded failure ${eventId}`,
+          errorType: 'Error',
+          exceptionStackTrace: null,
+          exceptionSource: null,
+        },
+      },
+    });
+  }
+}

@@ -14,14 +14,24 @@ interface Props<T> {
   readonly columns: ColumnDef<T, unknown>[];
   readonly rowId: (row: T) => string;
   readonly selectable?: boolean;
+  /** Selected row ids, owned by the caller so it can drop ids that left the list (bulk acts on these). */
+  readonly selection?: readonly string[];
   readonly onSelectionChange?: (ids: string[]) => void;
   readonly testId?: string;
 }
 
 /** Sortable table over TanStack Table, with optional row selection for bulk actions. */
-export function DataTable<T>({ data, columns, rowId, selectable, onSelectionChange, testId }: Props<T>) {
+export function DataTable<T>({
+  data,
+  columns,
+  rowId,
+  selectable,
+  selection = [],
+  onSelectionChange,
+  testId,
+}: Props<T>) {
   const [sorting, setSorting] = useState<SortingState>([]);
-  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
+  const rowSelection: RowSelectionState = Object.fromEntries(selection.map((id) => [id, true]));
   const table = useReactTable({
     data: data as T[],
     columns,
@@ -31,7 +41,6 @@ export function DataTable<T>({ data, columns, rowId, selectable, onSelectionChan
     onSortingChange: setSorting,
     onRowSelectionChange: (updater) => {
       const next = typeof updater === 'function' ? updater(rowSelection) : updater;
-      setRowSelection(next);
       onSelectionChange?.(Object.keys(next).filter((k) => next[k]));
     },
     getCoreRowModel: getCoreRowModel(),
@@ -42,7 +51,16 @@ export function DataTable<T>({ data, columns, rowId, selectable, onSelectionChan
       <thead>
         {table.getHeaderGroups().map((group) => (
           <tr key={group.id}>
-            {selectable && <th />}
+            {selectable && (
+              <th>
+                <input
+                  type="checkbox"
+                  aria-label="select all shown"
+                  checked={table.getIsAllRowsSelected()}
+                  onChange={table.getToggleAllRowsSelectedHandler()}
+                />
+              </th>
+            )}
             {group.headers.map((header) => (
               <th key={header.id}>
                 <button type="button" className="sort" onClick={header.column.getToggleSortingHandler()}>

@@ -4,7 +4,11 @@ import { useState } from 'react';
 import { type EndpointSummary, type EventRow, get, post } from '../api.js';
 import { DataTable } from '../components/DataTable.js';
 import { Link } from '../components/Link.js';
+import { PagingFooter } from '../components/PagingFooter.js';
 import { StatusBadge } from '../components/StatusBadge.js';
+import { usePagedQuery } from '../paged-query.js';
+
+export const EVENTS_PAGE_SIZE = 50;
 
 const STATUSES = ['Failed', 'DeadLettered', 'Unsupported', 'Deferred', 'Pending', 'Completed', 'Skipped'];
 
@@ -29,6 +33,7 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
   const [eventType, setEventType] = useState('');
   const [sessionId, setSessionId] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
+  const [bulkComment, setBulkComment] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
 
   const details = useQuery({
@@ -38,23 +43,47 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
         `/api/endpoints/${enc}`,
       ),
   });
-  const params = new URLSearchParams({ pageSize: '100' });
+  const params = new URLSearchParams({ pageSize: String(EVENTS_PAGE_SIZE) });
   if (statuses.length > 0) params.set('status', statuses.join(','));
   if (eventType) params.set('eventTypeId', eventType);
   if (sessionId) params.set('sessionId', sessionId);
-  const events = useQuery({
-    queryKey: ['endpoint', endpointId, 'events', params.toString()],
-    queryFn: () => get<{ events: EventRow[] }>(`/api/endpoints/${enc}/events?${params}`),
-  });
+  const filterKey = params.toString();
+  // A new filter starts a new list: what was selected under the old one must not be acted on.
+  const [selectionFilter, setSelectionFilter] = useState(filterKey);
+  if (selectionFilter !== filterKey) {
+    setSelectionFilter(filterKey);
+    setSelected([]);
+  }
+  const events = usePagedQuery(
+    ['endpoint', endpointId, 'events', filterKey],
+    async (token) => {
+      const pageParams = new URLSearchParams(params);
+      if (token) pageParams.set('continuationToken', token);
+      const page = await get<{ events: EventRow[]; continuationToken: string | null }>(
+        `/api/endpoints/${enc}/events?${pageParams}`,
+      );
+      return { items: page.events, continuationToken: page.continuationToken };
+    },
+    (row) => row.eventId,
+  );
+  // Only rows still on screen can be acted on: a live update may have moved a selected row out of the list.
+  const shownIds = new Set(events.rows.map((r) => r.eventId));
+  const actionable = selected.filter((id) => shownIds.has(id));
   const blocked = useQuery({
     queryKey: ['endpoint', endpointId, 'blocked-sessions'],
     queryFn: () => get<BlockedSession[]>(`/api/endpoints/${enc}/blocked-sessions`),
   });
   const bulk = useMutation({
     mutationFn: (action: 'resubmit' | 'skip') =>
-      post<{ jobId: string; total: number }>(`/api/endpoints/${enc}/bulk`, { action, eventIds: selected }),
+      post<{ jobId: string; total: number }>(`/api/endpoints/${enc}/bulk`, {
+        action,
+        eventIds: actionable,
+        comment: bulkComment.trim() || null,
+      }),
     onSuccess: (job, action) => {
       setNotice(`${action} started for ${job.total} event(s); progress appears as the endpoint updates.`);
+      setSelected([]);
+      setBulkComment('');
       void client.invalidateQueries({ queryKey: ['endpoint', endpointId] });
     },
     onError: (error) => setNotice(error.message),
@@ -84,6 +113,7 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
     { header: 'Updated', accessorFn: (r) => new Date(r.updatedAt).toLocaleString() },
   ];
   const counts = details.data?.endpoint;
+  const total = counts && !eventType && !sessionId ? countOf(counts, statuses) : undefined;
   if (details.error) return <p className="error">{details.error.message}</p>;
 
   return (
@@ -164,22 +194,53 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
         <input placeholder="session id" value={sessionId} onChange={(e) => setSessionId(e.target.value)} />
       </div>
       <div className="actions">
-        <button type="button" disabled={selected.length === 0} onClick={() => bulk.mutate('resubmit')}>
-          Resubmit selected ({selected.length})
+        <button type="button" disabled={actionable.length === 0} onClick={() => bulk.mutate('resubmit')}>
+          Resubmit selected ({actionable.length})
         </button>
-        <button type="button" disabled={selected.length === 0} onClick={() => bulk.mutate('skip')}>
-          Skip selected
+        <button type="button" disabled={actionable.length === 0} onClick={() => bulk.mutate('skip')}>
+          Skip selected ({actionable.length})
         </button>
+        <input
+          aria-label="bulk comment"
+          placeholder="comment (optional)"
+          maxLength={2000}
+          value={bulkComment}
+          onChange={(e) => setBulkComment(e.target.value)}
+        />
         {notice && <span className="notice">{notice}</span>}
       </div>
+      {events.error && <p className="error">{events.error.message}</p>}
       <DataTable
-        data={events.data?.events ?? []}
+        data={events.rows}
         columns={columns}
         rowId={(r) => r.eventId}
         selectable
+        selection={actionable}
         onSelectionChange={setSelected}
         testId="events"
       />
+      <PagingFooter
+        shown={events.rows.length}
+        total={total}
+        hasMore={events.hasMore}
+        loadingMore={events.loadingMore}
+        onLoadMore={events.loadMore}
+        noun="events"
+      />
     </section>
   );
+}
+
+const COUNTED: Record<string, (c: EndpointSummary) => number> = {
+  Failed: (c) => c.failedCount,
+  DeadLettered: (c) => c.deadletterCount,
+  Unsupported: (c) => c.unsupportedCount,
+  Deferred: (c) => c.deferredCount,
+  Pending: (c) => c.pendingCount,
+};
+
+/** The total the endpoint's status counts give for these statuses; unknown once a status is not counted. */
+function countOf(counts: EndpointSummary, statuses: readonly string[]): number | undefined {
+  if (statuses.length === 0 || statuses.some((s) => !(s in COUNTED))) return undefined;
+  return statuses.reduce((sum, s) => sum + (COUNTED[s]?.(counts) ?? 0), 0);
 }

@@ -32,6 +32,17 @@ interface Audit {
   data: string | null;
 }
 
+/** The operator's note an audit row carries (a Comment, or the optional comment of resubmit/skip). */
+function commentOf(audit: Audit): string | null {
+  if (audit.accessDenied || !audit.data) return null;
+  try {
+    const data = JSON.parse(audit.data) as { comment?: unknown };
+    return typeof data.comment === 'string' && data.comment !== '' ? data.comment : null;
+  } catch {
+    return null;
+  }
+}
+
 function pretty(json: string | null): string {
   if (!json) return '';
   try {
@@ -46,6 +57,10 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
   const base = `/api/endpoints/${encodeURIComponent(endpointId)}/events/${encodeURIComponent(eventId)}`;
   const [editing, setEditing] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<'resubmit' | 'skip' | null>(null);
+  const [actionComment, setActionComment] = useState('');
+  const [newComment, setNewComment] = useState('');
+  const [commentError, setCommentError] = useState<string | null>(null);
   const details = useQuery({
     queryKey: ['endpoint', endpointId, 'event', eventId],
     queryFn: () => get<EventDetails>(base),
@@ -74,10 +89,22 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
     onSuccess: (_data, variables) => {
       setMessage(`${variables.path.replace('/', '') || 'delete'} sent.`);
       setEditing(null);
+      setConfirming(null);
+      setActionComment('');
       void client.invalidateQueries({ queryKey: ['endpoint', endpointId] });
     },
     onError: (error) => setMessage(error.message),
   });
+  const addComment = useMutation({
+    mutationFn: (comment: string) => post(`${base}/comments`, { comment }),
+    onSuccess: async () => {
+      setNewComment('');
+      setCommentError(null);
+      await client.invalidateQueries({ queryKey: ['endpoint', endpointId, 'event', eventId, 'audits'] });
+    },
+    onError: (error) => setCommentError(error.message),
+  });
+  const optionalComment = () => actionComment.trim() || null;
 
   if (details.error) return <p className="error">{details.error.message}</p>;
   if (!details.data) return <p>Loading…</p>;
@@ -94,7 +121,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
       </h1>
       <div className="actions">
         {can('resubmit') && (
-          <button type="button" onClick={() => act.mutate({ path: '/resubmit' })}>
+          <button type="button" onClick={() => setConfirming('resubmit')}>
             Resubmit
           </button>
         )}
@@ -104,7 +131,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
           </button>
         )}
         {can('skip') && (
-          <button type="button" onClick={() => act.mutate({ path: '/skip' })}>
+          <button type="button" onClick={() => setConfirming('skip')}>
             Skip
           </button>
         )}
@@ -165,6 +192,30 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
         )}
         {message && <span className="notice">{message}</span>}
       </div>
+      {confirming !== null && (
+        <div className="card" data-testid="confirm-action">
+          <h2>{confirming === 'resubmit' ? 'Resubmit with the stored payload' : 'Skip this event'}</h2>
+          <textarea
+            aria-label="action comment"
+            placeholder="comment for the audit (optional)"
+            rows={2}
+            maxLength={2000}
+            value={actionComment}
+            onChange={(e) => setActionComment(e.target.value)}
+          />
+          <div className="actions">
+            <button
+              type="button"
+              onClick={() => act.mutate({ path: `/${confirming}`, body: { comment: optionalComment() } })}
+            >
+              Confirm {confirming}
+            </button>
+            <button type="button" onClick={() => setConfirming(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
       {editing !== null && (
         <div className="card">
           <h2>Edit payload and resubmit</h2>
@@ -174,13 +225,25 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
             value={editing}
             onChange={(e) => setEditing(e.target.value)}
           />
+          <textarea
+            aria-label="action comment"
+            placeholder="comment for the audit (optional)"
+            rows={2}
+            maxLength={2000}
+            value={actionComment}
+            onChange={(e) => setActionComment(e.target.value)}
+          />
           <div className="actions">
             <button
               type="button"
               onClick={() =>
                 act.mutate({
                   path: '/resubmit-with-changes',
-                  body: { eventJson: editing, eventTypeId: details.data.payloadEventTypeId ?? undefined },
+                  body: {
+                    eventJson: editing,
+                    eventTypeId: details.data.payloadEventTypeId ?? undefined,
+                    comment: optionalComment(),
+                  },
                 })
               }
             >
@@ -254,6 +317,42 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
           </li>
         ))}
       </ol>
+      <h2>Comments</h2>
+      <ul className="comments" data-testid="comments">
+        {(audits.data ?? []).flatMap((a) => {
+          const comment = commentOf(a);
+          if (comment === null) return [];
+          return [
+            <li key={`${a.auditTimestamp}-${a.auditType}-${a.auditorName}`}>
+              <b>{a.auditorName}</b> <small>{new Date(a.auditTimestamp).toLocaleString()}</small>
+              {a.auditType !== 'Comment' && <small> with {a.auditType}</small>}
+              <p>{comment}</p>
+            </li>,
+          ];
+        })}
+      </ul>
+      <form
+        className="card"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (newComment.trim() !== '') addComment.mutate(newComment.trim());
+        }}
+      >
+        <textarea
+          aria-label="new comment"
+          placeholder="What did you do or find out? (for example: called the ERP team)"
+          rows={2}
+          maxLength={2000}
+          value={newComment}
+          onChange={(e) => setNewComment(e.target.value)}
+        />
+        <div className="actions">
+          <button type="submit" disabled={newComment.trim() === '' || addComment.isPending}>
+            Add comment
+          </button>
+          {commentError && <span className="error">{commentError}</span>}
+        </div>
+      </form>
       <h2>Audit</h2>
       <table className="table" data-testid="audits">
         <tbody>

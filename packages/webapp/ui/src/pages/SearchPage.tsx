@@ -1,7 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { get } from '../api.js';
 import { Link } from '../components/Link.js';
+import { PagingFooter } from '../components/PagingFooter.js';
+import { usePagedQuery } from '../paged-query.js';
 
 interface Message {
   eventId: string;
@@ -19,10 +20,19 @@ export function SearchPage() {
   const [form, setForm] = useState({ eventId: '', sessionId: '', endpointId: '', eventTypeId: '' });
   const [submitted, setSubmitted] = useState(form);
   const params = new URLSearchParams(Object.entries(submitted).filter(([, v]) => v !== ''));
-  const result = useQuery({
-    queryKey: ['search', params.toString()],
-    queryFn: () => get<{ messages: Message[] }>(`/api/messages?${params}`),
-  });
+  params.set('pageSize', '50');
+  const result = usePagedQuery(
+    ['search', params.toString()],
+    async (token) => {
+      const pageParams = new URLSearchParams(params);
+      if (token) pageParams.set('continuationToken', token);
+      const page = await get<{ messages: Message[]; continuationToken: string | null }>(
+        `/api/messages?${pageParams}`,
+      );
+      return { items: page.messages, continuationToken: page.continuationToken };
+    },
+    (m) => `${m.endpointId}/${m.eventId}/${m.messageId}`,
+  );
   return (
     <section>
       <h1>Search messages</h1>
@@ -44,7 +54,7 @@ export function SearchPage() {
         <button type="submit">Search</button>
       </form>
       {result.error && <p className="error">{result.error.message}</p>}
-      <table className="table">
+      <table className="table" data-testid="search-results">
         <thead>
           <tr>
             <th>Event</th>
@@ -55,8 +65,8 @@ export function SearchPage() {
           </tr>
         </thead>
         <tbody>
-          {(result.data?.messages ?? []).map((m) => (
-            <tr key={`${m.eventId}-${m.messageId}`}>
+          {result.rows.map((m) => (
+            <tr key={`${m.endpointId}/${m.eventId}/${m.messageId}`}>
               <td>
                 <Link
                   to={`/endpoints/${encodeURIComponent(m.endpointId)}/events/${encodeURIComponent(m.eventId)}`}
@@ -74,6 +84,13 @@ export function SearchPage() {
           ))}
         </tbody>
       </table>
+      <PagingFooter
+        shown={result.rows.length}
+        hasMore={result.hasMore}
+        loadingMore={result.loadingMore}
+        onLoadMore={result.loadMore}
+        noun="messages"
+      />
     </section>
   );
 }
