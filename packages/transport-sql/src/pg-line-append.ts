@@ -13,10 +13,11 @@ export interface LineArrays {
   readonly inputs: Set<string>;
 }
 
-/** `own`, when given, gets a session entry even without deliveries, with its count lowered by the settled one. */
+/** `own`, when given, gets a session entry even without deliveries, with its count lowered by the settled ones. */
 export function lineArrays(
   deliveries: readonly Delivery[],
   own: { input: string; sessionId: string } | null,
+  settled = 1,
 ): LineArrays {
   const sessions: unknown[][] = [[], [], [], []];
   const lines: unknown[][] = [[], [], [], [], [], [], [], []];
@@ -37,7 +38,7 @@ export function lineArrays(
     sInput.push(group.input);
     sSession.push(group.sessionId);
     sAdded.push(added);
-    sDelta.push(isOwn ? added - 1 : added);
+    sDelta.push(isOwn ? added - settled : added);
     group.deliveries.forEach(({ input, message }, index) => {
       const row = [
         input,

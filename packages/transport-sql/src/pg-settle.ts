@@ -4,23 +4,30 @@ import { lineArrays, lineInsertSql, sessionUpsertSql } from './pg-line-append.js
 import type { SqlExecutor } from './sql/database.js';
 import type { Tables } from './tables.js';
 
-export interface OneStatementSettle {
-  readonly input: string;
-  readonly sessionId: string;
+/** One settled message of a one-statement settlement. */
+export interface OneStatementMessage {
   readonly sequence: number;
-  readonly leaseToken: string;
   readonly deliveryCount: number;
   readonly deadLetter: {
     readonly id: string;
     readonly reason: string;
     readonly description: string | null;
   } | null;
+}
+
+export interface OneStatementSettle {
+  readonly input: string;
+  readonly sessionId: string;
+  readonly leaseToken: string;
+  /** Settled together: all are removed or none is. */
+  readonly messages: readonly OneStatementMessage[];
   /** JSON text, `null` to clear, `undefined` to keep. */
   readonly state: string | null | undefined;
   readonly deliveries: readonly Delivery[];
 }
 
-export type OneStatementOutcome = 'settled' | 'notHeld' | 'leaseLost';
+/** `guard`: the statement was rolled back because the lease check failed or only some messages were held. */
+export type OneStatementOutcome = 'settled' | 'notHeld' | 'guard';
 
 const DIVISION_BY_ZERO = '22012';
 
@@ -46,11 +53,11 @@ export async function publishInOneStatement(
 }
 
 /**
- * PostgreSQL fast path for a settlement that touches no parked rows: removes the message, dead-letters it if asked,
- * updates the session row (only while the lease holds), appends the published copies and notifies listeners,
- * all in one statement, so one round trip and one commit. Data-modifying CTEs share the statement's
- * atomicity: if the message was removed but the lease check failed, the guard divides by zero and the
- * whole statement rolls back.
+ * PostgreSQL fast path for settlements that touch no parked rows: removes the messages, dead-letters those that
+ * ask for it, updates the session row (only while the lease holds), appends the published copies and notifies
+ * listeners, all in one statement, so one round trip and one commit however many messages are settled.
+ * Data-modifying CTEs share the statement's atomicity: if messages were removed but the lease check failed, or
+ * only some of the messages were held, the guard divides by zero and the whole statement rolls back.
  */
 export async function settleInOneStatement(
   db: SqlExecutor,
@@ -65,11 +72,13 @@ export async function settleInOneStatement(
   const writesOwnRow =
     settle.state !== undefined ||
     settle.deliveries.some((d) => sessionKey(d.input, d.message.sessionId) === ownKey);
+  const count = settle.messages.length;
   const { sessions, lines, inputs } = lineArrays(
     settle.deliveries,
     writesOwnRow ? { input: settle.input, sessionId: settle.sessionId } : null,
+    count,
   );
-  const dl = settle.deadLetter;
+  const deadLetters = settle.messages.filter((m) => m.deadLetter !== null);
   const upsert = sessionUpsertSql(t, 10, {
     onlyIf: 'EXISTS (SELECT 1 FROM del)',
     set: 'state = CASE WHEN s.input = $1 AND s.session_id = $2 AND $14::boolean THEN $15::text ELSE s.state END',
@@ -77,19 +86,24 @@ export async function settleInOneStatement(
   });
   const sql = `
     WITH del AS (
-      DELETE FROM ${t.messages} WHERE input = $1 AND session_id = $2 AND seq = $3 AND held_by = $4 AND delivery_count = $5
+      DELETE FROM ${t.messages} WHERE input = $1 AND session_id = $2 AND held_by = $4
+        AND (seq, delivery_count) IN (SELECT k.seq, k.delivery_count FROM unnest($3::bigint[], $5::int[]) AS k(seq, delivery_count))
         AND EXISTS (SELECT 1 FROM ${t.sessions} WHERE input = $1 AND session_id = $2 AND lock_token = $4
           AND locked_until > ${nowMs})
       RETURNING *
     ), dl AS (
       INSERT INTO ${t.deadLetters} (id, input, session_id, seq, message_id, correlation_id, headers, body, reason,
         description, delivery_count, enqueued_at, dead_lettered_at)
-      SELECT $6, input, session_id, seq, message_id, correlation_id, headers, body, $7, $8, delivery_count, enqueued_at, ${nowMs}
-      FROM del WHERE $9::boolean
+      SELECT x.id, del.input, del.session_id, del.seq, del.message_id, del.correlation_id, del.headers, del.body,
+        x.reason, x.description, del.delivery_count, del.enqueued_at, ${nowMs}
+      FROM unnest($6::text[], $7::bigint[], $8::text[], $9::text[]) WITH ORDINALITY AS x(id, seq, reason, description, ord)
+      JOIN del ON del.seq = x.seq
+      ORDER BY x.ord
     ), up AS (${upsert}), ins AS (${lineInsertSql(t, nowMs, 16)})
     SELECT (SELECT count(*) FROM del) AS deleted,
-      1 / (CASE WHEN $26::boolean AND EXISTS (SELECT 1 FROM del)
-             AND NOT EXISTS (SELECT 1 FROM up WHERE up.input = $1 AND up.session_id = $2 AND up.lock_token = $4)
+      1 / (CASE WHEN ($26::boolean AND EXISTS (SELECT 1 FROM del)
+             AND NOT EXISTS (SELECT 1 FROM up WHERE up.input = $1 AND up.session_id = $2 AND up.lock_token = $4))
+             OR (SELECT count(*) FROM del) NOT IN (0, $27::int)
              THEN 0 ELSE 1 END) AS lease_guard,
       (SELECT count(*) FROM ins) AS inserted,
       (SELECT count(pg_notify($24, x)) FROM unnest($25::text[]) AS x) AS notified`;
@@ -99,13 +113,13 @@ export async function settleInOneStatement(
       [
         settle.input,
         settle.sessionId,
-        settle.sequence,
+        settle.messages.map((m) => m.sequence),
         settle.leaseToken,
-        settle.deliveryCount,
-        dl?.id ?? null,
-        dl?.reason ?? null,
-        dl?.description ?? null,
-        dl !== null,
+        settle.messages.map((m) => m.deliveryCount),
+        deadLetters.map((m) => m.deadLetter!.id),
+        deadLetters.map((m) => m.sequence),
+        deadLetters.map((m) => m.deadLetter!.reason),
+        deadLetters.map((m) => m.deadLetter!.description),
         ...sessions,
         settle.state !== undefined,
         settle.state ?? null,
@@ -113,6 +127,7 @@ export async function settleInOneStatement(
         t.channel,
         notifyNow(inputs),
         writesOwnRow,
+        count,
       ],
       { prepared: true },
     );
@@ -120,7 +135,7 @@ export async function settleInOneStatement(
     return { outcome: 'settled', inputs };
   } catch (error) {
     if ((error as { code?: string }).code === DIVISION_BY_ZERO)
-      return { outcome: 'leaseLost', inputs: new Set() };
+      return { outcome: 'guard', inputs: new Set() };
     throw error;
   }
 }
