@@ -68,6 +68,16 @@ export class SqlSessionHandle implements SessionHandle {
     let interval = core.options.minPollIntervalMs;
     for (;;) {
       core.assertOpen();
+      if (core.db.dialect === 'postgres') {
+        const { received, nextDue } = await this.#receiveOrInspect(max);
+        if (received.length > 0) return received;
+        if (nextDue === 0) continue;
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) return [];
+        const cap = Math.min(remaining, nextDue ?? Number.POSITIVE_INFINITY);
+        await core.wakeups.wait(this.input, Math.max(1, Math.min(cap, this.#pollInterval(interval))));
+        continue;
+      }
       const rows = await core.db.all(
         `UPDATE ${core.t.messages} SET held_by = ?, delivery_count = delivery_count + 1
          WHERE input = ? AND session_id = ? AND seq IN (
@@ -102,6 +112,54 @@ export class SqlSessionHandle implements SessionHandle {
       await core.wakeups.wait(this.input, Math.max(1, Math.min(cap, this.#pollInterval(interval))));
       interval = Math.min(interval * 2 || 1, core.options.pollIntervalMs);
     }
+  }
+
+  /**
+   * PostgreSQL: one round trip takes up to `max` messages or, when there are none, tells whether the lease still
+   * holds and when the input's next scheduled copy is due (promoting due ones). `nextDue`: 0 = look again now,
+   * null = nothing scheduled, otherwise ms until the next one.
+   */
+  async #receiveOrInspect(max: number): Promise<{ received: ReceivedMessage[]; nextDue: number | null }> {
+    const { core } = this;
+    const { t, now } = core;
+    const rows = await core.db.all(
+      `WITH upd AS (
+         UPDATE ${t.messages} SET held_by = ?, delivery_count = delivery_count + 1
+         WHERE input = ? AND session_id = ? AND seq IN (
+           SELECT seq FROM ${t.messages} WHERE input = ? AND session_id = ? AND (held_by IS NULL OR held_by <> ?)
+           ORDER BY seq LIMIT ?)
+         AND ${this.#leaseIsValid}
+         RETURNING input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, delivery_count
+       ), info AS (
+         SELECT ${this.#leaseIsValid} AS leased,
+           (SELECT MIN(due_at) FROM ${t.scheduled} WHERE input = ? AND NOT EXISTS (SELECT 1 FROM upd)) AS due,
+           ${now} AS db_now
+       )
+       SELECT info.leased, info.due, info.db_now, upd.* FROM info LEFT JOIN upd ON true`,
+      [
+        this.token,
+        this.input,
+        this.sessionId,
+        this.input,
+        this.sessionId,
+        this.token,
+        max,
+        ...this.#leaseParams,
+        ...this.#leaseParams,
+        this.input,
+      ],
+      { prepared: true },
+    );
+    const taken = rows.filter((row) => row.seq !== null && row.seq !== undefined);
+    if (taken.length > 0) {
+      taken.sort((a, b) => Number(a.seq) - Number(b.seq));
+      return { received: taken.map((row) => receivedFromRow(row, this.token)), nextDue: null };
+    }
+    const info = rows[0];
+    if (!info?.leased) throw this.#lockLost();
+    if (info.due === null || info.due === undefined) return { received: [], nextDue: null };
+    const untilDue = Number(info.due) - Number(info.db_now);
+    return { received: [], nextDue: untilDue > 0 ? untilDue : await core.promoteDue(this.input) };
   }
 
   #pollInterval(adaptive: number): number {
