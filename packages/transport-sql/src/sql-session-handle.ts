@@ -295,7 +295,12 @@ export class SqlSessionHandle implements SessionHandle {
       woken = await core.db.transaction(async (tx) => {
         // Each settlement's own rows in order; the line appends of all of them in one write at the end, in the
         // same order, so sequences come out as they would with one call per settlement.
-        for (const item of planned) await this.#settleRows(tx, item.message, item.effects, item.deadLetter);
+        const completed = planned.filter((item) => item.deadLetter === null).map((item) => item.message);
+        if (completed.length > 1) await this.#removeHeld(tx, completed);
+        for (const item of planned) {
+          const removed = completed.length > 1 && item.deadLetter === null;
+          await this.#settleRows(tx, item.message, item.effects, item.deadLetter, removed);
+        }
         let state: string | null | undefined;
         for (const item of planned) {
           const next = item.effects?.state;
@@ -320,22 +325,41 @@ export class SqlSessionHandle implements SessionHandle {
     core.wakeLocal(woken);
   }
 
-  /** Removes the settled message (dead-lettering it if asked) and applies the parked-message effects, in `tx`. */
+  /** Removes completed messages in one statement; fails (rolling `tx` back) unless every one was held. */
+  async #removeHeld(tx: SqlExecutor, messages: readonly ReceivedMessage[]): Promise<void> {
+    const removed = await tx.all(
+      `DELETE FROM ${this.core.t.messages} WHERE input = ? AND session_id = ? AND held_by = ?
+         AND (seq, delivery_count) IN (VALUES ${messages.map(() => '(CAST(? AS bigint), CAST(? AS integer))').join(', ')})
+       RETURNING seq`,
+      [this.input, this.sessionId, this.token, ...messages.flatMap((m) => [m.sequence, m.deliveryCount])],
+    );
+    if (removed.length === messages.length) return;
+    const gone = new Set(removed.map((row) => Number(row.seq)));
+    await this.#throwSettleFailure(tx, messages.find((m) => !gone.has(m.sequence))!);
+  }
+
+  /**
+   * Removes the settled message (dead-lettering it if asked; `alreadyRemoved` when `#removeHeld` did) and applies
+   * the parked-message effects, in `tx`.
+   */
   async #settleRows(
     tx: SqlExecutor,
     message: ReceivedMessage,
     effects: Omit<SettleEffects, 'publish'> | undefined,
     deadLetter: { reason: string; description: string | null } | null,
+    alreadyRemoved = false,
   ): Promise<void> {
     const { core } = this;
     const { t, now } = core;
-    const removed = await tx.all(
-      `DELETE FROM ${t.messages} WHERE input = ? AND session_id = ? AND seq = ? AND held_by = ? AND delivery_count = ?
-       RETURNING *`,
-      [this.input, this.sessionId, message.sequence, this.token, message.deliveryCount],
-    );
-    if (removed.length === 0) await this.#throwSettleFailure(tx, message);
-    if (deadLetter) await core.insertDeadLetter(tx, removed[0]!, deadLetter.reason, deadLetter.description);
+    if (!alreadyRemoved) {
+      const removed = await tx.all(
+        `DELETE FROM ${t.messages} WHERE input = ? AND session_id = ? AND seq = ? AND held_by = ? AND delivery_count = ?
+         RETURNING *`,
+        [this.input, this.sessionId, message.sequence, this.token, message.deliveryCount],
+      );
+      if (removed.length === 0) await this.#throwSettleFailure(tx, message);
+      if (deadLetter) await core.insertDeadLetter(tx, removed[0]!, deadLetter.reason, deadLetter.description);
+    }
     for (const { sequence, message: parked } of effects?.park ?? []) {
       await tx.run(
         `INSERT INTO ${t.parked} (input, session_id, seq, message_id, correlation_id, headers, body, parked_at)
