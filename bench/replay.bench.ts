@@ -2,8 +2,7 @@
 // with the same session draining the same number of new messages in steady state. Real endpoint host
 // (SessionProcessor + MessageEngine) over the memory (system clock), SQLite and PostgreSQL transports.
 // Run: node --import tsx bench/replay.bench.ts
-//   env: REPLAY_COUNT (default 10000), REPLAY_COUNT_POSTGRES (default 5000: the steady-state drain of one
-//        PostgreSQL session slows with its backlog, see docs/transport-sql.md "Replay"),
+//   env: REPLAY_COUNT (default 10000), REPLAY_COUNT_POSTGRES (default REPLAY_COUNT),
 //        REPLAY_TRANSPORTS=memory,sqlite,postgres, NIMBUS_TEST_POSTGRES_URL
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,7 +34,7 @@ type Transport = import('@nimbus/core').Transport;
 type MessageEnvelope = import('@nimbus/core').MessageEnvelope;
 
 const COUNT = positive('REPLAY_COUNT', 10_000);
-const COUNT_POSTGRES = positive('REPLAY_COUNT_POSTGRES', Math.min(COUNT, 5_000));
+const COUNT_POSTGRES = positive('REPLAY_COUNT_POSTGRES', COUNT);
 const PUBLISH_BATCH = 100;
 const BODY = 'x'.repeat(256);
 // The same receive tuning as bench/transport.bench.ts, so steady state is not handicapped by one-at-a-time receives.

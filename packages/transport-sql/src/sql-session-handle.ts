@@ -123,11 +123,13 @@ export class SqlSessionHandle implements SessionHandle {
     const { core } = this;
     const { t, now } = core;
     const rows = await core.db.all(
+      // ARRAY(...) makes the line's head one InitPlan read through the (input, session_id, seq) index; a plain
+      // `seq IN (subquery)` can be planned as a re-run per row when statistics predate a long backlog.
       `WITH upd AS (
          UPDATE ${t.messages} SET held_by = ?, delivery_count = delivery_count + 1
-         WHERE input = ? AND session_id = ? AND seq IN (
-           SELECT seq FROM ${t.messages} WHERE input = ? AND session_id = ? AND (held_by IS NULL OR held_by <> ?)
-           ORDER BY seq LIMIT ?)
+         WHERE input = ? AND session_id = ? AND id = ANY(ARRAY(
+           SELECT id FROM ${t.messages} WHERE input = ? AND session_id = ? AND (held_by IS NULL OR held_by <> ?)
+           ORDER BY seq LIMIT ?))
          AND ${this.#leaseIsValid}
          RETURNING input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, delivery_count
        ), info AS (
