@@ -3,6 +3,7 @@ import {
   assertPublishBatchSize,
   assertPublishSource,
   assertSessionState,
+  assertSettledOnce,
   assertSettleEffects,
   assertTransportMessage,
   type BatchSettlement,
@@ -397,13 +398,7 @@ export class MemoryCore {
     const settled = new Set<number>();
     for (const { message, effects, deadLetter } of settlements) {
       this.findHeld(entry, token, message);
-      if (settled.has(message.sequence)) {
-        throw new TransportError(
-          TransportErrorCode.InvalidArgument,
-          `settleMany: message ${message.sequence} is settled twice in one call`,
-        );
-      }
-      settled.add(message.sequence);
+      assertSettledOnce(settled, message.sequence);
       if (deadLetter) assertDeadLetterReason(deadLetter.reason);
       this.planPublish(effects?.publish ?? []);
       assertSettleEffects(effects);

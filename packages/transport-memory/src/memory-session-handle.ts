@@ -1,6 +1,6 @@
 import {
-  assertDeadLetterReason,
   type BatchSettlement,
+  deadLetterOutcome,
   type ParkedMessage,
   type ReceivedMessage,
   type SessionHandle,
@@ -71,8 +71,7 @@ export class MemorySessionHandle implements SessionHandle {
     description: string | null,
     effects?: SettleEffects,
   ): Promise<void> {
-    assertDeadLetterReason(reason);
-    this.core.settle(this.entry, this.token, message, effects, { reason, description });
+    this.core.settle(this.entry, this.token, message, effects, deadLetterOutcome(reason, description));
   }
 
   async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {

@@ -2,9 +2,11 @@ import {
   assertDeadLetterReason,
   assertPublishBatchSize,
   assertSessionState,
+  assertSettledOnce,
   assertSettleEffects,
   type BatchSettlement,
   type Delivery,
+  deadLetterOutcome,
   MAX_DELIVERY_COUNT_REASON,
   maxDeliveryDescription,
   type ParkedMessage,
@@ -59,6 +61,20 @@ export class SqlSessionHandle implements SessionHandle {
     return [this.input, this.sessionId, this.token];
   }
 
+  /** Leading parameters of both dialects' receive statements: take up to `max` messages at the line's head. */
+  #takeHeadParams(max: number): unknown[] {
+    return [
+      this.token,
+      this.input,
+      this.sessionId,
+      this.input,
+      this.sessionId,
+      this.token,
+      max,
+      ...this.#leaseParams,
+    ];
+  }
+
   async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
     if (!Number.isInteger(max) || max < 1)
       throw new RangeError(`receive: max must be an integer ≥ 1, got ${max}`);
@@ -85,16 +101,7 @@ export class SqlSessionHandle implements SessionHandle {
            ORDER BY seq LIMIT ?)
          AND ${this.#leaseIsValid}
          RETURNING input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, delivery_count`,
-        [
-          this.token,
-          this.input,
-          this.sessionId,
-          this.input,
-          this.sessionId,
-          this.token,
-          max,
-          ...this.#leaseParams,
-        ],
+        this.#takeHeadParams(max),
         { prepared: true },
       );
       if (rows.length > 0) {
@@ -138,18 +145,7 @@ export class SqlSessionHandle implements SessionHandle {
            ${now} AS db_now
        )
        SELECT info.leased, info.due, info.db_now, upd.* FROM info LEFT JOIN upd ON true`,
-      [
-        this.token,
-        this.input,
-        this.sessionId,
-        this.input,
-        this.sessionId,
-        this.token,
-        max,
-        ...this.#leaseParams,
-        ...this.#leaseParams,
-        this.input,
-      ],
+      [...this.#takeHeadParams(max), ...this.#leaseParams, this.input],
       { prepared: true },
     );
     const taken = rows.filter((row) => row.seq !== null && row.seq !== undefined);
@@ -200,8 +196,7 @@ export class SqlSessionHandle implements SessionHandle {
     description: string | null,
     effects?: SettleEffects,
   ): Promise<void> {
-    assertDeadLetterReason(reason);
-    await this.#settle(message, effects, { reason, description });
+    await this.#settle(message, effects, deadLetterOutcome(reason, description));
   }
 
   async abandon(message: ReceivedMessage): Promise<void> {
@@ -264,13 +259,7 @@ export class SqlSessionHandle implements SessionHandle {
     for (const settlement of settlements) {
       const { message, effects, deadLetter } = settlement;
       this.#assertHeldShape(message);
-      if (sequences.has(message.sequence)) {
-        throw new TransportError(
-          TransportErrorCode.InvalidArgument,
-          `settleMany: message ${message.sequence} is settled twice in one call`,
-        );
-      }
-      sequences.add(message.sequence);
+      assertSettledOnce(sequences, message.sequence);
       if (deadLetter) assertDeadLetterReason(deadLetter.reason);
       const publish = effects?.publish ?? [];
       assertPublishBatchSize(publish, core.options.maxBatchBytes);

@@ -1,4 +1,4 @@
-import { assertDeadLetterReason } from '../transport/settle-validation.js';
+import { deadLetterOutcome } from '../transport/settle-validation.js';
 import type {
   BatchSettlement,
   ParkedMessage,
@@ -56,8 +56,11 @@ export class SettlementBatch implements SessionHandle {
     description: string | null,
     effects?: SettleEffects,
   ): Promise<void> {
-    assertDeadLetterReason(reason);
-    this.#pending.push({ message, deadLetter: { reason, description }, ...(effects ? { effects } : {}) });
+    this.#pending.push({
+      message,
+      deadLetter: deadLetterOutcome(reason, description),
+      ...(effects ? { effects } : {}),
+    });
   }
 
   /** Runs `work` after the settlements collected so far are committed (right away when none are pending). */

@@ -1,4 +1,4 @@
-import type { PublishRequest, SessionState, SettleEffects } from './transport.js';
+import type { BatchSettlement, PublishRequest, SessionState, SettleEffects } from './transport.js';
 import { TransportError, TransportErrorCode } from './transport-error.js';
 import type { TransportMessage } from './transport-message.js';
 
@@ -63,6 +63,15 @@ export function assertDeadLetterReason(reason: unknown): asserts reason is strin
   }
 }
 
+/** The `deadLetter` part of a settlement for a `SessionHandle.deadLetter` call, after checking its reason. */
+export function deadLetterOutcome(
+  reason: string,
+  description: string | null,
+): NonNullable<BatchSettlement['deadLetter']> {
+  assertDeadLetterReason(reason);
+  return { reason, description };
+}
+
 /** Checks everything in `effects` except `publish` (routing checks that), before a transport changes anything. */
 export function assertSettleEffects(effects: SettleEffects | undefined): void {
   if (!effects) return;
@@ -89,6 +98,17 @@ export function assertSettleEffects(effects: SettleEffects | undefined): void {
     }
     seen.add(entry.sequence);
   }
+}
+
+/** Fails a `settleMany` call that settles the same message twice; otherwise records `sequence` in `settled`. */
+export function assertSettledOnce(settled: Set<number>, sequence: number): void {
+  if (settled.has(sequence)) {
+    throw new TransportError(
+      TransportErrorCode.InvalidArgument,
+      `settleMany: message ${sequence} is settled twice in one call`,
+    );
+  }
+  settled.add(sequence);
 }
 
 /** The error for a `deadLetterParked` sequence that the session has not parked. */
