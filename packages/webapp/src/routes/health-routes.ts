@@ -1,4 +1,4 @@
-import { MessageAuditType } from '@nimbus/message-store';
+import { type HeartbeatSettings, MessageAuditType } from '@nimbus/message-store';
 import { z } from 'zod';
 import type { ApiDeps } from '../app/api-deps.js';
 import { authorize } from '../auth/authorize.js';
@@ -12,6 +12,15 @@ const Settings = z.object({
   timeoutSeconds: z.number(),
   lastSentAtUtc: z.string().nullable(),
 });
+
+function settingsDto(settings: HeartbeatSettings): z.infer<typeof Settings> {
+  return {
+    enabled: settings.enabled,
+    intervalSeconds: settings.intervalSeconds,
+    timeoutSeconds: settings.timeoutSeconds,
+    lastSentAtUtc: iso(settings.lastSentAtUtc),
+  };
+}
 
 export function healthRoutes(deps: ApiDeps): AnyRouteSpec[] {
   const { store, auditLog, catalog, hub } = deps;
@@ -93,13 +102,7 @@ export function healthRoutes(deps: ApiDeps): AnyRouteSpec[] {
       response: Settings,
       handler: async ({ principal }) => {
         await authorize(auditLog, principal!, Role.Reader, null);
-        const s = await store.getHeartbeatSettings();
-        return {
-          enabled: s.enabled,
-          intervalSeconds: s.intervalSeconds,
-          timeoutSeconds: s.timeoutSeconds,
-          lastSentAtUtc: iso(s.lastSentAtUtc),
-        };
+        return settingsDto(await store.getHeartbeatSettings());
       },
     }),
     defineRoute({
@@ -135,13 +138,7 @@ export function healthRoutes(deps: ApiDeps): AnyRouteSpec[] {
           data: { ...body, timeoutSeconds },
         });
         hub.publish({ type: 'heartbeatupdate', endpointId: '' });
-        const s = await store.getHeartbeatSettings();
-        return {
-          enabled: s.enabled,
-          intervalSeconds: s.intervalSeconds,
-          timeoutSeconds: s.timeoutSeconds,
-          lastSentAtUtc: iso(s.lastSentAtUtc),
-        };
+        return settingsDto(await store.getHeartbeatSettings());
       },
     }),
   ];

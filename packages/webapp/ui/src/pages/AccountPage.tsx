@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, type Me, post } from '../api.js';
+import { LabeledInput } from '../components/LabeledInput.js';
 
 export function AccountPage({ me }: { me: Me }) {
   const [currentPassword, setCurrent] = useState('');
@@ -24,24 +25,20 @@ export function AccountPage({ me }: { me: Me }) {
       </p>
       <form className="card" onSubmit={submit}>
         <h2>Change password</h2>
-        <label>
-          Current password
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={currentPassword}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        </label>
-        <label>
-          New password
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={newPassword}
-            onChange={(e) => setNew(e.target.value)}
-          />
-        </label>
+        <LabeledInput
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          value={currentPassword}
+          onChange={setCurrent}
+        />
+        <LabeledInput
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          value={newPassword}
+          onChange={setNew}
+        />
         <button type="submit">Change password</button>
         {result && <p className="notice">{result}</p>}
       </form>

@@ -32,6 +32,20 @@ interface Audit {
   data: string | null;
 }
 
+/** The optional comment an operator leaves for the audit of a resubmit or skip. */
+function ActionCommentField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  return (
+    <textarea
+      aria-label="action comment"
+      placeholder="comment for the audit (optional)"
+      rows={2}
+      maxLength={2000}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
 /** The operator's note an audit row carries (a Comment, or the optional comment of resubmit/skip). */
 function commentOf(audit: Audit): string | null {
   if (audit.accessDenied || !audit.data) return null;
@@ -195,14 +209,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
       {confirming !== null && (
         <div className="card" data-testid="confirm-action">
           <h2>{confirming === 'resubmit' ? 'Resubmit with the stored payload' : 'Skip this event'}</h2>
-          <textarea
-            aria-label="action comment"
-            placeholder="comment for the audit (optional)"
-            rows={2}
-            maxLength={2000}
-            value={actionComment}
-            onChange={(e) => setActionComment(e.target.value)}
-          />
+          <ActionCommentField value={actionComment} onChange={setActionComment} />
           <div className="actions">
             <button
               type="button"
@@ -225,14 +232,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
             value={editing}
             onChange={(e) => setEditing(e.target.value)}
           />
-          <textarea
-            aria-label="action comment"
-            placeholder="comment for the audit (optional)"
-            rows={2}
-            maxLength={2000}
-            value={actionComment}
-            onChange={(e) => setActionComment(e.target.value)}
-          />
+          <ActionCommentField value={actionComment} onChange={setActionComment} />
           <div className="actions">
             <button
               type="button"

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, post } from '../api.js';
+import { LabeledInput } from '../components/LabeledInput.js';
 
 export function LoginPage() {
   const [email, setEmail] = useState('');
@@ -21,26 +22,22 @@ export function LoginPage() {
     <div className="login">
       <form onSubmit={submit} className="card">
         <h1>Sign in to NimBus</h1>
-        <label>
-          Email
-          <input
-            name="email"
-            type="text"
-            autoComplete="username"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label>
-          Password
-          <input
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
+        <LabeledInput
+          label="Email"
+          name="email"
+          type="text"
+          autoComplete="username"
+          value={email}
+          onChange={setEmail}
+        />
+        <LabeledInput
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={setPassword}
+        />
         {error && <p className="error">{error}</p>}
         <button type="submit">Sign in</button>
       </form>
