@@ -33,6 +33,17 @@ export function withServerOptions(command: Command): Command {
     .option('--port <port>', 'WebApp port, 0 for any free port (env NIMBUS_PORT, default 7070)', undefined);
 }
 
+/** Options shared by the commands that run services: `dev`, `resolver` and `webapp`. */
+export interface ServiceCommandOptions {
+  dataDir?: string;
+  store?: string;
+  transport?: string;
+  host?: string;
+  port?: string;
+  platform?: string;
+  verbose?: boolean;
+}
+
 /** Reads the configuration; a bad setting becomes a usage error (exit 2). */
 export function configFrom(options: ConfigOverrides): NimbusConfig {
   try {

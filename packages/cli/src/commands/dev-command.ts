@@ -4,20 +4,18 @@ import { createCliLogger } from '../cli-logger.js';
 import { usageError } from '../exit-codes.js';
 import { startServices } from '../services/start-services.js';
 import { waitForShutdownSignal } from '../shutdown-signal.js';
-import { configFrom, withBackendOptions, withServerOptions } from './backend-options.js';
+import {
+  configFrom,
+  type ServiceCommandOptions,
+  withBackendOptions,
+  withServerOptions,
+} from './backend-options.js';
 import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
 import { printSignIn } from './sign-in-banner.js';
 
-interface DevOptions {
-  dataDir?: string;
-  store?: string;
-  transport?: string;
-  host?: string;
-  port?: string;
-  platform?: string;
+interface DevOptions extends ServiceCommandOptions {
   sample?: boolean;
   trafficInterval: string;
-  verbose?: boolean;
 }
 
 export function devCommand(print: (line: string) => void): Command {

@@ -3,19 +3,17 @@ import { Command, Option } from 'commander';
 import { createCliLogger } from '../cli-logger.js';
 import { startServices } from '../services/start-services.js';
 import { waitForShutdownSignal } from '../shutdown-signal.js';
-import { configFrom, withBackendOptions, withServerOptions } from './backend-options.js';
+import {
+  configFrom,
+  type ServiceCommandOptions,
+  withBackendOptions,
+  withServerOptions,
+} from './backend-options.js';
 import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
 import { printSignIn } from './sign-in-banner.js';
 
-interface ServiceOptions {
-  dataDir?: string;
-  store?: string;
-  transport?: string;
-  host?: string;
-  port?: string;
-  platform?: string;
+interface ServiceOptions extends ServiceCommandOptions {
   migrationMode: MigrationMode;
-  verbose?: boolean;
 }
 
 function migrationModeOption(): Option {
