@@ -105,13 +105,7 @@ export class Publisher {
 
   /** Publishes one event. Session: explicit, else the event type's key; correlation: explicit, else new. */
   async publish<T>(type: EventType<T>, payload: T, options: PublishOptions = {}): Promise<PublishReceipt> {
-    const built = this.#build(
-      type,
-      payload,
-      options,
-      options.correlationId ?? uuidv7(this.#clock.now()),
-      null,
-    );
+    const built = this.#buildOriginal(type, payload, options);
     await this.#send([built.message]);
     return built.receipt;
   }
@@ -170,13 +164,7 @@ export class Publisher {
   ): Promise<ScheduleHandle & { readonly receipt: PublishReceipt }> {
     if (!(at instanceof Date) || Number.isNaN(at.getTime()))
       throw new TypeError('schedule needs a valid Date.');
-    const built = this.#build(
-      type,
-      payload,
-      options,
-      options.correlationId ?? uuidv7(this.#clock.now()),
-      null,
-    );
+    const built = this.#buildOriginal(type, payload, options);
     const handle = await this.#traced([built.message], ([stamped]) =>
       this.#transport.schedule(this.endpointId, stamped!, at),
     );
@@ -308,6 +296,11 @@ export class Publisher {
         `Endpoint '${this.endpointId}' does not declare that it produces '${eventTypeId}'; no consumer would receive it.`,
       );
     }
+  }
+
+  /** An event that is not a follow-up: the given correlation id or a fresh one, and no parent message. */
+  #buildOriginal<T>(type: EventType<T>, payload: T, options: PublishOptions): Built {
+    return this.#build(type, payload, options, options.correlationId ?? uuidv7(this.#clock.now()), null);
   }
 
   #build<T>(

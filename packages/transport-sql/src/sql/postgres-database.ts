@@ -104,7 +104,3 @@ export function openPostgresDatabase(connectionString: string, poolSize: number)
     },
   };
 }
-
-export function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}

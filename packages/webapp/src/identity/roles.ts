@@ -14,10 +14,6 @@ export type GrantableRole = (typeof GRANTABLE_ROLES)[number];
 
 const RANK: Record<Role, number> = { None: 0, Reader: 1, Contributor: 2, Owner: 3 };
 
-export function roleRank(role: Role): number {
-  return RANK[role];
-}
-
 export function atLeast(actual: Role, required: Role): boolean {
   return RANK[actual] >= RANK[required];
 }
