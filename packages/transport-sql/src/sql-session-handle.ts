@@ -434,7 +434,25 @@ export class SqlSessionHandle implements SessionHandle {
       await this.#settleInTransaction(message, plans, { state }, deadLetter);
       return;
     }
-    const { outcome, inputs } = await settleInOneStatement(
+    const { outcome, inputs } = await this.#runOneStatement(
+      [{ message, deadLetter }],
+      state === undefined ? undefined : state === null ? null : JSON.stringify(state),
+      deliveries,
+    );
+    // With one message only the lease check can trip the guard.
+    if (outcome === 'guard') throw this.#lockLost();
+    if (outcome === 'notHeld') await this.#throwSettleFailure(core.db, message);
+    core.wakeLocal(inputs);
+  }
+
+  /** PostgreSQL: settles these held messages, with `state` and `deliveries`, in one statement. */
+  #runOneStatement(
+    settled: readonly Pick<PlannedSettlement, 'message' | 'deadLetter'>[],
+    state: string | null | undefined,
+    deliveries: readonly Delivery[],
+  ): ReturnType<typeof settleInOneStatement> {
+    const { core } = this;
+    return settleInOneStatement(
       core.db,
       core.t,
       core.now,
@@ -442,22 +460,16 @@ export class SqlSessionHandle implements SessionHandle {
         input: this.input,
         sessionId: this.sessionId,
         leaseToken: this.token,
-        messages: [
-          {
-            sequence: message.sequence,
-            deliveryCount: message.deliveryCount,
-            deadLetter: deadLetter ? { id: uuidv7(), ...deadLetter } : null,
-          },
-        ],
-        state: state === undefined ? undefined : state === null ? null : JSON.stringify(state),
+        messages: settled.map(({ message, deadLetter }) => ({
+          sequence: message.sequence,
+          deliveryCount: message.deliveryCount,
+          deadLetter: deadLetter ? { id: uuidv7(), ...deadLetter } : null,
+        })),
+        state,
         deliveries,
       },
       (touched) => core.notifyNow(touched),
     );
-    // With one message only the lease check can trip the guard.
-    if (outcome === 'guard') throw this.#lockLost();
-    if (outcome === 'notHeld') await this.#throwSettleFailure(core.db, message);
-    core.wakeLocal(inputs);
   }
 
   /** PostgreSQL: settlements without parked effects or scheduled copies, in one statement. */
@@ -469,24 +481,7 @@ export class SqlSessionHandle implements SessionHandle {
       const next = item.effects?.state;
       if (next !== undefined) state = next === null ? null : JSON.stringify(next);
     }
-    const { outcome, inputs } = await settleInOneStatement(
-      core.db,
-      core.t,
-      core.now,
-      {
-        input: this.input,
-        sessionId: this.sessionId,
-        leaseToken: this.token,
-        messages: planned.map(({ message, deadLetter }) => ({
-          sequence: message.sequence,
-          deliveryCount: message.deliveryCount,
-          deadLetter: deadLetter ? { id: uuidv7(), ...deadLetter } : null,
-        })),
-        state,
-        deliveries,
-      },
-      (touched) => core.notifyNow(touched),
-    );
+    const { outcome, inputs } = await this.#runOneStatement(planned, state, deliveries);
     if (outcome !== 'settled') {
       await this.#assertLease(core.db);
       throw new TransportError(
