@@ -20,6 +20,7 @@ export type {
 } from './engine/handler-context.js';
 export { type EngineInbox, InboxUnavailableError } from './engine/inbox-step.js';
 export {
+  type EngineHandlingOptions,
   GENERIC_DEAD_LETTER_REASON,
   MessageEngine,
   type MessageEngineOptions,

@@ -2,14 +2,11 @@ import {
   type Clock,
   type Endpoint,
   type EndpointCircuitBreaker,
-  type FailureClassifier,
+  type EngineHandlingOptions,
   gateTransport,
-  type LifecycleObserver,
   type Logger,
   MessageEngine,
-  type PipelineBehaviour,
   type Platform,
-  type RetryPolicyProvider,
   SessionProcessor,
   type SessionProcessorOptions,
   type Transport,
@@ -19,16 +16,12 @@ import { HandoffClient } from './handoff-client.js';
 import { Publisher } from './publisher.js';
 import type { Subscriber } from './subscriber.js';
 
-export interface EndpointHostOptions {
+export interface EndpointHostOptions extends EngineHandlingOptions {
   readonly platform: Platform;
   /** The endpoint to run: its id or its definition; it must be part of the platform. */
   readonly endpoint: string | Endpoint;
   readonly transport: Transport;
   readonly subscriber: Subscriber;
-  readonly retryPolicies?: RetryPolicyProvider | null;
-  readonly failureClassifier?: FailureClassifier;
-  readonly behaviours?: readonly PipelineBehaviour[];
-  readonly observers?: readonly LifecycleObserver[];
   readonly clock?: Clock;
   readonly logger?: Logger;
   /** Session processor tuning (concurrency, idle timeout, lock renewal, prefetch). */

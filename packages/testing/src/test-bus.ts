@@ -1,17 +1,14 @@
 import {
   decodeEnvelope,
-  type FailureClassifier,
-  type LifecycleObserver,
+  type EngineHandlingOptions,
   type Logger,
   ManualClock,
   MessageEngine,
   type MessageEnvelope,
   type MessageType,
-  type PipelineBehaviour,
   type Platform,
   RESOLVER_INPUT,
   RESPONSE_TYPES,
-  type RetryPolicyProvider,
   silentLogger,
   topologyFromPlatform,
 } from '@nimbus/core';
@@ -36,12 +33,8 @@ export interface TestBusOptions {
   readonly maxDeliveryCount?: number;
 }
 
-export interface TestEndpointOptions {
+export interface TestEndpointOptions extends EngineHandlingOptions {
   readonly subscriber: Subscriber;
-  readonly retryPolicies?: RetryPolicyProvider | null;
-  readonly failureClassifier?: FailureClassifier;
-  readonly behaviours?: readonly PipelineBehaviour[];
-  readonly observers?: readonly LifecycleObserver[];
   /** Randomness for retry jitter (default: always 0, so delays are exact). */
   readonly random?: () => number;
   /** Parked messages replayed per settlement before a continuation takes over (engine default 500). */

@@ -72,6 +72,12 @@ export interface MessageEngineOptions {
   readonly messagingSystem?: string;
 }
 
+/** Engine options a host passes through unchanged (retries, failure classes, behaviours, observers). */
+export type EngineHandlingOptions = Pick<
+  MessageEngineOptions,
+  'retryPolicies' | 'failureClassifier' | 'behaviours' | 'observers'
+>;
+
 /** Aborts a whole settlement: nothing is applied and the triggering message is delivered again. */
 class TransientAbort extends Error {
   constructor(readonly error: unknown) {
