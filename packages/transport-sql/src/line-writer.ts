@@ -1,5 +1,6 @@
 import type { Delivery } from '@nimbus/core';
 import type { SqlExecutor } from './sql/database.js';
+import { headersEncoder, type StatementTexts } from './statement-texts.js';
 import type { Tables } from './tables.js';
 
 /** The settling session's own row update, folded into the session-row upsert. */
@@ -22,9 +23,16 @@ export interface LineWriterContext {
   readonly channel: string | null;
   /** Which inputs to notify inside this transaction (the rest are coalesced); absent on SQLite. */
   readonly notifyNow: ((inputs: Iterable<string>) => string[]) | null;
+  readonly texts: StatementTexts;
 }
 
 const INSERT_CHUNK = 400;
+const INSERT_COLUMNS = 7;
+
+/** `count` copies of `row`, comma separated, for a multi-row VALUES list. */
+function valuesList(row: string): (count: number) => string {
+  return (count) => Array.from({ length: count }, () => row).join(', ');
+}
 
 /**
  * Appends deliveries to their session lines inside `tx`. One upsert takes every touched session row in key
@@ -38,7 +46,7 @@ export async function appendToLines(
   deliveries: readonly Delivery[],
   own?: OwnSessionUpdate,
 ): Promise<Set<string>> {
-  const { t, nowMs, channel, notifyNow } = context;
+  const { t, nowMs, channel, notifyNow, texts } = context;
   const groups = groupBySession(deliveries, own ?? null);
   if (groups.length === 0) return new Set();
   const ownKey = own ? sessionKey(own.input, own.sessionId) : null;
@@ -52,7 +60,7 @@ export async function appendToLines(
   const stateParams: unknown[] = [own?.state !== undefined, own?.state ?? null];
   const upserted = await tx.all(
     `INSERT INTO ${t.sessions} AS s (input, session_id, last_seq, message_count)
-     VALUES ${groups.map(() => '(?, ?, ?, ?)').join(', ')}
+     VALUES ${texts.get('sessionValues', groups.length, valuesList('(?, ?, ?, ?)'))}
      ON CONFLICT (input, session_id) DO UPDATE SET
        last_seq = s.last_seq + excluded.last_seq,
        message_count = s.message_count + excluded.message_count,
@@ -69,37 +77,47 @@ export async function appendToLines(
   const ownRow = upserted.find((row) => sessionKey(String(row.input), String(row.session_id)) === ownKey);
   if (own && ownRow?.lock_token !== own.leaseToken) throw new SessionLockLostSignal();
 
-  const rows: unknown[][] = [];
+  const encodeHeaders = headersEncoder();
+  const params: unknown[] = [];
+  const inputs = new Set<string>();
   for (const group of groups) {
     let seq = lastSeq.get(group.key)! - group.deliveries.length;
     for (const { input, message } of group.deliveries) {
       seq += 1;
-      rows.push([
+      inputs.add(input);
+      params.push(
         input,
         message.sessionId,
         seq,
         message.messageId,
         message.correlationId,
-        JSON.stringify(message.headers),
+        encodeHeaders(message.headers),
         message.body,
-      ]);
+      );
     }
   }
-  const inputs = new Set(rows.map((row) => row[0] as string));
-  for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-    const chunk = rows.slice(start, start + INSERT_CHUNK);
-    const last = start + INSERT_CHUNK >= rows.length;
-    const insert = `INSERT INTO ${t.messages} (input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, visible_at)
-       VALUES ${chunk.map(() => `(?, ?, ?, ?, ?, ?, ?, ${nowMs}, ${nowMs})`).join(', ')}`;
+  const rowCount = params.length / INSERT_COLUMNS;
+  for (let start = 0; start < rowCount; start += INSERT_CHUNK) {
+    const count = Math.min(INSERT_CHUNK, rowCount - start);
+    const chunk = params.slice(start * INSERT_COLUMNS, (start + count) * INSERT_COLUMNS);
+    const last = start + INSERT_CHUNK >= rowCount;
+    const insert = texts.get(
+      'insertMessages',
+      count,
+      (
+        n,
+      ) => `INSERT INTO ${t.messages} (input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, visible_at)
+       VALUES ${valuesList(`(?, ?, ?, ?, ?, ?, ?, ${nowMs}, ${nowMs})`)(n)}`,
+    );
     const toNotify = last && notifyNow ? notifyNow(inputs) : [];
     if (toNotify.length > 0 && channel !== null) {
       // Other processes hear about the new work when this transaction commits.
       await tx.all(
         `WITH inserted AS (${insert} RETURNING 1) SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`,
-        [...chunk.flat(), channel, toNotify],
+        [...chunk, channel, toNotify],
       );
     } else {
-      await tx.run(insert, chunk.flat());
+      await tx.run(insert, chunk);
     }
   }
   return inputs;

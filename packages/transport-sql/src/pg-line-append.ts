@@ -1,5 +1,6 @@
 import type { Delivery } from '@nimbus/core';
 import { groupBySession } from './line-writer.js';
+import { headersEncoder } from './statement-texts.js';
 import type { Tables } from './tables.js';
 
 // The PostgreSQL one-statement writers (plain publish, settle) share two data-modifying CTEs: `up` takes the
@@ -32,6 +33,7 @@ export function lineArrays(
     unknown[],
     unknown[],
   ];
+  const encodeHeaders = headersEncoder();
   for (const group of groupBySession(deliveries, own)) {
     const added = group.deliveries.length;
     const isOwn = own !== null && group.input === own.input && group.sessionId === own.sessionId;
@@ -47,7 +49,7 @@ export function lineArrays(
         added,
         message.messageId,
         message.correlationId,
-        JSON.stringify(message.headers),
+        encodeHeaders(message.headers),
         message.body,
       ];
       for (const [column, value] of row.entries()) columns[column]!.push(value);

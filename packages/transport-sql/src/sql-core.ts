@@ -18,6 +18,7 @@ import { appendToLines, type LineWriterContext, type OwnSessionUpdate } from './
 import { NotifyCoalescer } from './notify-coalescer.js';
 import type { ResolvedOptions } from './options.js';
 import type { Row, SqlDatabase, SqlExecutor } from './sql/database.js';
+import { StatementTexts } from './statement-texts.js';
 import type { Tables } from './tables.js';
 import { Wakeups } from './wakeups.js';
 
@@ -36,6 +37,8 @@ export interface PublishPlan {
 /** Shared state and the SQL steps used by both the transport facade and its session handles. */
 export class SqlCore {
   readonly wakeups = new Wakeups();
+  readonly texts = new StatementTexts();
+  #lineWriter: LineWriterContext | null = null;
   readonly #notifier: NotifyCoalescer | null;
   #cache: CachedTopology | null = null;
   #closed = false;
@@ -68,12 +71,14 @@ export class SqlCore {
   }
 
   get lineWriter(): LineWriterContext {
-    return {
+    this.#lineWriter ??= {
       t: this.t,
       nowMs: this.db.nowMs,
       channel: this.db.dialect === 'postgres' ? this.t.channel : null,
       notifyNow: this.#notifier ? (inputs) => this.notifyNow(inputs) : null,
+      texts: this.texts,
     };
+    return this.#lineWriter;
   }
 
   get now(): string {

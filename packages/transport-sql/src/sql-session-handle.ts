@@ -318,12 +318,19 @@ export class SqlSessionHandle implements SessionHandle {
 
   /** Removes completed messages in one statement; fails (rolling `tx` back) unless every one was held. */
   async #removeHeld(tx: SqlExecutor, messages: readonly ReceivedMessage[]): Promise<void> {
-    const removed = await tx.all(
-      `DELETE FROM ${this.core.t.messages} WHERE input = ? AND session_id = ? AND held_by = ?
-         AND (seq, delivery_count) IN (VALUES ${messages.map(() => '(CAST(? AS bigint), CAST(? AS integer))').join(', ')})
+    const sql = this.core.texts.get(
+      'removeHeld',
+      messages.length,
+      (count) => `DELETE FROM ${this.core.t.messages} WHERE input = ? AND session_id = ? AND held_by = ?
+         AND (seq, delivery_count) IN (VALUES ${Array.from({ length: count }, () => '(CAST(? AS bigint), CAST(? AS integer))').join(', ')})
        RETURNING seq`,
-      [this.input, this.sessionId, this.token, ...messages.flatMap((m) => [m.sequence, m.deliveryCount])],
     );
+    const removed = await tx.all(sql, [
+      this.input,
+      this.sessionId,
+      this.token,
+      ...messages.flatMap((m) => [m.sequence, m.deliveryCount]),
+    ]);
     if (removed.length === messages.length) return;
     const gone = new Set(removed.map((row) => Number(row.seq)));
     await this.#throwSettleFailure(tx, messages.find((m) => !gone.has(m.sequence))!);
