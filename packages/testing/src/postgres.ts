@@ -7,6 +7,9 @@ export const TEST_POSTGRES_URL =
 
 let reachable: Promise<string | null> | undefined;
 
+/** SQLSTATE 55006: the database is being accessed by other users. */
+const OBJECT_IN_USE = '55006';
+
 /** Resolves `null` when PostgreSQL answers, else the reason it does not. */
 export function postgresUnavailableReason(): Promise<string | null> {
   reachable ??= (async () => {
@@ -67,6 +70,17 @@ export async function createTemporaryDatabase(prefix = 'nimbus_test'): Promise<T
       const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
       await client.connect();
       try {
+        // Connections that a pool is still closing would be killed by a forced drop, and their clients would
+        // report "terminating connection" as an unhandled error; so wait for them first and force only at last.
+        for (let attempt = 0; attempt < 50; attempt++) {
+          try {
+            await client.query(`drop database if exists "${name}"`);
+            return;
+          } catch (error) {
+            if ((error as { code?: string }).code !== OBJECT_IN_USE) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
         await client.query(`drop database if exists "${name}" with (force)`);
       } finally {
         await client.end();
