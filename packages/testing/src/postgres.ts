@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
 /** Where integration tests find PostgreSQL: `NIMBUS_TEST_POSTGRES_URL`, else the local trust-auth server. */
@@ -78,7 +79,7 @@ export async function createTemporaryDatabase(prefix = 'nimbus_test'): Promise<T
             return;
           } catch (error) {
             if ((error as { code?: string }).code !== OBJECT_IN_USE) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 100));
+            await sleep(100);
           }
         }
         await client.query(`drop database if exists "${name}" with (force)`);
