@@ -57,8 +57,8 @@ export {
 } from './failures/permanent-failure-classifier.js';
 export { uuidv7 } from './ids.js';
 export {
-  type LifecycleState,
   LifecycleRunner,
+  type LifecycleState,
   type ServiceLifecycle,
   type StopOptions,
 } from './lifecycle/service-lifecycle.js';
