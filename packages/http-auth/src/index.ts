@@ -1,0 +1,18 @@
+export {
+  AccessTokenCache,
+  type AccessTokenCacheOptions,
+  DEFAULT_REFRESH_MARGIN_MS,
+  TokenRequestError,
+} from './access-token-cache.js';
+export {
+  type BearerTokenFetchOptions,
+  bearerTokenFetch,
+  createBearerTokenFetch,
+  type FetchFunction,
+} from './bearer-token-fetch.js';
+export {
+  BUSINESS_CENTRAL_SCOPE,
+  dataverseScope,
+  defaultScopeOf,
+  financeAndOperationsScope,
+} from './scopes.js';
