@@ -1,10 +1,10 @@
 import { type Logger, type Platform, topologyFromPlatform } from '@nimbus/core';
 import { BLOCKED_DEMO_CUSTOMER, startSampleAdapters, startTrafficGenerator } from '@nimbus/example-crm-erp';
-import { InProcessStateChangeNotifier } from '@nimbus/message-store';
 import type { MigrationMode } from '@nimbus/message-store-sql';
 import { createHeartbeatScheduler, createResolver } from '@nimbus/resolver';
 import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
 import { openIdentityStore } from '../backends/open-identity.js';
+import { openNotifier } from '../backends/open-notifier.js';
 import { openStore } from '../backends/open-store.js';
 import { openTransport } from '../backends/open-transport.js';
 import type { NimbusConfig } from '../config.js';
@@ -51,7 +51,6 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
   const { config, logger, print } = options;
   const closers = new Closers();
   try {
-    const notifier = new InProcessStateChangeNotifier({ logger });
     const store = await openStore(config, {
       logger,
       migrationMode: options.migrationMode,
@@ -61,6 +60,8 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     closers.add('the message store', () => store.close());
     const transport = await openTransport(config);
     closers.add('the transport', () => transport.close());
+    const { notifier, close: closeNotifier } = await openNotifier(config, logger);
+    closers.add('the state-change notifier', closeNotifier);
 
     if (options.platform && options.applyTopology !== false) {
       const changes = await transport.applyTopology(topologyFromPlatform(options.platform));
