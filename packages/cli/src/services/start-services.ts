@@ -1,9 +1,9 @@
 import { type Logger, type Platform, topologyFromPlatform } from '@nimbus/core';
-import { InProcessStateChangeNotifier } from '@nimbus/message-store';
 import type { MigrationMode } from '@nimbus/message-store-sql';
 import { createHeartbeatScheduler, createResolver } from '@nimbus/resolver';
 import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
 import { openIdentityStore } from '../backends/open-identity.js';
+import { openNotifier } from '../backends/open-notifier.js';
 import { openStore } from '../backends/open-store.js';
 import { openTransport } from '../backends/open-transport.js';
 import type { NimbusConfig } from '../config.js';
@@ -53,7 +53,6 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
   const { config, logger, print } = options;
   const closers = new Closers();
   try {
-    const notifier = new InProcessStateChangeNotifier({ logger });
     const store = await openStore(config, {
       logger,
       migrationMode: options.migrationMode,
@@ -63,6 +62,8 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     closers.add('the message store', () => store.close());
     const transport = await openTransport(config);
     closers.add('the transport', () => transport.close());
+    const { notifier, close: closeNotifier } = await openNotifier(config, logger);
+    closers.add('the state-change notifier', closeNotifier);
 
     if (options.platform && options.applyTopology !== false) {
       const changes = await transport.applyTopology(topologyFromPlatform(options.platform));
