@@ -1,12 +1,18 @@
 import type { AccessToken, GetTokenOptions, TokenCredential } from '@azure/core-auth';
-import { type Clock, systemClock } from '@nimbus/core';
+
+/** What the cache reads the time from; `ManualClock` of `@nimbus/core` fits. */
+export interface TokenClock {
+  now(): number;
+}
+
+const systemClock: TokenClock = { now: () => Date.now() };
 
 /** Refresh this long before expiry when the token carries no `refreshAfterTimestamp`. */
 export const DEFAULT_REFRESH_MARGIN_MS = 5 * 60 * 1000;
 
 export interface AccessTokenCacheOptions {
   /** Time source for refresh decisions (default: the system clock). */
-  readonly clock?: Clock;
+  readonly clock?: TokenClock;
   /** How long before `expiresOnTimestamp` to refresh when the token has no refresh time (default 5 min). */
   readonly refreshMarginMs?: number;
   /** Passed to every `getToken` call (tenant id, claims…). */
@@ -35,7 +41,7 @@ export class TokenRequestError extends Error {
 export class AccessTokenCache {
   readonly #credential: TokenCredential;
   readonly #scopes: string[];
-  readonly #clock: Clock;
+  readonly #clock: TokenClock;
   readonly #refreshMarginMs: number;
   readonly #getTokenOptions: GetTokenOptions | undefined;
   #token: AccessToken | null = null;

@@ -2,6 +2,7 @@ export {
   AccessTokenCache,
   type AccessTokenCacheOptions,
   DEFAULT_REFRESH_MARGIN_MS,
+  type TokenClock,
   TokenRequestError,
 } from './access-token-cache.js';
 export {
