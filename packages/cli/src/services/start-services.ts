@@ -1,5 +1,4 @@
 import { type Logger, type Platform, readinessOf, readinessReport, topologyFromPlatform } from '@nimbus/core';
-import { BLOCKED_DEMO_CUSTOMER, startSampleAdapters, startTrafficGenerator } from '@nimbus/example-crm-erp';
 import type { MigrationMode } from '@nimbus/message-store-sql';
 import { createHeartbeatScheduler, createResolver, startHealthServer } from '@nimbus/resolver';
 import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
@@ -12,9 +11,12 @@ import { CliError } from '../exit-codes.js';
 import { migrationProgressLine } from '../migration-progress.js';
 import { startServiceMetrics } from '../observability/service-metrics.js';
 import { Closers } from './closers.js';
+import type { SampleModule } from './sample-module.js';
 import { describeTopologyChanges } from './topology-summary.js';
 
 export interface SampleOptions {
+  /** The sample platform module (loaded at run time, like any user platform). */
+  readonly module: SampleModule;
   readonly trafficIntervalMs: number;
   /** Publish the blocked-session scenario; `auto`: only when the store has never seen its customer. */
   readonly blockedScenario: boolean | 'auto';
@@ -162,16 +164,17 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
 
     if (options.sample) {
       const log = (line: string) => print(`[sample] ${line}`);
-      const adapters = await startSampleAdapters({ transport, logger, log });
+      const { module } = options.sample;
+      const adapters = await module.startSampleAdapters({ transport, logger, log });
       closers.add('the sample adapters', () => adapters.stop());
-      const traffic = await startTrafficGenerator({
+      const traffic = await module.startTrafficGenerator({
         transport,
         log,
         intervalMs: options.sample.trafficIntervalMs,
         blockedScenario:
           options.sample.blockedScenario === 'auto'
-            ? (await store.getEventsByFilter({ sessionId: BLOCKED_DEMO_CUSTOMER }, null, 1)).events.length ===
-              0
+            ? (await store.getEventsByFilter({ sessionId: module.blockedDemoCustomer }, null, 1)).events
+                .length === 0
             : options.sample.blockedScenario,
       });
       closers.add('the traffic generator', () => traffic.stop());
