@@ -18,10 +18,10 @@ import {
   type TransportMessage,
   uuidv7,
 } from '@nimbus/core';
+import { ReconnectingPgListener } from '@nimbus/sql';
 import { sweepIdleSessionRows } from './idle-sessions.js';
 import { counts, peek, peekDeadLetters, purge, requeueDeadLetters } from './operator-views.js';
 import { resolveOptions, type SqlTransportConnection, type SqlTransportOptions } from './options.js';
-import { PgListener } from './pg-listener.js';
 import { publishInOneStatement } from './pg-settle.js';
 import { applySchema } from './schema.js';
 import { tryLease } from './session-lease.js';
@@ -42,7 +42,7 @@ export class SqlTransport implements Transport {
 
   private constructor(
     private readonly core: SqlCore,
-    private readonly listener: PgListener | null,
+    private readonly listener: ReconnectingPgListener | null,
   ) {
     this.name = `sql-${core.db.dialect}`;
     const { options } = core;
@@ -85,15 +85,20 @@ export class SqlTransport implements Transport {
     }
     const logger = options.logger ?? consoleLogger;
     const core = new SqlCore(db, tables, resolved, logger);
-    let listener: PgListener | null = null;
+    let listener: ReconnectingPgListener | null = null;
     try {
       await applySchema(db, tables, schema);
       if (connection.dialect === 'postgres') {
-        listener = new PgListener(connection.connectionString, tables.channel, {
-          onNotify: (input) => core.wakeups.notify(input),
-          onReconnect: () => core.wakeups.notifyAll(),
-          onLost: (error) =>
-            logger.warn({ error }, 'SQL transport: LISTEN connection lost; reconnecting (polling meanwhile)'),
+        listener = new ReconnectingPgListener({
+          connectionString: connection.connectionString,
+          applicationName: 'nimbus-transport-listen',
+          channels: [tables.channel],
+          // Notifications sent while disconnected are lost; waking every waiter makes them re-poll now.
+          events: {
+            onNotification: (_channel, input) => core.wakeups.notify(input),
+            onConnected: () => core.wakeups.notifyAll(),
+          },
+          logger,
         });
         await listener.start();
       }
