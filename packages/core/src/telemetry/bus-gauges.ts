@@ -42,12 +42,11 @@ export function observeBusGauges(sources: BusGaugeSources): () => void {
         const endpoint = { [TelemetryAttribute.Endpoint]: endpointId };
         const counts = await sources.transport.counts(endpointId);
         const values = [counts.active, counts.scheduled, counts.parked, counts.deadLettered];
-        STATES.forEach((state, i) =>
+        for (const [i, state] of STATES.entries())
           observer.observe(messages, values[i] ?? 0, {
             ...endpoint,
             [TelemetryAttribute.MessageState]: state,
-          }),
-        );
+          });
         if (sources.blockedSessions)
           observer.observe(blocked, await sources.blockedSessions(endpointId), endpoint);
       }
