@@ -57,6 +57,14 @@ export {
 } from './failures/permanent-failure-classifier.js';
 export { uuidv7 } from './ids.js';
 export {
+  probeReadiness,
+  type Readiness,
+  type ReadinessProbe,
+  type ReadinessReport,
+  readinessOf,
+  readinessReport,
+} from './lifecycle/readiness.js';
+export {
   LifecycleRunner,
   type LifecycleState,
   type ServiceLifecycle,
