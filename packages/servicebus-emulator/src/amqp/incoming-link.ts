@@ -22,6 +22,7 @@ export function decodeTransfer(context: RheaContext): AmqpMessage[] {
   // rhea hands over non-standard formats undecoded.
   const raw = context.message as unknown;
   const message = (Buffer.isBuffer(raw) ? messageCodec.decode(raw) : raw) as AmqpMessage;
+  if (message.body === undefined) return []; // an empty batch
   const body = (message.body as { multiple?: boolean; content?: unknown }) ?? {};
   const parts = body.multiple ? sections(body.content) : sections(body);
   return parts.map((part) => messageCodec.decode(part) as AmqpMessage);

@@ -2,7 +2,7 @@ import type { Namespace } from '../broker/namespace.js';
 import type { Queue } from '../broker/queue.js';
 import type { LockHolder } from '../broker/session-record.js';
 import { Rule, type RuleDefinition } from '../rules/rule.js';
-import { lockTokenOf, longBuffer, readLong, swapGuidBytes, ticksBuffer } from '../wire/encoding.js';
+import { lockTokenOf, longBuffer, readLong, ticksBuffer } from '../wire/encoding.js';
 import { BrokerError, Condition, notImplemented } from '../wire/errors.js';
 import { renderEntry } from './render.js';
 import { messageCodec, types } from './rhea.js';
@@ -101,7 +101,8 @@ export function handleManagement(namespace: Namespace, request: ManagementReques
       const sessionId = typeof body['session-id'] === 'string' ? body['session-id'] : null;
       const entries = queue.receiveDeferred(sequencesOf(body), holder, sessionId);
       const messages = entries.map((entry) => ({
-        'lock-token': types.wrap_uuid(swapGuidBytes(Buffer.from(entry.lock!.token.replace(/-/g, ''), 'hex'))),
+        // Not reordered: the SDK reads a lock token from this reply without the .NET byte swap of delivery tags.
+        'lock-token': types.wrap_uuid(Buffer.from(entry.lock!.token.replace(/-/g, ''), 'hex')),
         message: types.wrap_binary(messageCodec.encode(renderEntry(entry, entry.lock!.until))),
       }));
       return OK({ messages });

@@ -99,5 +99,8 @@ export class OutgoingLink implements Consumer {
     } catch (error) {
       delivery.update(true, messageCodec.rejected({ error: asBrokerError(error).toAmqp() }).described());
     }
+    // The outcome is final (the client settles second and says nothing more), so rhea may free the slot;
+    // otherwise its 2,048-delivery session buffer fills and the link stalls.
+    (delivery as { remote_settled?: boolean }).remote_settled = true;
   }
 }

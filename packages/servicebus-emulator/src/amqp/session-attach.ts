@@ -1,7 +1,6 @@
 import { asBrokerError } from '../wire/errors.js';
 import { lockedUntilProperty } from './management.js';
 import type { OutgoingLink } from './outgoing-link.js';
-import { types } from './rhea.js';
 
 const SESSION_FILTER = 'com.microsoft:session-filter';
 const TIMEOUT_PROPERTY = 'com.microsoft:timeout';
@@ -18,12 +17,10 @@ function completeAttach(receiver: OutgoingLink, sessionId: string, lockedUntil: 
   const source = link.remote.attach?.source ?? {};
   link.set_source({
     address: source.address,
-    filter: types.wrap_map({ [SESSION_FILTER]: types.wrap_string(sessionId) }, types.wrap_symbol),
+    // Plain maps: rhea wraps terminus filters and attach properties itself (a typed map here is wrapped twice).
+    filter: { [SESSION_FILTER]: sessionId },
   });
-  link.local.attach.properties = types.wrap_map(
-    { 'com.microsoft:locked-until-utc': lockedUntilProperty(lockedUntil) },
-    types.wrap_symbol,
-  );
+  link.local.attach.properties = { 'com.microsoft:locked-until-utc': lockedUntilProperty(lockedUntil) };
   receiver.sessionId = sessionId;
   link.open();
   receiver.start();

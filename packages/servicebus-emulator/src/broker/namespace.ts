@@ -16,6 +16,11 @@ export type ResolvedEntity =
   | { readonly kind: 'topic'; readonly topic: Topic }
   | { readonly kind: 'queue'; readonly topic: Topic; readonly subscription: Subscription; readonly queue: Queue };
 
+/** The SDK recognises a missing entity by this wording (MessagingEntityNotFound). */
+export function entityNotFound(path: string): BrokerError {
+  return new BrokerError(Condition.notFound, `The messaging entity '${path}' could not be found.`);
+}
+
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,259}$/;
 
 function assertName(kind: string, name: string): void {
@@ -61,7 +66,7 @@ export class Namespace {
 
   topic(name: string): Topic {
     const topic = this.topics.get(name.toLowerCase());
-    if (!topic) throw new BrokerError(Condition.notFound, `topic '${name}' does not exist`);
+    if (!topic) throw entityNotFound(name);
     return topic;
   }
 
@@ -100,10 +105,7 @@ export class Namespace {
   subscription(topicName: string, name: string): Subscription {
     const subscription = this.topic(topicName).subscriptions.get(name.toLowerCase());
     if (!subscription) {
-      throw new BrokerError(
-        Condition.notFound,
-        `subscription '${name}' does not exist on topic '${topicName}'`,
-      );
+      throw entityNotFound(`${topicName}/Subscriptions/${name}`);
     }
     return subscription;
   }
