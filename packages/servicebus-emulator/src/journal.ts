@@ -32,14 +32,17 @@ export function writeJournal(path: string, namespace: Namespace, log?: (line: st
     writeFileSync(`${path}.tmp`, JSON.stringify(file, null, 2));
     renameSync(`${path}.tmp`, path);
   } catch (error) {
-    log?.(`could not write the topology journal ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    log?.(
+      `could not write the topology journal ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
 export function loadJournal(path: string, namespace: Namespace): void {
   if (!existsSync(path)) return;
   const file = JSON.parse(readFileSync(path, 'utf8')) as JournalFile;
-  if (file.version !== 1) throw new Error(`topology journal ${path} has unknown version ${String(file.version)}`);
+  if (file.version !== 1)
+    throw new Error(`topology journal ${path} has unknown version ${String(file.version)}`);
   for (const topic of file.topics) {
     namespace.createTopic(topic.name);
     for (const entry of topic.subscriptions) {

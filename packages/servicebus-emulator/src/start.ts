@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { AmqpFront } from './amqp/amqp-front.js';
 import { Namespace } from './broker/namespace.js';
+import { type EmulatorCertificates, generateCertificates } from './http/certificates.js';
 
 export interface EmulatorOptions {
   /** TCP port on 127.0.0.1; 0 picks a free one. Always give one: 5672 is often taken by RabbitMQ. */
@@ -12,8 +14,11 @@ export interface EmulatorOptions {
   readonly maxMessages?: number;
   readonly maxBytes?: number;
   readonly log?: (line: string) => void;
-  /** Serves the Atom management API over https on the same port (sniffed by the first byte). */
-  readonly https?: HttpsFront;
+  /**
+   * The Atom management API over https on the same port (sniffed by the first byte); on unless `false`. Without
+   * given certificates a CA and a server certificate are generated; `caPath` gets the CA's PEM written to it.
+   */
+  readonly managementApi?: false | { readonly certificates?: EmulatorCertificates; readonly caPath?: string };
   /** Loads and writes the topology (topics, subscriptions, rules) to this journal file. */
   readonly journalPath?: string;
 }
@@ -31,6 +36,8 @@ export interface RunningEmulator {
   readonly namespace: Namespace;
   /** `Endpoint=sb://host:port;…;UseDevelopmentEmulator=true` for the Azure SDK clients. */
   readonly connectionString: string;
+  /** PEM of the CA the management API's certificate chains to (null when the API is off). */
+  readonly caPem: string | null;
   stop(): Promise<void>;
 }
 
@@ -54,7 +61,17 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   if (journal) journal.loadJournal(options.journalPath!, created);
   namespace = created;
   const amqp = new AmqpFront(created);
-  options.https?.attach(created);
+  let https: HttpsFront | null = null;
+  let caPem: string | null = null;
+  if (options.managementApi !== false) {
+    const { AtomHttpsFront } = await import('./http/https-front.js');
+    const certificates =
+      options.managementApi?.certificates ?? (await generateCertificates([host, 'localhost']));
+    https = new AtomHttpsFront(certificates);
+    https.attach(created);
+    caPem = certificates.caPem;
+    if (options.managementApi?.caPath) writeFileSync(options.managementApi.caPath, caPem, { mode: 0o644 });
+  }
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
@@ -64,7 +81,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       const first: Buffer | null = socket.read(1);
       if (first === null) return;
       socket.unshift(first);
-      if (first[0] === TLS_HANDSHAKE && options.https) options.https.accept(socket);
+      if (first[0] === TLS_HANDSHAKE && https) https.accept(socket);
       else amqp.accept(socket);
     });
   });
@@ -81,9 +98,10 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     host,
     namespace: created,
     connectionString,
+    caPem,
     async stop() {
       amqp.close();
-      await options.https?.close();
+      await https?.close();
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       created.dispose();

@@ -16,7 +16,8 @@ describe('emulator data plane with the unmodified @azure/service-bus client', ()
     await sender.sendMessages(batch);
     const receiver = ctx.client.createReceiver('orders', 'all');
     const received = [];
-    while (received.length < 5) received.push(...(await receiver.receiveMessages(5, { maxWaitTimeInMs: 1_000 })));
+    while (received.length < 5)
+      received.push(...(await receiver.receiveMessages(5, { maxWaitTimeInMs: 1_000 })));
     expect(received.map((m) => m.body.n)).toEqual([1, 2, 3, 4, 5]);
     expect(received[0]!.applicationProperties).toEqual({ kind: 'single', count: 7 });
     const sequences = received.map((m) => m.sequenceNumber!.toNumber());

@@ -48,16 +48,27 @@ describe('emulator scheduling, peek, rules, limits', () => {
     erp.removeRule('$Default');
     erp.addRule({
       name: 'changed',
-      filter: { type: 'sql', expression: "EventTypeId IN ('CustomerChanged', 'CustomerCreated') AND sys.Label LIKE 'cust%' AND NOT EXISTS(From)" },
+      filter: {
+        type: 'sql',
+        expression:
+          "EventTypeId IN ('CustomerChanged', 'CustomerCreated') AND sys.Label LIKE 'cust%' AND NOT EXISTS(From)",
+      },
       action: "SET user.To = 'Erp'; SET From = 'Crm'; SET sys.CorrelationId = 'c-' + EventTypeId",
     });
     const billing = ns.createSubscription('Crm', 'Billing');
     billing.removeRule('$Default');
-    billing.addRule({ name: 'corr', filter: { type: 'correlation', subject: 'invoice', properties: { Amount: 10 } } });
+    billing.addRule({
+      name: 'corr',
+      filter: { type: 'correlation', subject: 'invoice', properties: { Amount: 10 } },
+    });
     const sender = ctx.client.createSender('Crm');
     await sender.sendMessages([
       { body: 'a', subject: 'customer', applicationProperties: { EventTypeId: 'CustomerChanged' } },
-      { body: 'b', subject: 'customer', applicationProperties: { EventTypeId: 'CustomerChanged', From: 'X' } },
+      {
+        body: 'b',
+        subject: 'customer',
+        applicationProperties: { EventTypeId: 'CustomerChanged', From: 'X' },
+      },
       { body: 'c', subject: 'invoice', applicationProperties: { Amount: 10 } },
       { body: 'd', subject: 'invoice', applicationProperties: { Amount: 11 } },
     ]);
@@ -66,7 +77,9 @@ describe('emulator scheduling, peek, rules, limits', () => {
     const [a] = erpMessages;
     expect(a).toMatchObject({ body: 'a', correlationId: 'c-CustomerChanged' });
     expect(a!.applicationProperties).toMatchObject({ To: 'Erp', From: 'Crm' });
-    expect((await ctx.client.createReceiver('Crm', 'Billing').peekMessages(10)).map((m) => m.body)).toEqual(['c']);
+    expect((await ctx.client.createReceiver('Crm', 'Billing').peekMessages(10)).map((m) => m.body)).toEqual([
+      'c',
+    ]);
   });
 
   it('adds and removes rules through the SDK rule manager', async () => {
@@ -81,7 +94,7 @@ describe('emulator scheduling, peek, rules, limits', () => {
     ]);
     const peeked = await ctx.client.createReceiver('t', 's').peekMessages(5);
     expect(peeked.map((m) => [m.body, m.applicationProperties?.tag])).toEqual([[2, 'big']]);
-    const bad = await rules.createRule('broken', { sqlExpression: "size >" }).catch((e: unknown) => e);
+    const bad = await rules.createRule('broken', { sqlExpression: 'size >' }).catch((e: unknown) => e);
     expect(String((bad as Error).message)).toMatch(/invalid SQL rule expression/);
   });
 
@@ -103,7 +116,10 @@ describe('emulator scheduling, peek, rules, limits', () => {
 
   it('fails loudly on what it does not implement, and on unknown entities', async () => {
     ctx.emulator.namespace.createTopic('t');
-    const queue = await ctx.client.createSender('no-such-topic').sendMessages({ body: 1 }).catch((e: unknown) => e);
+    const queue = await ctx.client
+      .createSender('no-such-topic')
+      .sendMessages({ body: 1 })
+      .catch((e: unknown) => e);
     expect(isServiceBusError(queue) && queue.code).toBe('MessagingEntityNotFound');
     const receiver = ctx.client.createReceiver('t', 'missing');
     const missing = await receiver.receiveMessages(1, { maxWaitTimeInMs: 200 }).catch((e: unknown) => e);

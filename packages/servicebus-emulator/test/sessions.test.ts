@@ -100,7 +100,10 @@ describe('emulator sessions', () => {
 
   it('defers and receives deferred messages by sequence number; peek shows them', async () => {
     const sender = sessionTopic();
-    await sender.sendMessages([{ body: 'p', sessionId: 'd' }, { body: 'q', sessionId: 'd' }]);
+    await sender.sendMessages([
+      { body: 'p', sessionId: 'd' },
+      { body: 'q', sessionId: 'd' },
+    ]);
     const receiver = await ctx.client.acceptSession('t', 's', 'd');
     const [p] = await receiver.receiveMessages(1, { maxWaitTimeInMs: 500 });
     await receiver.deferMessage(p!);
@@ -114,6 +117,8 @@ describe('emulator sessions', () => {
     const [deferred] = await receiver.receiveDeferredMessages(p!.sequenceNumber!);
     expect(deferred!.body).toBe('p');
     await receiver.completeMessage(deferred!);
-    expect((await receiver.peekMessages(5, { fromSequenceNumber: p!.sequenceNumber! })).map((m) => m.body)).toEqual(['q']);
+    expect(
+      (await receiver.peekMessages(5, { fromSequenceNumber: p!.sequenceNumber! })).map((m) => m.body),
+    ).toEqual(['q']);
   });
 });

@@ -27,10 +27,17 @@ describe('emulator peek-lock settlement', () => {
     await sender.sendMessages({ body: 'poison' });
     const receiver = ctx.client.createReceiver('t', 's');
     const [message] = await receiver.receiveMessages(1, { maxWaitTimeInMs: 1_000 });
-    await receiver.deadLetterMessage(message!, { deadLetterReason: 'HandlerFailed', deadLetterErrorDescription: 'boom' });
+    await receiver.deadLetterMessage(message!, {
+      deadLetterReason: 'HandlerFailed',
+      deadLetterErrorDescription: 'boom',
+    });
     const dlq = ctx.client.createReceiver('t', 's', { subQueueType: 'deadLetter' });
     const [dead] = await dlq.receiveMessages(1, { maxWaitTimeInMs: 1_000 });
-    expect(dead).toMatchObject({ body: 'poison', deadLetterReason: 'HandlerFailed', deadLetterErrorDescription: 'boom' });
+    expect(dead).toMatchObject({
+      body: 'poison',
+      deadLetterReason: 'HandlerFailed',
+      deadLetterErrorDescription: 'boom',
+    });
     expect(dead!.deadLetterSource).toBe('t/Subscriptions/s');
   });
 

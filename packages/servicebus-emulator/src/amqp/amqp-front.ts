@@ -5,13 +5,14 @@ import { attachIncoming } from './incoming-link.js';
 import { handleManagement } from './management.js';
 import { OutgoingLink } from './outgoing-link.js';
 import { registerReplyLink, replyLink, sendReply } from './replies.js';
-import { type RheaConnection, type RheaContext, type RheaLink, rhea } from './rhea.js';
+import { type RheaConnection, type RheaContext, type RheaLink, rhea, type Untyped } from './rhea.js';
 import { attachSessionReceiver } from './session-attach.js';
 
 const RECEIVERS = Symbol('receivers by link name');
 
 function receiversOf(connection: RheaConnection): Map<string, OutgoingLink> {
-  return (connection[RECEIVERS] ??= new Map<string, OutgoingLink>()) as Map<string, OutgoingLink>;
+  if (!connection[RECEIVERS]) connection[RECEIVERS] = new Map<string, OutgoingLink>();
+  return connection[RECEIVERS] as Map<string, OutgoingLink>;
 }
 
 function isRequestAddress(address: string): boolean {
@@ -20,8 +21,8 @@ function isRequestAddress(address: string): boolean {
 
 /** The AMQP 1.0 side of the emulator: SASL ANONYMOUS, `$cbs`, `$management`, senders and receivers. */
 export class AmqpFront {
-  readonly #container = rhea.create_container({ id: 'nimbus-sb-emulator' }) as any;
-  readonly #connections = new Set<any>();
+  readonly #container = rhea.create_container({ id: 'nimbus-sb-emulator' }) as Untyped;
+  readonly #connections = new Set<Untyped>();
 
   constructor(readonly namespace: Namespace) {
     const container = this.#container;
@@ -120,16 +121,24 @@ export class AmqpFront {
     if (address === '$cbs') {
       // Tokens are not checked (loopback only); the put-token reply carries `status-code`.
       if (operation === 'put-token') sendReply(reply, request.message_id, 202, undefined);
-      else sendReply(reply, request.message_id, 400, undefined, new BrokerError(Condition.invalidField, `$cbs operation '${operation}'`));
+      else
+        sendReply(
+          reply,
+          request.message_id,
+          400,
+          undefined,
+          new BrokerError(Condition.invalidField, `$cbs operation '${operation}'`),
+        );
       return;
     }
     const linkName = properties['associated-link-name'];
-    const holder = typeof linkName === 'string' ? (receiversOf(context.connection).get(linkName) ?? null) : null;
+    const holder =
+      typeof linkName === 'string' ? (receiversOf(context.connection).get(linkName) ?? null) : null;
     try {
       const result = handleManagement(this.namespace, {
         operation,
         address,
-        body: (request.body ?? {}) as Record<string, any>,
+        body: (request.body ?? {}) as Record<string, Untyped>,
         holder,
       });
       sendReply(reply, request.message_id, result.status, result.body);

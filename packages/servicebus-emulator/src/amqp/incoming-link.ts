@@ -11,7 +11,8 @@ function sections(body: unknown): Buffer[] {
   const list = Array.isArray(body) ? body : [body];
   return list.map((section) => {
     const content = (section as { content?: unknown })?.content ?? section;
-    if (!Buffer.isBuffer(content)) throw new BrokerError(Condition.invalidField, 'a batch holds data sections');
+    if (!Buffer.isBuffer(content))
+      throw new BrokerError(Condition.invalidField, 'a batch holds data sections');
     return content;
   });
 }

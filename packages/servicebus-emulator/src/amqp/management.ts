@@ -5,12 +5,12 @@ import { Rule, type RuleDefinition } from '../rules/rule.js';
 import { lockTokenOf, longBuffer, readLong, ticksBuffer } from '../wire/encoding.js';
 import { BrokerError, Condition, notImplemented } from '../wire/errors.js';
 import { renderEntry } from './render.js';
-import { messageCodec, types } from './rhea.js';
+import { messageCodec, types, type Untyped } from './rhea.js';
 
 export interface ManagementRequest {
   readonly operation: string;
   readonly address: string;
-  readonly body: Record<string, any>;
+  readonly body: Record<string, Untyped>;
   /** The receiver link the request acts for (`associated-link-name`), when the client named one. */
   readonly holder: LockHolder | null;
 }
@@ -24,25 +24,27 @@ const OK = (body: unknown = {}): ManagementReply => ({ status: 200, body });
 
 function queueOf(namespace: Namespace, address: string): Queue {
   const entity = namespace.resolve(address);
-  if (entity.kind !== 'queue') throw new BrokerError(Condition.invalidField, `${address} is not a subscription`);
+  if (entity.kind !== 'queue')
+    throw new BrokerError(Condition.invalidField, `${address} is not a subscription`);
   return entity.queue;
 }
 
-function sessionIdOf(body: Record<string, any>): string {
+function sessionIdOf(body: Record<string, Untyped>): string {
   const id = body['session-id'];
   if (typeof id !== 'string') throw new BrokerError(Condition.invalidField, 'session-id is required');
   return id;
 }
 
-function tokensOf(body: Record<string, any>): string[] {
+function tokensOf(body: Record<string, Untyped>): string[] {
   const tokens = body['lock-tokens'];
   if (!Array.isArray(tokens)) throw new BrokerError(Condition.invalidField, 'lock-tokens is required');
   return tokens.map(lockTokenOf);
 }
 
-function sequencesOf(body: Record<string, any>): number[] {
+function sequencesOf(body: Record<string, Untyped>): number[] {
   const sequences = body['sequence-numbers'];
-  if (!Array.isArray(sequences)) throw new BrokerError(Condition.invalidField, 'sequence-numbers is required');
+  if (!Array.isArray(sequences))
+    throw new BrokerError(Condition.invalidField, 'sequence-numbers is required');
   return sequences.map(readLong);
 }
 
@@ -74,7 +76,9 @@ export function handleManagement(namespace: Namespace, request: ManagementReques
       const since = body['last-updated-time'] instanceof Date ? body['last-updated-time'].getTime() : 0;
       const skip = Number(body.skip ?? 0);
       const top = Number(body.top ?? 100);
-      const ids = queueOf(namespace, entityAddress).sessionIds(since).slice(skip, skip + top);
+      const ids = queueOf(namespace, entityAddress)
+        .sessionIds(since)
+        .slice(skip, skip + top);
       return ids.length === 0 ? { status: 204, body: {} } : OK({ skip, 'sessions-ids': ids });
     }
     case 'com.microsoft:peek-message':
@@ -82,9 +86,9 @@ export function handleManagement(namespace: Namespace, request: ManagementReques
     case 'com.microsoft:schedule-message': {
       const entity = namespace.resolve(entityAddress);
       if (entity.kind !== 'topic') throw new BrokerError(Condition.invalidField, 'schedule on a topic');
-      const entries = (body.messages ?? []) as Record<string, any>[];
+      const entries = (body.messages ?? []) as Record<string, Untyped>[];
       const decoded = entries.map((entry) => messageCodec.decode(entry.message as Buffer));
-      const at = decoded.map((m) => (m.message_annotations as any)?.['x-opt-scheduled-enqueue-time']);
+      const at = decoded.map((m) => (m.message_annotations as Untyped)?.['x-opt-scheduled-enqueue-time']);
       const when = at[0] instanceof Date ? at[0].getTime() : Date.now();
       const sequences = entity.topic.schedule(decoded, when);
       return OK({ 'sequence-numbers': types.wrap_array(sequences.map(longBuffer), 0x81) });
@@ -96,7 +100,8 @@ export function handleManagement(namespace: Namespace, request: ManagementReques
       return OK();
     }
     case 'com.microsoft:receive-by-sequence-number': {
-      if (!holder) throw new BrokerError(Condition.invalidField, 'receive-by-sequence-number needs a receiver link');
+      if (!holder)
+        throw new BrokerError(Condition.invalidField, 'receive-by-sequence-number needs a receiver link');
       const queue = queueOf(namespace, entityAddress);
       const sessionId = typeof body['session-id'] === 'string' ? body['session-id'] : null;
       const entries = queue.receiveDeferred(sequencesOf(body), holder, sessionId);
@@ -113,7 +118,8 @@ export function handleManagement(namespace: Namespace, request: ManagementReques
       return addRule(namespace, entityAddress, body);
     case 'com.microsoft:remove-rule': {
       const entity = namespace.resolve(entityAddress);
-      if (entity.kind !== 'queue') throw new BrokerError(Condition.invalidField, 'rules live on subscriptions');
+      if (entity.kind !== 'queue')
+        throw new BrokerError(Condition.invalidField, 'rules live on subscriptions');
       entity.subscription.removeRule(String(body['rule-name']));
       namespace.ruleChanged();
       return OK();
@@ -123,7 +129,7 @@ export function handleManagement(namespace: Namespace, request: ManagementReques
   }
 }
 
-function peek(namespace: Namespace, address: string, body: Record<string, any>): ManagementReply {
+function peek(namespace: Namespace, address: string, body: Record<string, Untyped>): ManagementReply {
   const from = readLong(body['from-sequence-number'] ?? 1);
   const max = Number(body['message-count'] ?? 1);
   const sessionId = typeof body['session-id'] === 'string' ? body['session-id'] : null;
@@ -139,7 +145,7 @@ function peek(namespace: Namespace, address: string, body: Record<string, any>):
   return OK({ messages });
 }
 
-function updateDisposition(queue: Queue, body: Record<string, any>): ManagementReply {
+function updateDisposition(queue: Queue, body: Record<string, Untyped>): ManagementReply {
   const status = body['disposition-status'];
   for (const token of tokensOf(body)) {
     if (status === 'completed') queue.complete(token, null);
@@ -152,7 +158,7 @@ function updateDisposition(queue: Queue, body: Record<string, any>): ManagementR
   return OK();
 }
 
-function addRule(namespace: Namespace, address: string, body: Record<string, any>): ManagementReply {
+function addRule(namespace: Namespace, address: string, body: Record<string, Untyped>): ManagementReply {
   const entity = namespace.resolve(address);
   if (entity.kind !== 'queue') throw new BrokerError(Condition.invalidField, 'rules live on subscriptions');
   const description = body['rule-description'] ?? {};

@@ -3,7 +3,11 @@ import { longBuffer } from '../wire/encoding.js';
 import { types } from './rhea.js';
 
 /** The message as the SDK reads it on delivery or peek: 8-byte sequence number, enqueue and lock times, state. */
-export function renderEntry(entry: Entry, lockedUntil: number | null, extra?: Record<string, unknown>): object {
+export function renderEntry(
+  entry: Entry,
+  lockedUntil: number | null,
+  extra?: Record<string, unknown>,
+): object {
   const annotations: Record<string, unknown> = {
     ...entry.message.message_annotations,
     'x-opt-sequence-number': types.wrap_long(longBuffer(entry.sequence)),

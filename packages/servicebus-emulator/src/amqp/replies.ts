@@ -8,7 +8,8 @@ const REPLY_LINKS = Symbol('reply links');
  * receiver link it attached for replies, so a reply is routed by that name.
  */
 export function registerReplyLink(connection: RheaConnection, link: RheaLink): void {
-  const links = (connection[REPLY_LINKS] ??= new Map<string, RheaLink>()) as Map<string, RheaLink>;
+  if (!connection[REPLY_LINKS]) connection[REPLY_LINKS] = new Map<string, RheaLink>();
+  const links = connection[REPLY_LINKS] as Map<string, RheaLink>;
   links.set(link.name, link);
   const target = link.remote.attach?.target?.address;
   if (typeof target === 'string') links.set(target, link);

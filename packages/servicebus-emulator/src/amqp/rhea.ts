@@ -31,13 +31,17 @@ export interface MessageCodec {
   data_section(buffer: Buffer): unknown;
 }
 
+/** A decoded AMQP value: rhea gives them no static types. */
+// biome-ignore lint/suspicious/noExplicitAny: the one place AMQP's dynamic values enter the type system
+export type Untyped = any;
+
 /** Loose views of rhea's runtime objects (its typings do not cover the server side). */
 export interface RheaLink {
   readonly name: string;
   readonly credit: number;
   readonly connection: RheaConnection;
-  readonly remote: { attach?: Record<string, any> };
-  readonly local: { attach: Record<string, any> };
+  readonly remote: { attach?: Record<string, Untyped> };
+  readonly local: { attach: Record<string, Untyped> };
   readonly state: { local_open: boolean; open_requests: number };
   set_source(fields: unknown): void;
   set_target(fields: unknown): void;
@@ -61,7 +65,7 @@ export interface RheaDelivery {
   readonly id: number;
   readonly tag: Buffer;
   readonly format?: number;
-  readonly remote_state?: Record<string, any>;
+  readonly remote_state?: Record<string, Untyped>;
   update(settled: boolean, state?: unknown): void;
   accept(): void;
   reject(error: { condition: string; description: string }): void;
@@ -73,5 +77,5 @@ export interface RheaContext {
   readonly sender?: RheaLink;
   readonly receiver?: RheaLink;
   readonly delivery?: RheaDelivery;
-  readonly message?: Record<string, any>;
+  readonly message?: Record<string, Untyped>;
 }

@@ -14,7 +14,12 @@ export interface NamespaceOptions {
 
 export type ResolvedEntity =
   | { readonly kind: 'topic'; readonly topic: Topic }
-  | { readonly kind: 'queue'; readonly topic: Topic; readonly subscription: Subscription; readonly queue: Queue };
+  | {
+      readonly kind: 'queue';
+      readonly topic: Topic;
+      readonly subscription: Subscription;
+      readonly queue: Queue;
+    };
 
 /** The SDK recognises a missing entity by this wording (MessagingEntityNotFound). */
 export function entityNotFound(path: string): BrokerError {

@@ -3,6 +3,7 @@ import { BrokerError, Condition } from '../wire/errors.js';
 import type { MemoryBudget } from './budget.js';
 import { type AmqpMessage, deadLetterCopy, type Entry, messageSize } from './message.js';
 import { type LockHolder, SessionRecord } from './session-record.js';
+import { SessionWaiters } from './session-waiters.js';
 
 export const MAX_DELIVERY_COUNT_REASON = 'MaxDeliveryCountExceeded';
 
@@ -24,11 +25,6 @@ export interface Consumer extends LockHolder {
   deliver(entry: Entry, token: Buffer, lockedUntil: number): void;
 }
 
-interface SessionWaiter {
-  readonly holder: LockHolder;
-  readonly resolve: (session: SessionRecord | null) => void;
-}
-
 const NO_SESSION = '';
 
 /** A subscription or dead-letter sub-queue: FIFO per session, peek-lock, delivery counts, session locks. */
@@ -37,7 +33,7 @@ export class Queue {
   readonly #consumers = new Set<Consumer>();
   readonly #byToken = new Map<string, { entry: Entry; session: SessionRecord }>();
   readonly #bySequence = new Map<number, { entry: Entry; session: SessionRecord }>();
-  readonly #sessionWaiters: SessionWaiter[] = [];
+  readonly #sessionWaiters = new SessionWaiters();
 
   constructor(readonly options: QueueOptions) {}
 
@@ -122,8 +118,6 @@ export class Queue {
     consumer.deliver(entry, tag, until);
   }
 
-  // --- sessions ---------------------------------------------------------------------------------------------
-
   /** Locks a named session for `holder` (it need not have messages yet). */
   lockSession(sessionId: string, holder: LockHolder): SessionRecord {
     this.#requireSessions();
@@ -148,28 +142,12 @@ export class Queue {
       }
     }
     if (timeoutMs <= 0) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      const waiter: SessionWaiter = {
-        holder,
-        resolve: (session) => {
-          clearTimeout(timer);
-          resolve(session);
-        },
-      };
-      const timer = setTimeout(() => {
-        const index = this.#sessionWaiters.indexOf(waiter);
-        if (index >= 0) this.#sessionWaiters.splice(index, 1);
-        resolve(null);
-      }, timeoutMs).unref();
-      this.#sessionWaiters.push(waiter);
-    });
+    return this.#sessionWaiters.wait(holder, timeoutMs);
   }
 
   /** Drops a next-session waiter whose link went away before a session came. */
   cancelSessionWait(holder: LockHolder): void {
-    for (let i = this.#sessionWaiters.length - 1; i >= 0; i--) {
-      if (this.#sessionWaiters[i]!.holder === holder) this.#sessionWaiters.splice(i, 1)[0]!.resolve(null);
-    }
+    this.#sessionWaiters.cancel(holder);
   }
 
   renewSessionLock(sessionId: string, holder: LockHolder | null): number {
@@ -224,7 +202,7 @@ export class Queue {
 
   #offerSession(session: SessionRecord): void {
     if (session.id === NO_SESSION || session.holder !== null || !session.hasAvailable()) return;
-    const waiter = this.#sessionWaiters.shift();
+    const waiter = this.#sessionWaiters.take();
     if (!waiter) return;
     this.#startSessionLock(session, waiter.holder);
     waiter.resolve(session);
@@ -243,8 +221,7 @@ export class Queue {
   }
 
   #heldBy(sessionId: string, holder: LockHolder): SessionRecord | undefined {
-    const session = this.sessions.get(sessionId);
-    return session?.holder === holder ? session : undefined;
+    return this.sessions.get(sessionId)?.holder === holder ? this.sessions.get(sessionId) : undefined;
   }
 
   #requireSessions(): void {
@@ -261,8 +238,6 @@ export class Queue {
     }
     return session;
   }
-
-  // --- settlement ---------------------------------------------------------------------------------------------
 
   /** The locked message for `token`; fails with the lock-lost condition the SDK expects. */
   locked(token: string, holder: LockHolder | null): { entry: Entry; session: SessionRecord } {
@@ -283,14 +258,14 @@ export class Queue {
 
   complete(token: string, holder: LockHolder | null): Entry {
     const { entry, session } = this.locked(token, holder);
-    this.#remove(entry, session);
-    return entry;
+    return this.#remove(entry, session);
   }
 
   /** Abandon: available again in place, with its delivery count + 1 (dead-lettered at the maximum). */
   abandon(token: string, holder: LockHolder | null, annotations?: Record<string, unknown>): void {
     const { entry, session } = this.locked(token, holder);
-    if (annotations) Object.assign((entry.message.application_properties ??= {}), annotations);
+    if (annotations)
+      entry.message.application_properties = { ...entry.message.application_properties, ...annotations };
     this.#unlock(token, entry);
     this.#failDelivery(entry, session, false);
     this.pump();
@@ -335,7 +310,7 @@ export class Queue {
   receiveDeferred(sequences: readonly number[], holder: LockHolder, sessionId: string | null): Entry[] {
     const found = sequences.map((sequence) => {
       const hit = this.#bySequence.get(sequence);
-      if (!hit || hit.entry.state !== 'deferred' || (sessionId !== null && hit.session.id !== sessionId)) {
+      if (hit?.entry.state !== 'deferred' || (sessionId !== null && hit.session.id !== sessionId)) {
         throw new BrokerError(
           Condition.messageNotFound,
           `no deferred message with sequence number ${sequence} in ${this.path}`,
@@ -403,23 +378,23 @@ export class Queue {
     this.#byToken.delete(token);
   }
 
-  #remove(entry: Entry, session: SessionRecord): void {
+  #remove(entry: Entry, session: SessionRecord): Entry {
     if (entry.lock) this.#unlock(entry.lock.token, entry);
     session.remove(entry);
     session.updatedAt = Date.now();
     this.#bySequence.delete(entry.sequence);
     this.options.budget.release(1, entry.size);
     if (session.isEmpty) this.sessions.delete(session.id);
+    return entry;
   }
-
-  // --- views -------------------------------------------------------------------------------------------------
 
   /** Messages from `fromSequence` in sequence order, locked or not, deferred included. */
   peek(fromSequence: number, max: number, sessionId: string | null): Entry[] {
     const entries: Entry[] = [];
     const sessions =
       sessionId === null ? [...this.sessions.values()] : [this.sessions.get(sessionId)].filter((s) => !!s);
-    for (const session of sessions) entries.push(...session!.entries.filter((e) => e.sequence >= fromSequence));
+    for (const session of sessions)
+      entries.push(...session!.entries.filter((e) => e.sequence >= fromSequence));
     return entries.sort((a, b) => a.sequence - b.sequence).slice(0, max);
   }
 }

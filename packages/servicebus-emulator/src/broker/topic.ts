@@ -36,7 +36,9 @@ export class Topic {
   send(incoming: readonly AmqpMessage[]): void {
     const now = Date.now();
     // Like the service, a message without an id gets one.
-    const messages = incoming.map((m) => (m.message_id == null ? { ...m, message_id: randomUUID().replace(/-/g, '') } : m));
+    const messages = incoming.map((m) =>
+      m.message_id == null ? { ...m, message_id: randomUUID().replace(/-/g, '') } : m,
+    );
     const plans: { message: AmqpMessage; copies: [Subscription, AmqpMessage][] }[] = [];
     let count = 0;
     let bytes = 0;

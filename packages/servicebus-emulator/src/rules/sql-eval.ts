@@ -72,7 +72,10 @@ function compare(op: string, left: Value, right: Value): boolean {
 }
 
 function likeToRegExp(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/%/g, '.*').replace(/_/g, '.');
+  const escaped = pattern
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/%/g, '.*')
+    .replace(/_/g, '.');
   return new RegExp(`^${escaped}$`, 's');
 }
 
@@ -119,7 +122,8 @@ export function applyAction(message: AmqpMessage, statements: readonly ActionSta
       if (field) message[field] = value === null ? undefined : value;
       continue;
     }
-    const properties = (message.application_properties ??= {});
+    message.application_properties ??= {};
+    const properties = message.application_properties;
     if (statement.kind === 'remove') delete properties[target.name];
     else properties[target.name] = value;
   }
