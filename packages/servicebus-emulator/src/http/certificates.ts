@@ -5,7 +5,7 @@ type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
 import * as x509 from '@peculiar/x509';
 
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+x509.cryptoProvider.set(webcrypto as never);
 
 export interface EmulatorCertificates {
   /** PEM of the CA that signed the server certificate: give it to clients (tlsOptions.ca, NODE_EXTRA_CA_CERTS). */
@@ -61,9 +61,10 @@ export async function generateCertificates(
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
       new x509.SubjectAlternativeNameExtension(
-        hosts.map((host) =>
-          /^[\d.]+$/.test(host) ? { type: 'ip', value: host } : { type: 'dns', value: host },
-        ),
+        hosts.map((host) => ({
+          type: /^[\d.]+$/.test(host) ? ('ip' as const) : ('dns' as const),
+          value: host,
+        })),
       ),
     ],
   });
