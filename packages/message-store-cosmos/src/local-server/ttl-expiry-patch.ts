@@ -52,6 +52,12 @@ export function patchLocalServerTtlExpiry(): void {
   const proto = items.default.prototype;
   if (proto.__nimbusTtlPatched) return;
   proto.__nimbusTtlPatched = true;
+  // Writes stamp `_ts` from the same (advanceable) clock the expiry reads.
+  const set = proto._set!;
+  proto._set = function (this: ServerItems, data: unknown) {
+    (data as { _ts: number })._ts = Math.floor(serverNowSeconds());
+    return set.call(this, data);
+  };
   for (const method of ['query', 'read', '_item', 'upsert', 'create']) {
     const original = proto[method]!;
     proto[method] = function (this: ServerItems, ...args: unknown[]) {
