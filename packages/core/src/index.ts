@@ -165,3 +165,4 @@ export type {
 } from './transport/transport.js';
 export { isTransportError, TransportError, TransportErrorCode } from './transport/transport-error.js';
 export type { TransportMessage } from './transport/transport-message.js';
+export { type WakeReason, WorkWaiters } from './transport/work-waiters.js';
