@@ -76,6 +76,13 @@ export const MessageAuditType = {
   DeleteEvent: 'DeleteEvent',
   ReprocessDeferred: 'ReprocessDeferred',
   CopyEndpointData: 'CopyEndpointData',
+  SignIn: 'SignIn',
+  SignInFailed: 'SignInFailed',
+  SignInLockedOut: 'SignInLockedOut',
+  SignOut: 'SignOut',
+  ChangePassword: 'ChangePassword',
+  CreateApiToken: 'CreateApiToken',
+  RevokeApiToken: 'RevokeApiToken',
 } as const;
 export type MessageAuditType = (typeof MessageAuditType)[keyof typeof MessageAuditType];
 
