@@ -56,6 +56,12 @@ export {
   type PermanentFailureOptions,
 } from './failures/permanent-failure-classifier.js';
 export { uuidv7 } from './ids.js';
+export {
+  LifecycleRunner,
+  type LifecycleState,
+  type ServiceLifecycle,
+  type StopOptions,
+} from './lifecycle/service-lifecycle.js';
 export { consoleLogger, type Logger, silentLogger } from './logger.js';
 export type { LifecycleContext, LifecycleObserver } from './pipeline/lifecycle.js';
 export { loggingBehaviour } from './pipeline/logging-behaviour.js';
@@ -159,3 +165,4 @@ export type {
 } from './transport/transport.js';
 export { isTransportError, TransportError, TransportErrorCode } from './transport/transport-error.js';
 export type { TransportMessage } from './transport/transport-message.js';
+export { type WakeReason, WorkWaiters } from './transport/work-waiters.js';

@@ -1,19 +1,21 @@
 import { type Logger, type Platform, topologyFromPlatform } from '@nimbus/core';
-import { BLOCKED_DEMO_CUSTOMER, startSampleAdapters, startTrafficGenerator } from '@nimbus/example-crm-erp';
-import { InProcessStateChangeNotifier } from '@nimbus/message-store';
 import type { MigrationMode } from '@nimbus/message-store-sql';
 import { createHeartbeatScheduler, createResolver } from '@nimbus/resolver';
 import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
 import { openIdentityStore } from '../backends/open-identity.js';
+import { openNotifier } from '../backends/open-notifier.js';
 import { openStore } from '../backends/open-store.js';
 import { openTransport } from '../backends/open-transport.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError } from '../exit-codes.js';
 import { migrationProgressLine } from '../migration-progress.js';
 import { Closers } from './closers.js';
+import type { SampleModule } from './sample-module.js';
 import { describeTopologyChanges } from './topology-summary.js';
 
 export interface SampleOptions {
+  /** The sample platform module (loaded at run time, like any user platform). */
+  readonly module: SampleModule;
   readonly trafficIntervalMs: number;
   /** Publish the blocked-session scenario; `auto`: only when the store has never seen its customer. */
   readonly blockedScenario: boolean | 'auto';
@@ -51,7 +53,6 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
   const { config, logger, print } = options;
   const closers = new Closers();
   try {
-    const notifier = new InProcessStateChangeNotifier({ logger });
     const store = await openStore(config, {
       logger,
       migrationMode: options.migrationMode,
@@ -61,6 +62,8 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     closers.add('the message store', () => store.close());
     const transport = await openTransport(config);
     closers.add('the transport', () => transport.close());
+    const { notifier, close: closeNotifier } = await openNotifier(config, logger);
+    closers.add('the state-change notifier', closeNotifier);
 
     if (options.platform && options.applyTopology !== false) {
       const changes = await transport.applyTopology(topologyFromPlatform(options.platform));
@@ -117,16 +120,17 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
 
     if (options.sample) {
       const log = (line: string) => print(`[sample] ${line}`);
-      const adapters = await startSampleAdapters({ transport, logger, log });
+      const { module } = options.sample;
+      const adapters = await module.startSampleAdapters({ transport, logger, log });
       closers.add('the sample adapters', () => adapters.stop());
-      const traffic = await startTrafficGenerator({
+      const traffic = await module.startTrafficGenerator({
         transport,
         log,
         intervalMs: options.sample.trafficIntervalMs,
         blockedScenario:
           options.sample.blockedScenario === 'auto'
-            ? (await store.getEventsByFilter({ sessionId: BLOCKED_DEMO_CUSTOMER }, null, 1)).events.length ===
-              0
+            ? (await store.getEventsByFilter({ sessionId: module.blockedDemoCustomer }, null, 1)).events
+                .length === 0
             : options.sample.blockedScenario,
       });
       closers.add('the traffic generator', () => traffic.stop());

@@ -19,13 +19,11 @@ export function installErrorHandler(app: FastifyInstance, logger: Logger): void 
       const part = request.query && error.argument in (request.query as object) ? 'query' : 'body';
       const path = `${part}.${error.argument}`;
       const message = error.message.replace(/^[^:]+: /, '');
-      return reply
-        .code(400)
-        .send({
-          error: 'ValidationError',
-          message: `Invalid request: ${path}: ${message}`,
-          issues: [{ path, message }],
-        });
+      return reply.code(400).send({
+        error: 'ValidationError',
+        message: `Invalid request: ${path}: ${message}`,
+        issues: [{ path, message }],
+      });
     }
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
