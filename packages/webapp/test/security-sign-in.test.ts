@@ -1,5 +1,5 @@
 import { silentLogger, systemClock } from '@nimbus/core';
-import { createMemoryMessageStore, type OpenMessageStore } from '@nimbus/message-store';
+import type { OpenMessageStore } from '@nimbus/message-store';
 import { MemoryTransport } from '@nimbus/transport-memory';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -21,7 +21,13 @@ const USER = { email: 'victim@example.test', password: 'Victim!Passphrase7' };
 /** A clock the test moves forward, for lockouts that must end. */
 function manualClock(start = Date.UTC(2026, 0, 1)) {
   let now = start;
-  return { now: () => now, sleep: systemClock.sleep, advance: (ms: number) => void (now += ms) };
+  return {
+    now: () => now,
+    sleep: systemClock.sleep,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 interface App {
@@ -51,7 +57,12 @@ async function startApp(factory = memoryStores, options: Partial<WebAppOptions> 
     ...options,
   });
   const url = await app.listen();
-  opened.push({ close: async () => (await app.close(), await stores.cleanup()) });
+  opened.push({
+    close: async () => {
+      await app.close();
+      await stores.cleanup();
+    },
+  });
   const admin = new ApiClient(url);
   await admin.request(
     'POST',

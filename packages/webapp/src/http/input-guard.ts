@@ -5,6 +5,7 @@ import { HttpError, type ValidationIssue } from './http-error.js';
 export const MAX_JSON_DEPTH = 32;
 
 // NUL cannot be stored in PostgreSQL text; a lone surrogate is not valid UTF-8 in any store.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 function problemIn(value: unknown, root: string): ValidationIssue | null {
