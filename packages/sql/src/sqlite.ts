@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { loadBetterSqlite3 } from './drivers.js';
 
 export interface SqliteOpenOptions {
   /** How long a writer waits for another process's write lock before SQLITE_BUSY; default 5 000 ms. */
@@ -24,7 +25,8 @@ export function openSqliteDatabase(filename: string, options: SqliteOpenOptions 
   if (!inMemory && options.createDirectory !== false)
     mkdirSync(dirname(filename), { recursive: true, mode: 0o700 });
   if (!inMemory) restrictToOwner(filename);
-  const db = new Database(filename, { timeout: busyTimeoutMs });
+  const SqliteDatabase = loadBetterSqlite3();
+  const db = new SqliteDatabase(filename, { timeout: busyTimeoutMs });
   if (!inMemory) db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);

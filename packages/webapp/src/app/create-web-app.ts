@@ -37,6 +37,8 @@ import { LiveUpdateHub, type SubscribableNotifier } from '../live/live-update-hu
 import { registerSseRoute } from '../live/sse-route.js';
 import { registerStorageHookRoutes } from '../live/storage-hook-routes.js';
 import { StreamRegistry } from '../live/stream-registry.js';
+import { type MetricsEndpoint, registerProbeRoutes } from '../observability/probe-routes.js';
+import { webAppReadiness } from '../observability/web-app-readiness.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
@@ -87,6 +89,10 @@ export interface WebAppOptions {
   readonly sseKeepAliveMs?: number;
   /** Sign-in rate limits and lockouts (defaults: `DEFAULT_SIGN_IN_LIMITS`). */
   readonly signInLimits?: Partial<SignInLimits>;
+  /** Serves `/metrics` (Prometheus text) when given. */
+  readonly metrics?: MetricsEndpoint;
+  /** `/metrics` then wants `Authorization: Bearer <token>`. */
+  readonly metricsToken?: string;
 }
 
 export interface WebApp {
@@ -206,6 +212,11 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   server.get('/api-docs', async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(renderApiDocsPage(openApi)),
   );
+  registerProbeRoutes(server, {
+    readiness: () => webAppReadiness({ store, transport: options.transport, notifier }),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+  });
   registerSseRoute(server, {
     hub,
     streams,
