@@ -68,7 +68,7 @@ export async function signIn(
   const valid = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
   if (!user || !valid) {
     await audit(MessageAuditType.SignInFailed, { address, reason: 'invalid email or password' });
-    deps.logger.info({ address }, 'Sign-in refused: invalid email or password');
+    deps.logger.info({ ip: address }, 'Sign-in refused: invalid email or password');
     throw unauthorized('Invalid email or password.');
   }
   await identityStore.clearLoginAttempts([addressKey, accountKey]);
