@@ -40,6 +40,7 @@ import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
 import { endpointRoutes } from '../routes/endpoint-routes.js';
 import { eventRoutes } from '../routes/event-routes.js';
+import { eventTypeRoutes } from '../routes/event-type-routes.js';
 import { healthRoutes } from '../routes/health-routes.js';
 import { metricsRoutes } from '../routes/metrics-routes.js';
 import { platformRoutes } from '../routes/platform-routes.js';
@@ -180,6 +181,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...metricsRoutes(deps),
     ...healthRoutes(deps),
     ...platformRoutes(deps),
+    ...eventTypeRoutes(deps),
     ...userRoutes(deps),
   ];
   for (const route of routes) registerRoute(server, authenticator, route);
