@@ -4,8 +4,6 @@ import { guarded, isCode } from './errors.js';
 import { topicOf } from './names.js';
 
 const RETRY_PAUSE_MS = 50;
-/** Shortest wait for an answer to "is there a session?" (a round trip to the namespace). */
-const MIN_NEXT_WAIT_MS = 250;
 
 export interface Accepted {
   readonly receiver: ServiceBusSessionReceiver;
@@ -13,20 +11,6 @@ export interface Accepted {
 }
 
 const RECEIVER_OPTIONS = { maxAutoLockRenewalDurationInMs: 0, skipParsingBodyAsJson: true } as const;
-
-function abortAfter(ms: number, signal?: AbortSignal): { signal: AbortSignal; cancel: () => void } {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), ms);
-  const onAbort = () => controller.abort();
-  signal?.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    cancel: () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    },
-  };
-}
 
 /**
  * A named session, once it has a message: Service Bus locks a named session at once, so the lease is taken and
@@ -59,28 +43,29 @@ export async function acceptNamed(
   }
 }
 
-/** The next unlocked session with a message, or null when none comes within `waitMs`. */
+/**
+ * The next unlocked session with a message, or null when none comes within `waitMs`. `pollClient` has a short
+ * operation timeout (the server's `com.microsoft:timeout` for the attach), so the wait is a few short asks.
+ */
 export async function acceptNext(
-  client: ServiceBusClient,
+  pollClient: ServiceBusClient,
   input: string,
   waitMs: number,
   signal?: AbortSignal,
 ): Promise<Accepted | null> {
-  const abort = abortAfter(Math.max(waitMs, MIN_NEXT_WAIT_MS), signal);
-  try {
-    const receiver = await client.acceptNextSession(topicOf(input), input, {
-      ...RECEIVER_OPTIONS,
-      abortSignal: abort.signal,
-    });
-    return { receiver, first: [] };
-  } catch (error) {
-    if (abort.signal.aborted) return null;
-    const translated = guarded('accept next session', () => Promise.reject(error));
-    return translated.catch((failure: unknown) => {
-      if (isCode(failure, TransportErrorCode.Timeout)) return null;
-      throw failure;
-    });
-  } finally {
-    abort.cancel();
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    if (signal?.aborted) return null;
+    try {
+      const receiver = await guarded('accept next session', () =>
+        pollClient.acceptNextSession(topicOf(input), input, RECEIVER_OPTIONS),
+      );
+      return { receiver, first: [] };
+    } catch (error) {
+      if (!isCode(error, TransportErrorCode.Timeout) && !isCode(error, TransportErrorCode.SessionCannotBeLocked)) {
+        throw error;
+      }
+      if (Date.now() >= deadline) return null;
+    }
   }
 }

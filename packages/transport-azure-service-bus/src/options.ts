@@ -13,12 +13,21 @@ export interface ServiceBusTransportOptions {
   readonly managementCa?: string;
   /** Time the SDK may take for one operation before it fails it. */
   readonly operationTimeoutMs?: number;
+  /** Server-side wait of one "next session" ask; an accept asks again until its own wait is over. */
+  readonly acceptPollMs?: number;
+  /**
+   * Longest single wait of a session's receive. Service Bus does not tell a holder that another session got
+   * work, so an idle receive comes back at least this often and its session processor can give the session up.
+   */
+  readonly receiveSliceMs?: number;
 }
 
 export const DEFAULT_OPTIONS = {
   lockDurationMs: 30_000,
   maxDeliveryCount: 10,
   operationTimeoutMs: 30_000,
+  acceptPollMs: 250,
+  receiveSliceMs: 500,
 } as const;
 
 /** Budget for one publish call; the publisher still pages each topic's messages to the sender's real batch size. */

@@ -27,8 +27,10 @@ import { knownInputs, Publisher } from './publisher.js';
 import { ServiceBusSessionHandle } from './session-handle.js';
 import { applyTopology, readTopology } from './topology-apply.js';
 
-function clients(options: ServiceBusTransportOptions, timeoutInMs: number) {
+function clients(options: ServiceBusTransportOptions, timeoutInMs: number, acceptPollMs: number) {
   const retryOptions = { maxRetries: 3, retryDelayInMs: 200, timeoutInMs };
+  // Accepting the next session asks with a short server-side timeout and asks again until the wait is over.
+  const pollOptions = { retryOptions: { maxRetries: 0, timeoutInMs: acceptPollMs } };
   const adminOptions = {
     ...(options.managementCa ? { tlsOptions: { ca: options.managementCa } } : {}),
     retryOptions: { maxRetries: 3 },
@@ -36,6 +38,7 @@ function clients(options: ServiceBusTransportOptions, timeoutInMs: number) {
   if (options.connectionString) {
     return {
       client: new ServiceBusClient(options.connectionString, { retryOptions }),
+      pollClient: new ServiceBusClient(options.connectionString, pollOptions),
       admin: new ServiceBusAdministrationClient(options.connectionString, adminOptions),
     };
   }
@@ -45,6 +48,7 @@ function clients(options: ServiceBusTransportOptions, timeoutInMs: number) {
   const credential = options.credential ?? new DefaultAzureCredential();
   return {
     client: new ServiceBusClient(options.namespace, credential, { retryOptions }),
+    pollClient: new ServiceBusClient(options.namespace, credential, pollOptions),
     admin: new ServiceBusAdministrationClient(options.namespace, credential, adminOptions),
   };
 }
@@ -54,6 +58,8 @@ export class ServiceBusTransport implements Transport {
   readonly name = 'servicebus';
   readonly capabilities: TransportCapabilities;
   readonly #client: ServiceBusClient;
+  readonly #pollClient: ServiceBusClient;
+  readonly #receiveSliceMs: number;
   readonly #admin: ServiceBusAdministrationClient;
   readonly #publisher: Publisher;
   readonly #views: OperatorViews;
@@ -75,8 +81,14 @@ export class ServiceBusTransport implements Transport {
       maxDeliveryCount,
       lockDurationMs,
     };
-    const { client, admin } = clients(options, options.operationTimeoutMs ?? DEFAULT_OPTIONS.operationTimeoutMs);
+    const { client, pollClient, admin } = clients(
+      options,
+      options.operationTimeoutMs ?? DEFAULT_OPTIONS.operationTimeoutMs,
+      options.acceptPollMs ?? DEFAULT_OPTIONS.acceptPollMs,
+    );
     this.#client = client;
+    this.#pollClient = pollClient;
+    this.#receiveSliceMs = options.receiveSliceMs ?? DEFAULT_OPTIONS.receiveSliceMs;
     this.#admin = admin;
     this.#publisher = new Publisher(client, () => this.#currentTopology(), () => this.#refreshTopology());
     this.#views = new OperatorViews(client, admin, this.#publisher);
@@ -134,7 +146,7 @@ export class ServiceBusTransport implements Transport {
     await this.#assertInput(input);
     const accepted = options.sessionId
       ? await acceptNamed(this.#client, input, options.sessionId, options.waitMs, options.signal)
-      : await acceptNext(this.#client, input, options.waitMs, options.signal);
+      : await acceptNext(this.#pollClient, input, options.waitMs, options.signal);
     if (!accepted) return null;
     const handle = new ServiceBusSessionHandle(
       input,
@@ -142,6 +154,7 @@ export class ServiceBusTransport implements Transport {
       this.#client,
       this.#publisher,
       this.capabilities.lockDurationMs,
+      this.#receiveSliceMs,
       accepted.first,
     );
     this.#sessions.add(handle);
@@ -189,6 +202,7 @@ export class ServiceBusTransport implements Transport {
     await Promise.all([...this.#sessions].map((s) => s.release()));
     await this.#publisher.close();
     await this.#client.close();
+    await this.#pollClient.close();
   }
 
   #currentTopology(): Promise<Topology> {

@@ -17,6 +17,9 @@ import { DEAD_LETTERED_AT_PROPERTY } from './names.js';
 import { ParkedLine } from './parked-line.js';
 import type { Publisher } from './publisher.js';
 
+/** How long a receive that already has messages waits for more that are already on their way. */
+const COLLECT_MS = 20;
+
 /**
  * A leased session of one input. Service Bus cannot settle, publish and set state in one step, so a settlement
  * runs its effects in an order where a crash between any two is repaired by the redelivery that follows:
@@ -36,6 +39,7 @@ export class ServiceBusSessionHandle implements SessionHandle {
     client: ServiceBusClient,
     readonly publisher: Publisher,
     lockDurationMs: number,
+    readonly receiveSliceMs: number,
     first: ServiceBusReceivedMessage[] = [],
   ) {
     this.#lockedUntil = receiver.sessionLockedUntilUtc ?? new Date(Date.now() + lockDurationMs);
@@ -58,7 +62,8 @@ export class ServiceBusSessionHandle implements SessionHandle {
     if (taken.length < max) {
       const more = await guarded(`receive from '${this.input}'`, () =>
         this.receiver.receiveMessages(max - taken.length, {
-          maxWaitTimeInMs: taken.length > 0 ? 0 : Math.max(waitMs, 1),
+          // With some in hand, only collect what is already there; otherwise wait at most one slice.
+          maxWaitTimeInMs: taken.length > 0 ? COLLECT_MS : Math.max(1, Math.min(waitMs, this.receiveSliceMs)),
         }),
       );
       taken.push(...more);
