@@ -1,4 +1,8 @@
-import type { ServiceBusClient, ServiceBusReceivedMessage, ServiceBusSessionReceiver } from '@azure/service-bus';
+import type {
+  ServiceBusClient,
+  ServiceBusReceivedMessage,
+  ServiceBusSessionReceiver,
+} from '@azure/service-bus';
 import { TransportErrorCode } from '@nimbus/core';
 import { guarded, isCode } from './errors.js';
 import { topicOf } from './names.js';
@@ -31,7 +35,9 @@ export async function acceptNamed(
         client.acceptSession(topicOf(input), input, sessionId, RECEIVER_OPTIONS),
       );
       const remaining = Math.max(1, deadline - Date.now());
-      const first = await guarded('receive', () => receiver.receiveMessages(1, { maxWaitTimeInMs: remaining }));
+      const first = await guarded('receive', () =>
+        receiver.receiveMessages(1, { maxWaitTimeInMs: remaining }),
+      );
       if (first.length > 0) return { receiver, first };
       await receiver.close();
       return null;
@@ -62,7 +68,10 @@ export async function acceptNext(
       );
       return { receiver, first: [] };
     } catch (error) {
-      if (!isCode(error, TransportErrorCode.Timeout) && !isCode(error, TransportErrorCode.SessionCannotBeLocked)) {
+      if (
+        !isCode(error, TransportErrorCode.Timeout) &&
+        !isCode(error, TransportErrorCode.SessionCannotBeLocked)
+      ) {
         throw error;
       }
       if (Date.now() >= deadline) return null;

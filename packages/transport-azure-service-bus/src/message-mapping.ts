@@ -3,7 +3,10 @@ import type { ReceivedMessage, TransportMessage } from '@nimbus/core';
 import { TRANSPORT_PROPERTIES } from './names.js';
 
 /** The Service Bus message for a delivery: headers as application properties, the body as UTF-8 bytes. */
-export function toServiceBus(message: TransportMessage, properties: Record<string, string | number>): ServiceBusMessage {
+export function toServiceBus(
+  message: TransportMessage,
+  properties: Record<string, string | number>,
+): ServiceBusMessage {
   return {
     messageId: message.messageId,
     sessionId: message.sessionId,
@@ -23,7 +26,8 @@ function bodyText(body: unknown): string {
 export function headersOf(message: ServiceBusReceivedMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(message.applicationProperties ?? {})) {
-    if (!TRANSPORT_PROPERTIES.has(name) && value !== null && value !== undefined) headers[name] = String(value);
+    if (!TRANSPORT_PROPERTIES.has(name) && value !== null && value !== undefined)
+      headers[name] = String(value);
   }
   return headers;
 }

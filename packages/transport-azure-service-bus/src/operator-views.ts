@@ -14,7 +14,10 @@ import type { Publisher } from './publisher.js';
 const PAGE = 250;
 const QUIET_MS = 300;
 
-async function peekAll(receiver: ServiceBusReceiver, max = Number.MAX_SAFE_INTEGER): Promise<ServiceBusReceivedMessage[]> {
+async function peekAll(
+  receiver: ServiceBusReceiver,
+  max = Number.MAX_SAFE_INTEGER,
+): Promise<ServiceBusReceivedMessage[]> {
   const all: ServiceBusReceivedMessage[] = [];
   let from = Long.fromNumber(1);
   while (all.length < max) {
@@ -84,7 +87,9 @@ export class OperatorViews {
             reason: m.deadLetterReason ?? '',
             description: m.deadLetterErrorDescription ?? null,
             deliveryCount: m.deliveryCount ?? 0,
-            deadLetteredAt: new Date(String(m.applicationProperties?.[DEAD_LETTERED_AT_PROPERTY] ?? m.enqueuedTimeUtc)),
+            deadLetteredAt: new Date(
+              String(m.applicationProperties?.[DEAD_LETTERED_AT_PROPERTY] ?? m.enqueuedTimeUtc),
+            ),
           });
         }
       } finally {
@@ -104,12 +109,17 @@ export class OperatorViews {
       const receiver = this.#deadLetterReceiver(input, subscription);
       try {
         for (;;) {
-          const batch = await guarded('requeue', () => receiver.receiveMessages(PAGE, { maxWaitTimeInMs: QUIET_MS }));
+          const batch = await guarded('requeue', () =>
+            receiver.receiveMessages(PAGE, { maxWaitTimeInMs: QUIET_MS }),
+          );
           if (batch.length === 0) break;
           const keep = batch.filter((m) => wanted && !wanted.has(`${subscription}#${sequenceOf(m)}`));
           const take = batch.filter((m) => !keep.includes(m));
           await this.publisher.send(
-            take.map((m) => ({ topic: topicOf(input), message: toServiceBus(fromServiceBus(m), { [INPUT_PROPERTY]: input }) })),
+            take.map((m) => ({
+              topic: topicOf(input),
+              message: toServiceBus(fromServiceBus(m), { [INPUT_PROPERTY]: input }),
+            })),
           );
           for (const m of take) await guarded('requeue', () => receiver.completeMessage(m));
           moved += take.length;
@@ -125,12 +135,15 @@ export class OperatorViews {
   async purge(input: string, target: PurgeTarget): Promise<number> {
     let purged = 0;
     if (target === 'deadLettered' || target === 'all') {
-      for (const subscription of [input, parkedOf(input)]) purged += await this.#drain(this.#deadLetterReceiver(input, subscription, true));
+      for (const subscription of [input, parkedOf(input)])
+        purged += await this.#drain(this.#deadLetterReceiver(input, subscription, true));
     }
     if (target === 'scheduled' || target === 'all') {
       const scheduled = await this.#scheduled(input);
       if (scheduled.length > 0) {
-        await guarded('purge scheduled', () => this.publisher.sender(topicOf(input)).cancelScheduledMessages(scheduled));
+        await guarded('purge scheduled', () =>
+          this.publisher.sender(topicOf(input)).cancelScheduledMessages(scheduled),
+        );
       }
       purged += scheduled.length;
     }
@@ -162,7 +175,9 @@ export class OperatorViews {
     let count = 0;
     try {
       for (;;) {
-        const batch = await guarded('purge', () => receiver.receiveMessages(PAGE, { maxWaitTimeInMs: QUIET_MS }));
+        const batch = await guarded('purge', () =>
+          receiver.receiveMessages(PAGE, { maxWaitTimeInMs: QUIET_MS }),
+        );
         if (batch.length === 0) return count;
         count += batch.length;
       }
@@ -187,8 +202,11 @@ export class OperatorViews {
     }
     let count = 0;
     for (const [sessionId, sequences] of sessions) {
+      if (sequences.length === 0) continue;
       const session = await guarded('purge', () =>
-        this.client.acceptSession(topicOf(input), subscription, sessionId, { maxAutoLockRenewalDurationInMs: 0 }),
+        this.client.acceptSession(topicOf(input), subscription, sessionId, {
+          maxAutoLockRenewalDurationInMs: 0,
+        }),
       ).catch(() => null);
       if (!session) continue;
       try {

@@ -1,4 +1,8 @@
-import type { ServiceBusClient, ServiceBusReceivedMessage, ServiceBusSessionReceiver } from '@azure/service-bus';
+import type {
+  ServiceBusClient,
+  ServiceBusReceivedMessage,
+  ServiceBusSessionReceiver,
+} from '@azure/service-bus';
 import {
   type ParkedDeadLetter,
   type ParkedMessage,
@@ -74,7 +78,9 @@ export class ParkedLine {
     const receiver = await this.#session();
     let deferred = 0;
     while (deferred < fresh.length) {
-      const batch = await guarded('park', () => receiver.receiveMessages(fresh.length - deferred, { maxWaitTimeInMs: 1_000 }));
+      const batch = await guarded('park', () =>
+        receiver.receiveMessages(fresh.length - deferred, { maxWaitTimeInMs: 1_000 }),
+      );
       if (batch.length === 0) break;
       for (const message of batch) await guarded('park', () => receiver.deferMessage(message));
       deferred += batch.length;
@@ -99,7 +105,9 @@ export class ParkedLine {
   async deadLetter(entries: readonly ParkedDeadLetter[]): Promise<void> {
     const taken = await this.#take(entries.map((e) => e.sequence));
     for (const message of taken) {
-      const entry = entries.find((e) => e.sequence === Number(message.applicationProperties?.[PARKED_SEQUENCE_PROPERTY]));
+      const entry = entries.find(
+        (e) => e.sequence === Number(message.applicationProperties?.[PARKED_SEQUENCE_PROPERTY]),
+      );
       await guarded('dead-letter parked', () =>
         this.#receiver!.deadLetterMessage(message, {
           deadLetterReason: entry!.reason,
@@ -123,7 +131,9 @@ export class ParkedLine {
     const entries = (await this.#entries()).filter((e) => wanted.has(e.parked.sequence));
     if (entries.length === 0) return [];
     const receiver = await this.#session();
-    return guarded('read parked', () => receiver.receiveDeferredMessages(entries.map((e) => e.serviceBusSequence)));
+    return guarded('read parked', () =>
+      receiver.receiveDeferredMessages(entries.map((e) => e.serviceBusSequence)),
+    );
   }
 
   async #entries(): Promise<ParkedEntry[]> {
@@ -142,7 +152,9 @@ export class ParkedLine {
           parked: {
             sequence,
             message: fromServiceBus(message),
-            parkedAt: new Date(String(message.applicationProperties?.[PARKED_AT_PROPERTY] ?? message.enqueuedTimeUtc)),
+            parkedAt: new Date(
+              String(message.applicationProperties?.[PARKED_AT_PROPERTY] ?? message.enqueuedTimeUtc),
+            ),
           },
         });
       }

@@ -25,6 +25,7 @@ import { OperatorViews } from './operator-views.js';
 import { DEFAULT_OPTIONS, MAX_BATCH_BYTES, type ServiceBusTransportOptions } from './options.js';
 import { knownInputs, Publisher } from './publisher.js';
 import { ServiceBusSessionHandle } from './session-handle.js';
+import { disableNagle } from './socket-tuning.js';
 import { applyTopology, readTopology } from './topology-apply.js';
 
 function clients(options: ServiceBusTransportOptions, timeoutInMs: number, acceptPollMs: number) {
@@ -43,7 +44,9 @@ function clients(options: ServiceBusTransportOptions, timeoutInMs: number, accep
     };
   }
   if (!options.namespace) {
-    throw new TypeError('ServiceBusTransport: give a connectionString, or a namespace (with an optional credential)');
+    throw new TypeError(
+      'ServiceBusTransport: give a connectionString, or a namespace (with an optional credential)',
+    );
   }
   const credential = options.credential ?? new DefaultAzureCredential();
   return {
@@ -71,7 +74,9 @@ export class ServiceBusTransport implements Transport {
     const lockDurationMs = options.lockDurationMs ?? DEFAULT_OPTIONS.lockDurationMs;
     const maxDeliveryCount = options.maxDeliveryCount ?? DEFAULT_OPTIONS.maxDeliveryCount;
     if (!Number.isInteger(lockDurationMs) || lockDurationMs < 100) {
-      throw new RangeError(`ServiceBusTransport: lockDurationMs must be an integer ≥ 100, got ${lockDurationMs}`);
+      throw new RangeError(
+        `ServiceBusTransport: lockDurationMs must be an integer ≥ 100, got ${lockDurationMs}`,
+      );
     }
     this.capabilities = {
       atomicSettleAndPublish: false,
@@ -88,9 +93,15 @@ export class ServiceBusTransport implements Transport {
     );
     this.#client = client;
     this.#pollClient = pollClient;
+    disableNagle(client);
+    disableNagle(pollClient);
     this.#receiveSliceMs = options.receiveSliceMs ?? DEFAULT_OPTIONS.receiveSliceMs;
     this.#admin = admin;
-    this.#publisher = new Publisher(client, () => this.#currentTopology(), () => this.#refreshTopology());
+    this.#publisher = new Publisher(
+      client,
+      () => this.#currentTopology(),
+      () => this.#refreshTopology(),
+    );
     this.#views = new OperatorViews(client, admin, this.#publisher);
   }
 
@@ -120,7 +131,9 @@ export class ServiceBusTransport implements Transport {
     const planned = await this.#publisher.plan([{ source, messages: [message] }]);
     const handles: [string, string][] = [];
     for (const { topic, message: copy } of planned) {
-      const [sequence] = await guarded('schedule', () => this.#publisher.sender(topic).scheduleMessages(copy, at));
+      const [sequence] = await guarded('schedule', () =>
+        this.#publisher.sender(topic).scheduleMessages(copy, at),
+      );
       handles.push([topic, sequence!.toString()]);
     }
     return { id: JSON.stringify(handles), source };
@@ -133,16 +146,22 @@ export class ServiceBusTransport implements Transport {
       handles = JSON.parse(handle.id) as [string, string][];
       if (!Array.isArray(handles)) throw new Error('not a list');
     } catch {
-      throw new TransportError(TransportErrorCode.MessageNotFound, `cancelScheduled: unknown schedule handle '${handle.id}'`);
+      throw new TransportError(
+        TransportErrorCode.MessageNotFound,
+        `cancelScheduled: unknown schedule handle '${handle.id}'`,
+      );
     }
     for (const [topic, sequence] of handles) {
-      await guarded('cancel scheduled', () => this.#publisher.sender(topic).cancelScheduledMessages(Long.fromString(sequence)));
+      await guarded('cancel scheduled', () =>
+        this.#publisher.sender(topic).cancelScheduledMessages(Long.fromString(sequence)),
+      );
     }
   }
 
   async acceptSession(input: string, options: AcceptOptions): Promise<SessionHandle | null> {
     this.#assertOpen();
-    if (!(options.waitMs >= 0)) throw new RangeError(`acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`);
+    if (!(options.waitMs >= 0))
+      throw new RangeError(`acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`);
     await this.#assertInput(input);
     const accepted = options.sessionId
       ? await acceptNamed(this.#client, input, options.sessionId, options.waitMs, options.signal)
@@ -166,7 +185,10 @@ export class ServiceBusTransport implements Transport {
     return handle;
   }
 
-  async peek(input: string, options: { readonly max?: number; readonly sessionId?: string } = {}): Promise<PeekedMessage[]> {
+  async peek(
+    input: string,
+    options: { readonly max?: number; readonly sessionId?: string } = {},
+  ): Promise<PeekedMessage[]> {
     this.#assertOpen();
     await this.#assertInput(input);
     return this.#views.peek(input, options.max ?? 100, options.sessionId);
@@ -225,7 +247,8 @@ export class ServiceBusTransport implements Transport {
   }
 
   #assertOpen(): void {
-    if (this.#closed) throw new TransportError(TransportErrorCode.Closed, 'the Service Bus transport is closed');
+    if (this.#closed)
+      throw new TransportError(TransportErrorCode.Closed, 'the Service Bus transport is closed');
   }
 }
 

@@ -1,4 +1,8 @@
-import type { ServiceBusClient, ServiceBusReceivedMessage, ServiceBusSessionReceiver } from '@azure/service-bus';
+import type {
+  ServiceBusClient,
+  ServiceBusReceivedMessage,
+  ServiceBusSessionReceiver,
+} from '@azure/service-bus';
 import {
   assertSessionState,
   assertSettleEffects,
@@ -86,7 +90,9 @@ export class ServiceBusSessionHandle implements SessionHandle {
   async setState(state: SessionState | null): Promise<void> {
     this.#assertHeld();
     assertSessionState(state);
-    await guarded('set session state', () => this.receiver.setSessionState(state === null ? null : Buffer.from(JSON.stringify(state))));
+    await guarded('set session state', () =>
+      this.receiver.setSessionState(state === null ? null : Buffer.from(JSON.stringify(state))),
+    );
   }
 
   async complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void> {
@@ -169,7 +175,10 @@ export class ServiceBusSessionHandle implements SessionHandle {
 
   #assertHeld(): void {
     if (this.#released) {
-      throw new TransportError(TransportErrorCode.SessionLockLost, `session '${this.sessionId}' was released`);
+      throw new TransportError(
+        TransportErrorCode.SessionLockLost,
+        `session '${this.sessionId}' was released`,
+      );
     }
   }
 }

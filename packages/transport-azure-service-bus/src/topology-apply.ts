@@ -1,5 +1,12 @@
 import type { CorrelationRuleFilter, ServiceBusAdministrationClient } from '@azure/service-bus';
-import { diffTopology, RESOLVER_INPUT, type Route, routeKey, type Topology, type TopologyChanges } from '@nimbus/core';
+import {
+  diffTopology,
+  RESOLVER_INPUT,
+  type Route,
+  routeKey,
+  type Topology,
+  type TopologyChanges,
+} from '@nimbus/core';
 import { guarded } from './errors.js';
 import {
   DIRECT_RULE,
@@ -65,7 +72,9 @@ async function ensureSubscription(
     defaultRuleOptions: {
       name: DIRECT_RULE,
       // Direct deliveries only: a route copy needs its route rule.
-      filter: { sqlExpression: `${INPUT_PROPERTY} = ${sqlString(name)} AND ${ROUTE_SOURCE_PROPERTY} IS NULL` },
+      filter: {
+        sqlExpression: `${INPUT_PROPERTY} = ${sqlString(name)} AND ${ROUTE_SOURCE_PROPERTY} IS NULL`,
+      },
     },
   });
 }
@@ -95,7 +104,8 @@ export async function applyTopology(
   const current = await readTopology(admin);
   const changes = diffTopology(current, desired);
   await guarded('apply topology', async () => {
-    for (const endpoint of [...desired.endpoints, RESOLVER_INPUT]) await ensureEndpoint(admin, endpoint, settings);
+    for (const endpoint of [...desired.endpoints, RESOLVER_INPUT])
+      await ensureEndpoint(admin, endpoint, settings);
     for (const route of changes.addedRoutes) {
       const name = routeRuleName(route);
       if (await admin.ruleExists(route.target, route.target, name)) continue;
@@ -109,7 +119,8 @@ export async function applyTopology(
     }
     for (const route of changes.removedRoutes) {
       const name = routeRuleName(route);
-      if (await admin.ruleExists(route.target, route.target, name)) await admin.deleteRule(route.target, route.target, name);
+      if (await admin.ruleExists(route.target, route.target, name))
+        await admin.deleteRule(route.target, route.target, name);
     }
     for (const endpoint of changes.removedEndpoints) {
       if (await admin.topicExists(endpoint)) await admin.deleteTopic(endpoint);

@@ -8,7 +8,9 @@ export interface EmulatedTransport {
 }
 
 /** A fresh emulator on an ephemeral port and a transport on it (the admin client trusts the emulator's CA). */
-export async function emulatedTransport(options: Partial<ServiceBusTransportOptions> = {}): Promise<EmulatedTransport> {
+export async function emulatedTransport(
+  options: Partial<ServiceBusTransportOptions> = {},
+): Promise<EmulatedTransport> {
   const emulator = await startEmulator({ port: 0 });
   const transport = new ServiceBusTransport({
     connectionString: emulator.connectionString,
