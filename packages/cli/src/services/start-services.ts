@@ -1,6 +1,6 @@
-import { type Logger, type Platform, topologyFromPlatform } from '@nimbus/core';
+import { type Logger, type Platform, readinessOf, readinessReport, topologyFromPlatform } from '@nimbus/core';
 import type { MigrationMode } from '@nimbus/message-store-sql';
-import { createHeartbeatScheduler, createResolver } from '@nimbus/resolver';
+import { createHeartbeatScheduler, createResolver, startHealthServer } from '@nimbus/resolver';
 import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
 import { openIdentityStore } from '../backends/open-identity.js';
 import { openNotifier } from '../backends/open-notifier.js';
@@ -9,6 +9,7 @@ import { openTransport } from '../backends/open-transport.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError } from '../exit-codes.js';
 import { migrationProgressLine } from '../migration-progress.js';
+import { startServiceMetrics } from '../observability/service-metrics.js';
 import { Closers } from './closers.js';
 import type { SampleModule } from './sample-module.js';
 import { describeTopologyChanges } from './topology-summary.js';
@@ -38,6 +39,13 @@ export interface ServicesOptions {
   readonly generateBootstrapPassword?: boolean;
   /** Turn endpoint heartbeats on (every 60 s) when the store has never had them configured; `nimbus dev` does. */
   readonly enableHeartbeatsWhenUnconfigured?: boolean;
+  /** The Resolver's health port (`/healthz`, `/readyz`, `/metrics`); null or absent: none. */
+  readonly health?: { readonly host: string; readonly port: number } | null;
+  /** `/metrics` then wants `Authorization: Bearer <token>` on the WebApp. */
+  readonly metricsToken?: string;
+  readonly trustProxy?: boolean;
+  /** How long the Resolver and the WebApp get to finish in-flight work at stop. Default 30 000 ms. */
+  readonly drainTimeoutMs?: number;
 }
 
 const DEV_HEARTBEAT_INTERVAL_SECONDS = 60;
@@ -45,13 +53,21 @@ const DEV_HEARTBEAT_INTERVAL_SECONDS = 60;
 export interface RunningServices {
   readonly url: string | null;
   readonly bootstrap: BootstrapResult | null;
+  /** The Resolver's health port URL when one was asked for. */
+  readonly healthUrl: string | null;
   stop(): Promise<boolean>;
+}
+
+function serviceNameOf(options: ServicesOptions): string {
+  if (options.resolver && options.webapp) return 'nimbus-dev';
+  return options.resolver ? 'nimbus-resolver' : 'nimbus-webapp';
 }
 
 /** Opens the backends and starts the requested services in one process; cleans up if any step fails. */
 export async function startServices(options: ServicesOptions): Promise<RunningServices> {
   const { config, logger, print } = options;
   const closers = new Closers();
+  const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
   try {
     const store = await openStore(config, {
       logger,
@@ -65,6 +81,15 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     const { notifier, close: closeNotifier } = await openNotifier(config, logger);
     closers.add('the state-change notifier', closeNotifier);
 
+    const metrics = startServiceMetrics({
+      transport,
+      store,
+      platform: options.platform,
+      logger,
+      serviceName: serviceNameOf(options),
+    });
+    closers.add('the metrics', () => metrics.close());
+
     if (options.platform && options.applyTopology !== false) {
       const changes = await transport.applyTopology(topologyFromPlatform(options.platform));
       for (const line of describeTopologyChanges(changes)) print(`topology: ${line}`);
@@ -73,7 +98,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     if (options.resolver) {
       const resolver = createResolver({ transport, store, notifier, logger });
       await resolver.start();
-      closers.add('the resolver', () => resolver.stop());
+      closers.add('the resolver', () => resolver.stop({ timeoutMs: drainTimeoutMs }));
 
       if (options.enableHeartbeatsWhenUnconfigured) {
         const settings = await store.getHeartbeatSettings();
@@ -91,6 +116,25 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       closers.add('the heartbeat scheduler', () => heartbeat.stop());
     }
 
+    let healthUrl: string | null = null;
+    if (options.health) {
+      const health = await startHealthServer({
+        ...options.health,
+        logger,
+        metrics,
+        readiness: () =>
+          readinessReport({
+            store: () => readinessOf(store, 'store', () => store.getHeartbeatSettings()),
+            transport: () => readinessOf(transport, 'transport', () => transport.getTopology()),
+          }),
+      }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EADDRINUSE') throw error;
+        throw new CliError(`Health port ${options.health?.port} is in use; pass another --health-port.`);
+      });
+      healthUrl = health.url;
+      closers.add('the health port', () => health.close());
+    }
+
     let url: string | null = null;
     let bootstrap: BootstrapResult | null = null;
     if (options.webapp) {
@@ -105,9 +149,12 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         environment: options.environment,
         generateBootstrapPassword: options.generateBootstrapPassword ?? false,
         ...(options.platform ? { platform: options.platform } : {}),
+        metrics,
+        ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+        ...(options.trustProxy ? { trustProxy: true } : {}),
       });
       bootstrap = webapp.bootstrap;
-      closers.add('the webapp', () => webapp.close());
+      closers.add('the webapp', () => webapp.close({ timeoutMs: drainTimeoutMs }));
       url = await webapp
         .listen({ host: config.host, port: config.port })
         .catch((error: NodeJS.ErrnoException) => {
@@ -136,7 +183,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       closers.add('the traffic generator', () => traffic.stop());
     }
 
-    return { url, bootstrap, stop: () => closers.closeAll(logger) };
+    return { url, bootstrap, healthUrl, stop: () => closers.closeAll(logger) };
   } catch (error) {
     await closers.closeAll(logger);
     throw error;

@@ -4,8 +4,11 @@ import fastifyCookie from '@fastify/cookie';
 import {
   type Clock,
   consoleLogger,
+  LifecycleRunner,
   type Logger,
   type Platform,
+  type ServiceLifecycle,
+  type StopOptions,
   systemClock,
   type Transport,
 } from '@nimbus/core';
@@ -30,11 +33,14 @@ import type { IdentityStore } from '../identity/identity-store.js';
 import { LiveUpdateHub, type SubscribableNotifier } from '../live/live-update-hub.js';
 import { registerSseRoute } from '../live/sse-route.js';
 import { registerStorageHookRoutes } from '../live/storage-hook-routes.js';
+import { type MetricsEndpoint, registerProbeRoutes } from '../observability/probe-routes.js';
+import { webAppReadiness } from '../observability/web-app-readiness.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
 import { endpointRoutes } from '../routes/endpoint-routes.js';
 import { eventRoutes } from '../routes/event-routes.js';
+import { eventTypeRoutes } from '../routes/event-type-routes.js';
 import { healthRoutes } from '../routes/health-routes.js';
 import { metricsRoutes } from '../routes/metrics-routes.js';
 import { platformRoutes } from '../routes/platform-routes.js';
@@ -78,9 +84,13 @@ export interface WebAppOptions {
   /** Endpoint ids to list even without a platform definition or stored metadata. */
   readonly extraEndpoints?: readonly string[];
   readonly sseKeepAliveMs?: number;
+  /** Serves `/metrics` (Prometheus text) when given. */
+  readonly metrics?: MetricsEndpoint;
+  /** `/metrics` then wants `Authorization: Bearer <token>`. */
+  readonly metricsToken?: string;
 }
 
-export interface WebApp {
+export interface WebApp extends ServiceLifecycle {
   readonly server: FastifyInstance;
   readonly notifier: SubscribableNotifier;
   readonly bootstrap: BootstrapResult;
@@ -88,7 +98,10 @@ export interface WebApp {
   readonly openApi: ReturnType<typeof buildOpenApiDocument>;
   /** Starts listening; resolves the base URL (`http://127.0.0.1:12345`). */
   listen(options?: { readonly host?: string; readonly port?: number }): Promise<string>;
-  close(): Promise<void>;
+  /** The base URL once listening. */
+  readonly url: string | null;
+  /** Stops taking requests and ends live streams; in-flight requests get `timeoutMs` (default 10 000) to finish. */
+  close(options?: StopOptions): Promise<void>;
 }
 
 const VERSION = '0.1.0';
@@ -168,6 +181,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...metricsRoutes(deps),
     ...healthRoutes(deps),
     ...platformRoutes(deps),
+    ...eventTypeRoutes(deps),
     ...userRoutes(deps),
   ];
   for (const route of routes) registerRoute(server, authenticator, route);
@@ -176,6 +190,11 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   server.get('/api-docs', async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(renderApiDocsPage(openApi)),
   );
+  registerProbeRoutes(server, {
+    readiness: () => webAppReadiness({ store, transport: options.transport, notifier }),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+  });
   registerSseRoute(server, { hub, keepAliveMs: options.sseKeepAliveMs ?? 25_000 });
   if (options.storageHookKey) registerStorageHookRoutes(server, hub, options.storageHookKey);
   const { built } = await serveUi(server, options.uiDistDir ?? DEFAULT_UI_DIST);
@@ -185,20 +204,45 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       'WebApp UI is not built; browser pages show how to build it (npm run build:ui -w @nimbus/webapp)',
     );
 
+  let url: string | null = null;
+  let listenOn: { host?: string; port?: number } = {};
+  const lifecycle = new LifecycleRunner({
+    start: async () => {
+      url = await server.listen({ host: listenOn.host ?? '127.0.0.1', port: listenOn.port ?? 0 });
+      logger.info({ url }, `NimBus WebApp listening on ${url}`);
+    },
+    stop: async ({ timeoutMs = 10_000 }) => {
+      // Keep-alive and slow requests must not hold the shutdown beyond its timeout.
+      const timer = setTimeout(() => server.server.closeAllConnections(), timeoutMs);
+      timer.unref();
+      try {
+        await server.close();
+      } finally {
+        clearTimeout(timer);
+        hub.detach();
+      }
+    },
+  });
   return {
     server,
     notifier,
     bootstrap,
     uiBuilt: built,
     openApi,
-    listen: async ({ host = '127.0.0.1', port = 0 } = {}) => {
-      const url = await server.listen({ host, port });
-      logger.info({ url }, `NimBus WebApp listening on ${url}`);
+    get url() {
       return url;
     },
-    close: async () => {
-      await server.close();
-      hub.detach();
+    get state() {
+      return lifecycle.state;
     },
+    listen: async (options = {}) => {
+      listenOn = options;
+      await lifecycle.start();
+      return url as string;
+    },
+    start: () => lifecycle.start(),
+    stop: (stopOptions) => lifecycle.stop(stopOptions),
+    close: (stopOptions) => lifecycle.stop(stopOptions),
+    [Symbol.asyncDispose]: () => lifecycle.stop(),
   };
 }

@@ -14,6 +14,7 @@ import {
   resubmissionRequest,
   skipRequest,
 } from './control-messages.js';
+import { assertValidEditedPayload } from './edited-payload.js';
 
 const RESUBMITTABLE = new Set<string>([
   ResolutionStatus.Failed,
@@ -82,6 +83,7 @@ export class OperatorActions {
     if (!content || content.eventTypeId === '') {
       throw conflict(`Event '${row.eventId}' has no stored payload to resubmit; use resubmit with changes.`);
     }
+    if (editedJson) assertValidEditedPayload(this.deps.platform, content.eventTypeId, content.eventJson);
     const message = resubmissionRequest(row, content, this.deps.clock.now());
     await this.#send(row.endpointId, message);
     return this.#done(principal, action, row, message, {

@@ -207,6 +207,27 @@ export function describeWebAppApi(factory: StoreFactory): void {
         expect(JSON.parse(sent.body).eventContent.eventJson).toBe(edited);
       });
 
+      it('refuses an edited payload its event type rejects (400 with field errors) and sends nothing', async () => {
+        const before = (await erpMessages()).length;
+        const invalid = await h.admin.post(
+          `/api/endpoints/${ERP}/events/${OTHER_FAILED_EVENT}/resubmit-with-changes`,
+          { eventJson: JSON.stringify({ customerId: 'cust-4', name: 5 }) },
+        );
+        expect(invalid.status).toBe(400);
+        const body = obj(invalid.body);
+        expect(body.message).toContain("event type 'CustomerChanged'");
+        expect(body.issues).toEqual([{ path: 'body.eventJson.name', message: expect.any(String) }]);
+        const unknownType = await h.admin.post(
+          `/api/endpoints/${ERP}/events/${OTHER_FAILED_EVENT}/resubmit-with-changes`,
+          { eventJson: '{}', eventTypeId: 'NoSuchType' },
+        );
+        expect(unknownType.status).toBe(400);
+        expect(obj(unknownType.body).issues).toEqual([
+          { path: 'body.eventTypeId', message: "unknown event type 'NoSuchType'" },
+        ]);
+        expect((await erpMessages()).length).toBe(before);
+      });
+
       it('skips a failed event with a SkipRequest; the optional comment goes into its one audit row', async () => {
         const ok = await h.admin.post(`/api/endpoints/${ERP}/events/${OTHER_FAILED_EVENT}/skip`, {
           comment: '  ERP team confirmed the customer is gone  ',
