@@ -289,12 +289,22 @@ export function describeWebAppApi(factory: StoreFactory): void {
         expect((await auditsOf(PENDING_EVENT)).filter((a) => a.auditType === 'Reconcile')).toHaveLength(1);
       });
 
-      it('asks for a deferred replay with a ProcessDeferredRequest on the session', async () => {
-        const ok = await h.admin.post(`/api/endpoints/${ERP}/sessions/${BLOCKED_SESSION}/reprocess-deferred`);
+      it('asks for a deferred replay with a ProcessDeferredRequest on a session no failure blocks', async () => {
+        const ok = await h.admin.post(`/api/endpoints/${ERP}/sessions/cust-6/reprocess-deferred`);
         expect(ok.status).toBe(200);
         const sent = (await erpMessages()).find((m) => m.messageId === obj(ok.body).messageId)!;
-        expect(sent).toMatchObject({ sessionId: BLOCKED_SESSION });
+        expect(sent).toMatchObject({ sessionId: 'cust-6' });
         expect(sent.headers.MessageType).toBe('ProcessDeferredRequest');
+      });
+
+      it('refuses reprocess-deferred while a failed event blocks the session, naming it, and sends nothing', async () => {
+        const before = (await erpMessages()).length;
+        const refused = await h.admin.post(
+          `/api/endpoints/${ERP}/sessions/${BLOCKED_SESSION}/reprocess-deferred`,
+        );
+        expect(refused.status).toBe(409);
+        expect(obj(refused.body).message).toContain(`blocked by event '${FAILED_EVENT}' (Failed)`);
+        expect((await erpMessages()).length).toBe(before);
       });
 
       it('runs a bulk resubmit in the background and reports progress', async () => {
@@ -452,9 +462,9 @@ export function describeWebAppApi(factory: StoreFactory): void {
         const user = await h.signedIn({ email: 'ep@example.test', password: 'Endpoint!Pass1' });
         const me = obj((await user.get('/api/auth/me')).body);
         expect(me.endpointRoles).toEqual([{ endpointId: ERP, role: 'Contributor' }]);
-        expect(
-          (await user.post(`/api/endpoints/${ERP}/sessions/${BLOCKED_SESSION}/reprocess-deferred`)).status,
-        ).toBe(200);
+        expect((await user.post(`/api/endpoints/${ERP}/sessions/cust-6/reprocess-deferred`)).status).toBe(
+          200,
+        );
       });
     });
   });
