@@ -47,7 +47,7 @@ describe('the nimbus logger (pino)', () => {
       password: '[redacted]',
       connection: { connectionString: '[redacted]' },
     });
-    expect(String((line?.error as { stack: string }).stack)).toContain('TypeError: boom');
+    expect(String((line?.error as { stack?: string } | undefined)?.stack)).toContain('TypeError: boom');
     expect(JSON.stringify(line)).not.toContain('Secret!Pass1');
   });
 
