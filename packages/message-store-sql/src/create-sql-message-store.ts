@@ -13,6 +13,7 @@ import {
   type TrackingStatusWrites,
   type UnresolvedEventWrite,
 } from '@nimbus/message-store';
+import type { Readiness } from '@nimbus/sql';
 import { type ConnectionOptions, resolveConnectionSettings } from './config/resolve-connection-settings.js';
 import type { MigrationMode, SqlDialectName } from './config/sql-store-settings.js';
 import { openDialect } from './dialect/open-dialect.js';
@@ -60,6 +61,8 @@ export interface SqlMessageStoreOptions extends ConnectionOptions {
 
 export interface SqlMessageStore extends OpenMessageStore {
   readonly dialect: SqlDialectName;
+  /** Cheap readiness probe for `/readyz`: `select 1` with a 2 s deadline; never throws. */
+  checkReadiness(): Promise<Readiness>;
   readonly capabilities: StorageProviderCapabilities;
   /** What the start-up migration step did. */
   readonly migrations: MigrationRunResult;
@@ -161,6 +164,7 @@ export async function createSqlMessageStore(options: SqlMessageStoreOptions = {}
     dialect: settings.dialect,
     capabilities: SQL_STORE_CAPABILITIES,
     migrations,
+    checkReadiness: () => dialect.checkReadiness(),
     async close() {
       if (closed) return;
       closed = true;

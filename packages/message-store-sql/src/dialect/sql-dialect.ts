@@ -1,3 +1,4 @@
+import type { Readiness } from '@nimbus/sql';
 import type { Expression, Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { SqlDialectName } from '../config/sql-store-settings.js';
 import type { StoreDatabase } from '../schema/database.js';
@@ -31,6 +32,8 @@ export interface SqlDialect {
   /** Does the physical table exist? */
   tableExists(table: string): Promise<boolean>;
   isTransient(error: unknown): boolean;
+  /** A `select 1` with a deadline: never throws, says why not when the database does not answer. */
+  checkReadiness(): Promise<Readiness>;
   isUniqueViolation(error: unknown): boolean;
   destroy(): Promise<void>;
 }
