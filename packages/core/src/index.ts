@@ -57,6 +57,14 @@ export {
 } from './failures/permanent-failure-classifier.js';
 export { uuidv7 } from './ids.js';
 export {
+  probeReadiness,
+  type Readiness,
+  type ReadinessProbe,
+  type ReadinessReport,
+  readinessOf,
+  readinessReport,
+} from './lifecycle/readiness.js';
+export {
   LifecycleRunner,
   type LifecycleState,
   type ServiceLifecycle,
@@ -165,3 +173,4 @@ export type {
 } from './transport/transport.js';
 export { isTransportError, TransportError, TransportErrorCode } from './transport/transport-error.js';
 export type { TransportMessage } from './transport/transport-message.js';
+export { type WakeReason, WorkWaiters } from './transport/work-waiters.js';

@@ -1,4 +1,4 @@
-import { type Clock, consoleLogger, type Logger, systemClock } from '@nimbus/core';
+import { type Clock, consoleLogger, type Logger, type Readiness, systemClock } from '@nimbus/core';
 import {
   type MessageStateChangeNotifier,
   noopStateChangeNotifier,
@@ -13,7 +13,6 @@ import {
   type TrackingStatusWrites,
   type UnresolvedEventWrite,
 } from '@nimbus/message-store';
-import type { Readiness } from '@nimbus/sql';
 import { type ConnectionOptions, resolveConnectionSettings } from './config/resolve-connection-settings.js';
 import type { MigrationMode, SqlDialectName } from './config/sql-store-settings.js';
 import { openDialect } from './dialect/open-dialect.js';
@@ -30,6 +29,7 @@ import { SqlHeartbeatHistoryStore } from './store/heartbeat-history-store.js';
 import { LifecycleOperations } from './store/lifecycle.js';
 import { MessageHistory } from './store/message-history.js';
 import { SqlMetricsStore } from './store/metrics-store.js';
+import { checkStoreReadiness } from './store/readiness.js';
 import { SqlServiceHealthStore } from './store/service-health-store.js';
 import { tryCompletePending, writeStatus } from './store/status-writes.js';
 import type { StoreContext } from './store/store-context.js';
@@ -61,11 +61,11 @@ export interface SqlMessageStoreOptions extends ConnectionOptions {
 
 export interface SqlMessageStore extends OpenMessageStore {
   readonly dialect: SqlDialectName;
-  /** Cheap readiness probe for `/readyz`: `select 1` with a 2 s deadline; never throws. */
-  checkReadiness(): Promise<Readiness>;
   readonly capabilities: StorageProviderCapabilities;
   /** What the start-up migration step did. */
   readonly migrations: MigrationRunResult;
+  /** Ready when the database answers and the schema is current; never throws. */
+  checkReadiness(): Promise<Readiness>;
 }
 
 export const SQL_STORE_CAPABILITIES: StorageProviderCapabilities = Object.freeze({
@@ -164,7 +164,7 @@ export async function createSqlMessageStore(options: SqlMessageStoreOptions = {}
     dialect: settings.dialect,
     capabilities: SQL_STORE_CAPABILITIES,
     migrations,
-    checkReadiness: () => dialect.checkReadiness(),
+    checkReadiness: () => checkStoreReadiness(dialect, providerName),
     async close() {
       if (closed) return;
       closed = true;

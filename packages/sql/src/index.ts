@@ -7,6 +7,7 @@ export {
   describeDriverError,
   isRetryableDriverError,
 } from './driver-errors.js';
+export { DriverNotInstalledError, loadBetterSqlite3, loadPg } from './drivers.js';
 export {
   MIGRATION_MODES,
   type MigrationJournal,

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './drivers.js';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -35,7 +36,7 @@ export function postgresTypes(numericAsNumber = false): pg.CustomTypesConfig {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
       oid === INT8_OID || (numericAsNumber && oid === NUMERIC_OID)
         ? (value: string) => Number(value)
-        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        : loadPg().types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
   };
 }
 
@@ -59,7 +60,7 @@ function clientConfig(options: PostgresConnectionOptions): pg.ClientConfig {
  */
 export function openPostgresPool(options: PostgresPoolOptions): pg.Pool {
   const onError = options.onConnectionError ?? (() => undefined);
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     ...clientConfig(options),
     max: options.max ?? 10,
     idleTimeoutMillis: options.idleTimeoutMs ?? 30_000,
@@ -73,7 +74,7 @@ export function openPostgresPool(options: PostgresPoolOptions): pg.Pool {
 
 /** A dedicated (unpooled, not yet connected) client, e.g. for LISTEN, with its `'error'` listener attached. */
 export function openPostgresClient(options: PostgresConnectionOptions): pg.Client {
-  const client = new pg.Client(clientConfig(options));
+  const client = new (loadPg().Client)(clientConfig(options));
   client.on('error', options.onConnectionError ?? (() => undefined));
   return client;
 }

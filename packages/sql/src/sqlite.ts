@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { loadBetterSqlite3 } from './drivers.js';
 
 export interface SqliteOpenOptions {
   /** How long a writer waits for another process's write lock before SQLITE_BUSY; default 5 000 ms. */
@@ -22,7 +23,8 @@ export function openSqliteDatabase(filename: string, options: SqliteOpenOptions 
   if (filename.length === 0) throw new RangeError('SQLite database path must not be empty');
   const inMemory = filename === ':memory:' || filename.startsWith('file::memory:');
   if (!inMemory && options.createDirectory !== false) mkdirSync(dirname(filename), { recursive: true });
-  const db = new Database(filename, { timeout: busyTimeoutMs });
+  const SqliteDatabase = loadBetterSqlite3();
+  const db = new SqliteDatabase(filename, { timeout: busyTimeoutMs });
   if (!inMemory) db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);

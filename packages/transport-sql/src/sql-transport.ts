@@ -85,7 +85,7 @@ export class SqlTransport implements Transport {
           channels: [tables.channel],
           // Notifications sent while disconnected are lost; waking every waiter makes them re-poll now.
           events: {
-            onNotification: (_channel, input) => core.wakeups.notify(input),
+            onNotification: (_channel, payload) => core.wakeups.onPayload(payload),
             onConnected: () => core.wakeups.notifyAll(),
           },
           logger,
@@ -180,7 +180,7 @@ export class SqlTransport implements Transport {
     const id = uuidv7();
     await core.db.transaction((tx) => core.writeScheduled(tx, id, source, at.getTime(), plan!.deliveries));
     // A schedule in the past is due at once; waiters re-check and promote it.
-    for (const delivery of plan!.deliveries) core.wakeups.notify(delivery.input);
+    for (const delivery of plan!.deliveries) core.wakeups.notifyInput(delivery.input);
     return { id, source };
   }
 
@@ -204,19 +204,41 @@ export class SqlTransport implements Transport {
     await core.assertInput(input);
     if (!(options.waitMs >= 0))
       throw new RangeError(`acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`);
+    const done = core.wakeups.beginAccept(input);
+    try {
+      return await this.#accept(input, options);
+    } finally {
+      done();
+    }
+  }
+
+  async #accept(input: string, options: AcceptOptions): Promise<SessionHandle | null> {
+    const { core } = this;
     const deadline = Date.now() + options.waitMs;
     let interval = core.options.minPollIntervalMs;
+    let woken = false;
     for (;;) {
       core.assertOpen();
       if (options.signal?.aborted) return null;
       const handle = await tryLease(core, input, options.sessionId ?? null);
-      if (handle) return handle;
+      if (handle) {
+        core.wakeups.taken(input, handle.sessionId);
+        // One waiter is woken per unit of work; when it found some, the next one looks for more.
+        if (woken && !options.sessionId) core.wakeups.passOn(input);
+        return handle;
+      }
       const nextDue = await core.promoteDue(input);
       if (nextDue === 0) continue;
       const remaining = deadline - Date.now();
       if (remaining <= 0) return null;
       const poll = core.db.dialect === 'postgres' ? core.options.pollIntervalMs : interval;
-      await core.wakeups.wait(input, Math.max(1, Math.min(remaining, poll, nextDue ?? poll)), options.signal);
+      const reason = await core.wakeups.wait(
+        input,
+        options.sessionId ?? null,
+        Math.max(1, Math.min(remaining, poll, nextDue ?? poll)),
+        options.signal ? { signal: options.signal } : {},
+      );
+      woken = reason === 'work';
       interval = Math.min(interval * 2 || 1, core.options.pollIntervalMs);
     }
   }

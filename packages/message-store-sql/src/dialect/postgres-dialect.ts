@@ -1,4 +1,4 @@
-import { isRetryableDriverError, openPostgresPool, probeReadiness } from '@nimbus/sql';
+import { isRetryableDriverError, openPostgresPool } from '@nimbus/sql';
 import { Kysely, PostgresDialect as KyselyPostgresDialect, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
 import { TableMappingPlugin } from '../schema/table-mapping-plugin.js';
@@ -50,7 +50,6 @@ export function createPostgresDialect(options: PostgresDialectOptions): SqlDiale
       return result.rows.length > 0;
     },
     isTransient: isRetryableDriverError,
-    checkReadiness: () => probeReadiness('PostgreSQL message store', () => sql`select 1`.execute(db)),
     isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === '23505',
     destroy: () => db.destroy(),
   };

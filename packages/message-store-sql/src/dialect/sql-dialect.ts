@@ -1,4 +1,3 @@
-import type { Readiness } from '@nimbus/sql';
 import type { Expression, Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { SqlDialectName } from '../config/sql-store-settings.js';
 import type { StoreDatabase } from '../schema/database.js';
@@ -32,8 +31,6 @@ export interface SqlDialect {
   /** Does the physical table exist? */
   tableExists(table: string): Promise<boolean>;
   isTransient(error: unknown): boolean;
-  /** A `select 1` with a deadline: never throws, says why not when the database does not answer. */
-  checkReadiness(): Promise<Readiness>;
   isUniqueViolation(error: unknown): boolean;
   destroy(): Promise<void>;
 }

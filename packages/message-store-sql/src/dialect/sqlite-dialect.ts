@@ -1,4 +1,4 @@
-import { isRetryableDriverError, openSqliteDatabase, probeReadiness } from '@nimbus/sql';
+import { isRetryableDriverError, openSqliteDatabase } from '@nimbus/sql';
 import { Kysely, SqliteDialect as KyselySqliteDialect, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
 import { TableMappingPlugin } from '../schema/table-mapping-plugin.js';
@@ -56,7 +56,6 @@ export function createSqliteDialect(options: SqliteDialectOptions): SqlDialect {
       return row !== undefined;
     },
     isTransient: isRetryableDriverError,
-    checkReadiness: () => probeReadiness('SQLite message store', () => sql`select 1`.execute(db)),
     isUniqueViolation: (error) =>
       sqliteCode(error).startsWith('SQLITE_CONSTRAINT_UNIQUE') ||
       sqliteCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',
