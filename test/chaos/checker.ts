@@ -14,6 +14,8 @@ export interface TransportLeftovers {
   readonly scheduled: number;
   readonly parked: number;
   readonly deadLettered: number;
+  /** Dead letters other than the permanent failures the workload asks for. */
+  readonly otherDeadLetters: number;
 }
 
 export interface CheckInput {

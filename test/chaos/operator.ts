@@ -37,6 +37,8 @@ export class ChaosOperator {
     serverErrors: 0,
     unreachable: 0,
   };
+  /** Why actions were refused (`409 <title>`), with counts: a lagging store or the engine's own refusal. */
+  readonly refusals = new Map<string, number>();
   readonly #acted = new Map<string, OperatorAction>();
 
   constructor(
@@ -45,7 +47,10 @@ export class ChaosOperator {
     private readonly runsOf: (eventId: string) => HandlerRun | undefined,
   ) {}
 
-  /** One pass over the blocked sessions; returns how many were blocked. */
+  /**
+   * One pass over the blocked sessions; returns how many are blocked by a Failed event (dead-lettered permanent
+   * failures stay listed until someone acts, and are acted on once), or -1 when the WebApp did not answer.
+   */
   async pass(): Promise<number> {
     let blocked: BlockedSession[];
     try {
@@ -62,13 +67,16 @@ export class ChaosOperator {
       this.figures.unreachable += 1;
       return -1;
     }
-    await Promise.all(blocked.map((session) => this.#work(session.blockingEventId)));
-    return blocked.length;
+    await Promise.all(
+      blocked.map((session) => this.#work(session.blockingEventId, session.blockingStatus === 'Failed')),
+    );
+    return blocked.filter((session) => session.blockingStatus === 'Failed').length;
   }
 
-  async #work(eventId: string): Promise<void> {
+  async #work(eventId: string, failed: boolean): Promise<void> {
     const previous = this.#acted.get(eventId);
     if (previous !== undefined) {
+      if (!failed) return;
       // The store may lag: acting again must be harmless (refused or a no-op), never a second run out of order.
       if (this.rand() < 0.5) {
         this.figures.repeatedActions += 1;
@@ -104,9 +112,17 @@ export class ChaosOperator {
     else if (action === 'skip') this.figures.skips += 1;
     else this.figures.editedResubmits += 1;
     try {
-      const { status } = await this.client.call('POST', `${base}/${action}`, body);
+      const { status, body: answer } = await this.client.call<{ title?: string; detail?: string }>(
+        'POST',
+        `${base}/${action}`,
+        body,
+      );
       if (status >= 500) this.figures.serverErrors += 1;
       else if (status >= 400) this.figures.refused += 1;
+      if (status >= 400) {
+        const why = `${status} ${action}: ${JSON.stringify(answer).slice(0, 160)}`;
+        this.refusals.set(why, (this.refusals.get(why) ?? 0) + 1);
+      }
     } catch {
       this.figures.unreachable += 1;
     }

@@ -71,6 +71,7 @@ function print(r: ScenarioResult): void {
   log(
     `${r.dialect}: lost ${v.lost.length}, reordered ${v.reordered.length}, skipped-but-handled ${v.skippedHandled.length}, stale rows ${v.staleRows.length}, leftovers ${v.leftovers.length}, processes died ${v.died.length}`,
   );
+  for (const [why, count] of Object.entries(r.refusals)) log(`  refused ${count}x: ${why}`);
   for (const [name, list] of Object.entries(v))
     for (const line of list.slice(0, 8)) log(`  ${name}: ${line}`);
 }

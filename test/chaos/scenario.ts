@@ -34,6 +34,7 @@ export interface ScenarioResult extends CheckResult {
   readonly databaseRestarts: number;
   readonly lateDuplicates: number;
   readonly operator: OperatorFigures;
+  readonly refusals: Record<string, number>;
   readonly settledInMs: number | null;
   readonly durationMs: number;
 }
@@ -164,6 +165,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       databaseRestarts,
       lateDuplicates,
       operator: operator.figures,
+      refusals: Object.fromEntries(operator.refusals),
       settledInMs,
       durationMs: Date.now() - started,
     };
@@ -179,7 +181,9 @@ async function leftovers(transport: SqlTransport) {
   return Promise.all(
     inputs.map(async (input) => {
       const counts = await transport.counts(input);
+      const letters = await transport.peekDeadLetters(input, 10_000);
       return {
+        otherDeadLetters: letters.filter((l) => !l.reason.startsWith('Permanent failure:')).length,
         input,
         active: counts.active,
         scheduled: counts.scheduled,

@@ -1,6 +1,7 @@
 /** The operator REST API as the chaos suite uses it: sign in once, then JSON calls with the session cookie. */
 export class WebAppClient {
   #cookie = '';
+  #csrf = '';
 
   constructor(
     readonly baseUrl: string,
@@ -16,10 +17,13 @@ export class WebAppClient {
     });
     if (response.status !== 200)
       throw new Error(`sign-in failed: HTTP ${response.status} ${await response.text()}`);
-    this.#cookie = response.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0] ?? '')
-      .join('; ');
+    const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0] ?? '');
+    this.#cookie = cookies.join('; ');
+    // State-changing calls send the session's CSRF token (also in the NimBus.Csrf cookie) as x-csrf-token.
+    const user = (await response.json()) as { csrfToken?: string | null };
+    this.#csrf =
+      user.csrfToken ??
+      decodeURIComponent(cookies.find((c) => c.startsWith('NimBus.Csrf='))?.slice('NimBus.Csrf='.length) ?? '');
   }
 
   /** Returns status and parsed body; signs in again once on 401 (the WebApp may have restarted). */
@@ -33,6 +37,7 @@ export class WebAppClient {
         method,
         headers: {
           cookie: this.#cookie,
+          ...(method === 'GET' ? {} : { 'x-csrf-token': this.#csrf }),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
