@@ -13,10 +13,13 @@ export {
   UnauthorizedRequestError,
   UnsupportedMessageTypeError,
 } from './engine/errors.js';
-export type {
-  EventContextHandler,
-  MessageHandlingContext,
-  PendingHandoff,
+export {
+  type EventContextHandler,
+  HandlerCancelledError,
+  type HandlerCancelReason,
+  type MessageHandlingContext,
+  type PendingHandoff,
+  runWithHandlerSignal,
 } from './engine/handler-context.js';
 export { type EngineInbox, InboxUnavailableError } from './engine/inbox-step.js';
 export {
@@ -27,7 +30,7 @@ export {
   SDK_VERSION,
 } from './engine/message-engine.js';
 export type { HandlerOutcomeRecorder } from './engine/outcome-recorder.js';
-export { DUPLICATE_DETECTED, originatingOf } from './engine/responses.js';
+export { CONTROL_REQUEST_REFUSED, DUPLICATE_DETECTED, originatingOf } from './engine/responses.js';
 export {
   type EngineSessionState,
   modeOf,
@@ -127,6 +130,12 @@ export {
   type RetryPolicyProvider,
 } from './retry/retry-policy-provider.js';
 export * from './telemetry/index.js';
+export {
+  describeValue,
+  headerProblems,
+  ID_HEADERS,
+  MAX_ID_LENGTH,
+} from './transport/message-validation.js';
 export { type Delivery, RESOLVER_INPUT, replyInputOf, routeMessage } from './transport/routing.js';
 export {
   assertDeadLetterReason,

@@ -2,6 +2,7 @@ import {
   assertPublishSource,
   assertTransportMessage,
   type Delivery,
+  isTransportError,
   type Logger,
   type PublishRequest,
   RESOLVER_INPUT,
@@ -146,7 +147,17 @@ export class SqlCore {
       const deliveries: Delivery[] = [];
       for (const message of request.messages) {
         assertTransportMessage(message);
-        deliveries.push(...routeMessage(cache.topology, request.source, message));
+        let routed: Delivery[];
+        try {
+          routed = routeMessage(cache.topology, request.source, message);
+        } catch (error) {
+          // Another process may have added the endpoint or route since the topology was cached: look again once.
+          if (!isTransportError(error)) throw error;
+          this.invalidateTopology();
+          cache = await this.topology();
+          routed = routeMessage(cache.topology, request.source, message);
+        }
+        deliveries.push(...routed);
       }
       for (const delivery of deliveries) {
         if (cache.inputs.has(delivery.input)) continue;
