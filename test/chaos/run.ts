@@ -66,7 +66,7 @@ function print(r: ScenarioResult): void {
       `kills ${JSON.stringify(r.kills)}, database restarts ${r.databaseRestarts}; operator ${JSON.stringify(r.operator)}`,
   );
   log(
-    `${r.dialect}: handler runs ${r.figures.handlerRuns}, handled ${r.figures.handled}, skipped ${r.figures.skippedByOperator}, duplicate successes ${r.figures.duplicateSuccesses}, store rows ${r.figures.storeRows}; settled ${r.settledInMs === null ? 'NOT within the limit' : `in ${r.settledInMs} ms`}; run ${Math.round(r.durationMs / 1000)} s`,
+    `${r.dialect}: handler runs ${r.figures.handlerRuns}, handled ${r.figures.handled}, skipped ${r.figures.skippedByOperator}, duplicate successes ${r.figures.duplicateSuccesses} (late duplicates handled again ${r.figures.duplicatesHandledAgain}), store rows ${r.figures.storeRows}; settled ${r.settledInMs === null ? 'NOT within the limit' : `in ${r.settledInMs} ms`}; run ${Math.round(r.durationMs / 1000)} s`,
   );
   log(
     `${r.dialect}: lost ${v.lost.length}, reordered ${v.reordered.length}, skipped-but-handled ${v.skippedHandled.length}, stale rows ${v.staleRows.length}, leftovers ${v.leftovers.length}, processes died ${v.died.length}`,

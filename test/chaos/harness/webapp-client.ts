@@ -23,7 +23,9 @@ export class WebAppClient {
     const user = (await response.json()) as { csrfToken?: string | null };
     this.#csrf =
       user.csrfToken ??
-      decodeURIComponent(cookies.find((c) => c.startsWith('NimBus.Csrf='))?.slice('NimBus.Csrf='.length) ?? '');
+      decodeURIComponent(
+        cookies.find((c) => c.startsWith('NimBus.Csrf='))?.slice('NimBus.Csrf='.length) ?? '',
+      );
   }
 
   /** Returns status and parsed body; signs in again once on 401 (the WebApp may have restarted). */
