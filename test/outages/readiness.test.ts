@@ -12,8 +12,12 @@ const topology = {
 const event = (sessionId: string): TransportMessage => ({
   messageId: uuidv7(),
   sessionId,
-  correlationId: null,
-  headers: { [Header.EventTypeId]: 'CustomerChanged', [Header.MessageType]: MessageType.EventRequest },
+  correlationId: `corr-${sessionId}`,
+  headers: {
+    [Header.To]: 'CustomerChanged',
+    [Header.EventTypeId]: 'CustomerChanged',
+    [Header.MessageType]: MessageType.EventRequest,
+  },
   body: '{}',
 });
 
