@@ -5,7 +5,7 @@
  * leave the site. Anything else gives `/`.
  */
 export function safeReturnPath(raw: string | null | undefined, origin: string): string {
-  if (!raw || !raw.startsWith('/')) return '/';
+  if (!raw?.startsWith('/')) return '/';
   // Control characters and backslashes have no place in a path we produced ourselves.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
   if (/[\u0000-\u001f\u007f\\]/.test(raw)) return '/';
