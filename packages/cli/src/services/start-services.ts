@@ -46,6 +46,8 @@ export interface ServicesOptions {
   readonly trustProxy?: boolean;
   /** `--store cosmos` without an account starts the local Cosmos server; `nimbus dev` does. */
   readonly localCosmosWhenUnconfigured?: boolean;
+  /** `--transport servicebus` without a namespace starts nimbus-sb-emulator in-process; `nimbus dev` does. */
+  readonly localServiceBusWhenUnconfigured?: boolean;
   /** How long the Resolver and the WebApp get to finish in-flight work at stop. Default 30 000 ms. */
   readonly drainTimeoutMs?: number;
 }
@@ -80,7 +82,10 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       print,
     });
     closers.add('the message store', () => store.close());
-    const transport = await openTransport(config);
+    const transport = await openTransport(config, {
+      localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false,
+      print,
+    });
     closers.add('the transport', () => transport.close());
     const { notifier, close: closeNotifier } = await openNotifier(config, logger);
     closers.add('the state-change notifier', closeNotifier);
