@@ -84,8 +84,9 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     });
     closers.add('the message store', () => store.close());
     const transport = await openTransport(config, {
-      localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false,
-      print,
+      migrationMode: options.migrationMode,
+      onMigrationProgress: (progress) => print(migrationProgressLine(progress, 'transport')),
+      serviceBus: { localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false, print },
     });
     closers.add('the transport', () => transport.close());
     const { notifier, close: closeNotifier } = await openNotifier(config, logger);
