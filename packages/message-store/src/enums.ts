@@ -78,6 +78,10 @@ export const MessageAuditType = {
   CopyEndpointData: 'CopyEndpointData',
   /** The engine refused an operator request (the event no longer awaited it); `comment` says why. */
   Refused: 'Refused',
+  /** Transport dead letters moved back to their input (WebApp or CLI). */
+  RequeueDeadLetters: 'RequeueDeadLetters',
+  /** Transport dead letters deleted for good. */
+  PurgeDeadLetters: 'PurgeDeadLetters',
 } as const;
 export type MessageAuditType = (typeof MessageAuditType)[keyof typeof MessageAuditType];
 

@@ -18,14 +18,14 @@ import {
   TransportError,
   TransportErrorCode,
   uuidv7,
-  type WakeReason,
 } from '@nimbus/core';
 import { deleteSessionIfIdle } from './idle-sessions.js';
 import { SessionLockLostSignal } from './line-writer.js';
 import { settleInOneStatement } from './pg-settle.js';
-import { deliveryToken, parkedFromRow, receivedFromRow } from './rows.js';
+import { deliveryToken, parkedFromRow } from './rows.js';
 import type { Row, SqlExecutor } from './sql/database.js';
 import type { PublishPlan, SqlCore } from './sql-core.js';
+import { type HeldLease, receiveFromLine } from './sql-receive.js';
 import { workKey } from './wakeups.js';
 
 interface PlannedSettlement {
@@ -63,121 +63,22 @@ export class SqlSessionHandle implements SessionHandle {
     return [this.input, this.sessionId, this.token];
   }
 
-  /** Leading parameters of both dialects' receive statements: take up to `max` messages at the line's head. */
-  #takeHeadParams(max: number): unknown[] {
-    return [
-      this.token,
-      this.input,
-      this.sessionId,
-      this.input,
-      this.sessionId,
-      this.token,
-      max,
-      ...this.#leaseParams,
-    ];
+  receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
+    return receiveFromLine(this.#held, max, waitMs);
   }
 
-  async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
-    if (!Number.isInteger(max) || max < 1)
-      throw new RangeError(`receive: max must be an integer ≥ 1, got ${max}`);
-    if (!(waitMs >= 0)) throw new RangeError(`receive: waitMs must be ≥ 0, got ${waitMs}`);
-    const { core } = this;
-    const deadline = Date.now() + waitMs;
-    let interval = core.options.minPollIntervalMs;
-    for (;;) {
-      core.assertOpen();
-      if (core.db.dialect === 'postgres') {
-        const { received, nextDue } = await this.#receiveOrInspect(max);
-        if (received.length > 0) return this.#taken(received);
-        if (nextDue === 0) continue;
-        const remaining = deadline - Date.now();
-        if (remaining <= 0) return [];
-        const cap = Math.min(remaining, nextDue ?? Number.POSITIVE_INFINITY);
-        if ((await this.#waitForWork(Math.min(cap, this.#pollInterval(interval)))) === 'yield') return [];
-        continue;
-      }
-      const rows = await core.db.all(
-        `UPDATE ${core.t.messages} SET held_by = ?, delivery_count = delivery_count + 1
-         WHERE input = ? AND session_id = ? AND seq IN (
-           SELECT seq FROM ${core.t.messages} WHERE input = ? AND session_id = ? AND (held_by IS NULL OR held_by <> ?)
-           ORDER BY seq LIMIT ?)
-         AND ${this.#leaseIsValid}
-         RETURNING input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, delivery_count`,
-        this.#takeHeadParams(max),
-        { prepared: true },
-      );
-      if (rows.length > 0) {
-        rows.sort((a, b) => Number(a.seq) - Number(b.seq));
-        return this.#taken(rows.map((row) => receivedFromRow(row, this.token)));
-      }
-      await this.#assertLease(core.db);
-      const nextDue = await core.promoteDue(this.input);
-      if (nextDue === 0) continue;
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) return [];
-      // Not capped by lockedUntil: that is database time, and a skewed client clock would turn it into a busy
-      // loop. Every iteration re-checks the lease instead.
-      const cap = Math.min(remaining, nextDue ?? Number.POSITIVE_INFINITY);
-      if ((await this.#waitForWork(Math.min(cap, this.#pollInterval(interval)))) === 'yield') return [];
-      interval = Math.min(interval * 2 || 1, core.options.pollIntervalMs);
-    }
-  }
-
-  /**
-   * PostgreSQL: one round trip takes up to `max` messages or, when there are none, tells whether the lease still
-   * holds and when the input's next scheduled copy is due (promoting due ones). `nextDue`: 0 = look again now,
-   * null = nothing scheduled, otherwise ms until the next one.
-   */
-  async #receiveOrInspect(max: number): Promise<{ received: ReceivedMessage[]; nextDue: number | null }> {
-    const { core } = this;
-    const { t, now } = core;
-    const rows = await core.db.all(
-      // ARRAY(...) makes the line's head one InitPlan read through the (input, session_id, seq) index; a plain
-      // `seq IN (subquery)` can be planned as a re-run per row when statistics predate a long backlog.
-      `WITH upd AS (
-         UPDATE ${t.messages} SET held_by = ?, delivery_count = delivery_count + 1
-         WHERE input = ? AND session_id = ? AND id = ANY(ARRAY(
-           SELECT id FROM ${t.messages} WHERE input = ? AND session_id = ? AND (held_by IS NULL OR held_by <> ?)
-           ORDER BY seq LIMIT ?))
-         AND ${this.#leaseIsValid}
-         RETURNING input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, delivery_count
-       ), info AS (
-         SELECT ${this.#leaseIsValid} AS leased,
-           (SELECT MIN(due_at) FROM ${t.scheduled} WHERE input = ? AND NOT EXISTS (SELECT 1 FROM upd)) AS due,
-           ${now} AS db_now
-       )
-       SELECT info.leased, info.due, info.db_now, upd.* FROM info LEFT JOIN upd ON true`,
-      [...this.#takeHeadParams(max), ...this.#leaseParams, this.input],
-      { prepared: true },
-    );
-    const taken = rows.filter((row) => row.seq !== null && row.seq !== undefined);
-    if (taken.length > 0) {
-      taken.sort((a, b) => Number(a.seq) - Number(b.seq));
-      return { received: taken.map((row) => receivedFromRow(row, this.token)), nextDue: null };
-    }
-    const info = rows[0];
-    if (!info?.leased) throw this.#lockLost();
-    if (info.due === null || info.due === undefined) return { received: [], nextDue: null };
-    const untilDue = Number(info.due) - Number(info.db_now);
-    return { received: [], nextDue: untilDue > 0 ? untilDue : await core.promoteDue(this.input) };
-  }
-
-  #taken(received: ReceivedMessage[]): ReceivedMessage[] {
-    this.core.wakeups.taken(this.input, this.sessionId);
-    return received;
-  }
-
-  /**
-   * Sleeps until this session gets work, the poll interval passes, or another session with work needs this
-   * slot ('yield': no accept loop of this process is free, so the receive returns empty and the session goes).
-   */
-  #waitForWork(ms: number): Promise<WakeReason> {
-    return this.core.wakeups.wait(this.input, this.sessionId, Math.max(1, ms), { holdsSession: true });
-  }
-
-  #pollInterval(adaptive: number): number {
-    // PostgreSQL is woken by NOTIFY, so it polls only at the fallback interval.
-    return this.core.db.dialect === 'postgres' ? this.core.options.pollIntervalMs : adaptive;
+  /** This lease as the receive path sees it. */
+  get #held(): HeldLease {
+    return {
+      core: this.core,
+      input: this.input,
+      sessionId: this.sessionId,
+      token: this.token,
+      validSql: this.#leaseIsValid,
+      params: this.#leaseParams,
+      lockLost: () => this.#lockLost(),
+      assertLease: (executor) => this.#assertLease(executor),
+    };
   }
 
   async getState(): Promise<SessionState | null> {

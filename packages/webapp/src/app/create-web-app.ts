@@ -35,6 +35,7 @@ import { webAppReadiness } from '../observability/web-app-readiness.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
+import { deadLetterRoutes } from '../routes/dead-letter-routes.js';
 import { endpointRoutes } from '../routes/endpoint-routes.js';
 import { eventRoutes } from '../routes/event-routes.js';
 import { healthRoutes } from '../routes/health-routes.js';
@@ -169,6 +170,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       logger,
     }),
     ...endpointRoutes(deps),
+    ...deadLetterRoutes(deps),
     ...eventRoutes(deps),
     ...actionRoutes(deps, actions, new BulkJobs(hub)),
     ...metricsRoutes(deps),
