@@ -4,8 +4,11 @@ import fastifyCookie from '@fastify/cookie';
 import {
   type Clock,
   consoleLogger,
+  LifecycleRunner,
   type Logger,
   type Platform,
+  type ServiceLifecycle,
+  type StopOptions,
   systemClock,
   type Transport,
 } from '@nimbus/core';
@@ -87,7 +90,7 @@ export interface WebAppOptions {
   readonly metricsToken?: string;
 }
 
-export interface WebApp {
+export interface WebApp extends ServiceLifecycle {
   readonly server: FastifyInstance;
   readonly notifier: SubscribableNotifier;
   readonly bootstrap: BootstrapResult;
@@ -95,7 +98,10 @@ export interface WebApp {
   readonly openApi: ReturnType<typeof buildOpenApiDocument>;
   /** Starts listening; resolves the base URL (`http://127.0.0.1:12345`). */
   listen(options?: { readonly host?: string; readonly port?: number }): Promise<string>;
-  close(): Promise<void>;
+  /** The base URL once listening. */
+  readonly url: string | null;
+  /** Stops taking requests and ends live streams; in-flight requests get `timeoutMs` (default 10 000) to finish. */
+  close(options?: StopOptions): Promise<void>;
 }
 
 const VERSION = '0.1.0';
@@ -198,20 +204,45 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       'WebApp UI is not built; browser pages show how to build it (npm run build:ui -w @nimbus/webapp)',
     );
 
+  let url: string | null = null;
+  let listenOn: { host?: string; port?: number } = {};
+  const lifecycle = new LifecycleRunner({
+    start: async () => {
+      url = await server.listen({ host: listenOn.host ?? '127.0.0.1', port: listenOn.port ?? 0 });
+      logger.info({ url }, `NimBus WebApp listening on ${url}`);
+    },
+    stop: async ({ timeoutMs = 10_000 }) => {
+      // Keep-alive and slow requests must not hold the shutdown beyond its timeout.
+      const timer = setTimeout(() => server.server.closeAllConnections(), timeoutMs);
+      timer.unref();
+      try {
+        await server.close();
+      } finally {
+        clearTimeout(timer);
+        hub.detach();
+      }
+    },
+  });
   return {
     server,
     notifier,
     bootstrap,
     uiBuilt: built,
     openApi,
-    listen: async ({ host = '127.0.0.1', port = 0 } = {}) => {
-      const url = await server.listen({ host, port });
-      logger.info({ url }, `NimBus WebApp listening on ${url}`);
+    get url() {
       return url;
     },
-    close: async () => {
-      await server.close();
-      hub.detach();
+    get state() {
+      return lifecycle.state;
     },
+    listen: async (options = {}) => {
+      listenOn = options;
+      await lifecycle.start();
+      return url as string;
+    },
+    start: () => lifecycle.start(),
+    stop: (stopOptions) => lifecycle.stop(stopOptions),
+    close: (stopOptions) => lifecycle.stop(stopOptions),
+    [Symbol.asyncDispose]: () => lifecycle.stop(),
   };
 }
