@@ -41,6 +41,7 @@ import { actionRoutes } from '../routes/action-routes.js';
 import { deadLetterRoutes } from '../routes/dead-letter-routes.js';
 import { endpointRoutes } from '../routes/endpoint-routes.js';
 import { eventRoutes } from '../routes/event-routes.js';
+import { eventTypeRoutes } from '../routes/event-type-routes.js';
 import { healthRoutes } from '../routes/health-routes.js';
 import { metricsRoutes } from '../routes/metrics-routes.js';
 import { platformRoutes } from '../routes/platform-routes.js';
@@ -182,6 +183,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...metricsRoutes(deps),
     ...healthRoutes(deps),
     ...platformRoutes(deps),
+    ...eventTypeRoutes(deps),
     ...userRoutes(deps),
   ];
   for (const route of routes) registerRoute(server, authenticator, route);

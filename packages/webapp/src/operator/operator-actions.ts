@@ -14,6 +14,7 @@ import {
   resubmissionRequest,
   skipRequest,
 } from './control-messages.js';
+import { assertValidEditedPayload } from './edited-payload.js';
 
 const RESUBMITTABLE = new Set<string>([
   ResolutionStatus.Failed,
@@ -82,6 +83,7 @@ export class OperatorActions {
     if (!content || content.eventTypeId === '') {
       throw conflict(`Event '${row.eventId}' has no stored payload to resubmit; use resubmit with changes.`);
     }
+    if (editedJson) assertValidEditedPayload(this.deps.platform, content.eventTypeId, content.eventJson);
     const message = resubmissionRequest(row, content, this.deps.clock.now());
     await this.#send(row.endpointId, message);
     return this.#done(principal, action, row, message, {
@@ -151,6 +153,7 @@ export class OperatorActions {
   }
 
   async reprocessDeferred(principal: Principal, endpointId: string, sessionId: string) {
+    await this.#refuseWhileSessionFailed(endpointId, sessionId);
     const message = processDeferredRequest(endpointId, sessionId, this.deps.clock.now());
     await this.#send(endpointId, message);
     await this.deps.auditLog.write({
@@ -166,6 +169,25 @@ export class OperatorActions {
       sessionId,
       messageId: message.messageId,
     };
+  }
+
+  /**
+   * Replaying parked events while the event that blocks them is unresolved would let them overtake it. The
+   * engine holding the session refuses such a request too; this answers the operator at once, naming the event.
+   */
+  async #refuseWhileSessionFailed(endpointId: string, sessionId: string) {
+    const { events } = await this.deps.store.getEventsByFilter(
+      { endpointId, sessionId, resolutionStatus: [...RESUBMITTABLE] as ResolutionStatus[] },
+      null,
+      1,
+    );
+    const blocker = events[0];
+    if (!blocker) return;
+    throw conflict(
+      `Session '${sessionId}' is blocked by event '${blocker.eventId}' (${blocker.resolutionStatus}); ` +
+        'resubmit or skip that event first, and the parked events replay after it in order. ' +
+        'Reprocessing them now would let them overtake it.',
+    );
   }
 
   async #payloadOf(row: UnresolvedEvent) {
