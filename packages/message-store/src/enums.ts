@@ -82,6 +82,13 @@ export const MessageAuditType = {
   RequeueDeadLetters: 'RequeueDeadLetters',
   /** Transport dead letters deleted for good. */
   PurgeDeadLetters: 'PurgeDeadLetters',
+  SignIn: 'SignIn',
+  SignInFailed: 'SignInFailed',
+  SignInLockedOut: 'SignInLockedOut',
+  SignOut: 'SignOut',
+  ChangePassword: 'ChangePassword',
+  CreateApiToken: 'CreateApiToken',
+  RevokeApiToken: 'RevokeApiToken',
 } as const;
 export type MessageAuditType = (typeof MessageAuditType)[keyof typeof MessageAuditType];
 

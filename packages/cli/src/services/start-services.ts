@@ -44,6 +44,8 @@ export interface ServicesOptions {
   /** `/metrics` then wants `Authorization: Bearer <token>` on the WebApp. */
   readonly metricsToken?: string;
   readonly trustProxy?: boolean;
+  /** `--store cosmos` without an account starts the local Cosmos server; `nimbus dev` does. */
+  readonly localCosmosWhenUnconfigured?: boolean;
   /** How long the Resolver and the WebApp get to finish in-flight work at stop. Default 30 000 ms. */
   readonly drainTimeoutMs?: number;
 }
@@ -74,6 +76,8 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       migrationMode: options.migrationMode,
       onMigrationProgress: (progress) => print(migrationProgressLine(progress)),
       retentionSweep: true,
+      localCosmosWhenUnconfigured: options.localCosmosWhenUnconfigured ?? false,
+      print,
     });
     closers.add('the message store', () => store.close());
     const transport = await openTransport(config);
