@@ -1,20 +1,8 @@
-import { type ReceivedMessage, type TransportError, uuidv7 } from '@nimbus/core';
+import { type ReceivedMessage, uuidv7 } from '@nimbus/core';
+import type { HeldLease } from './held-lease.js';
 import { readableReceivedFromRow, UNREADABLE_MESSAGE_REASON } from './rows.js';
-import type { Row, SqlExecutor } from './sql/database.js';
+import type { Row } from './sql/database.js';
 import type { SqlCore } from './sql-core.js';
-
-/** What the receive path needs of the session lease that holds the line. */
-export interface HeldLease {
-  readonly core: SqlCore;
-  readonly input: string;
-  readonly sessionId: string;
-  readonly token: string;
-  /** SQL condition that holds while the lease is live (its parameters are `params`). */
-  readonly validSql: string;
-  readonly params: readonly unknown[];
-  lockLost(): TransportError;
-  assertLease(executor: SqlExecutor): Promise<void>;
-}
 
 /**
  * The byte size of a stored message, computed by the database so that a body larger than this consumer accepts
