@@ -82,6 +82,8 @@ export const MessageAuditType = {
   RequeueDeadLetters: 'RequeueDeadLetters',
   /** Transport dead letters deleted for good. */
   PurgeDeadLetters: 'PurgeDeadLetters',
+  /** A read the caller's role does not allow (privileged actions use their own type when refused). */
+  AccessDenied: 'AccessDenied',
   SignIn: 'SignIn',
   SignInFailed: 'SignInFailed',
   SignInLockedOut: 'SignInLockedOut',

@@ -2,6 +2,7 @@ import { type Logger, type Platform, readinessOf, readinessReport, topologyFromP
 import type { MigrationMode } from '@nimbus/message-store-sql';
 import { createHeartbeatScheduler, createResolver, startHealthServer } from '@nimbus/resolver';
 import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
+import { openBulkJobStore } from '../backends/open-bulk-jobs.js';
 import { openIdentityStore } from '../backends/open-identity.js';
 import { openNotifier } from '../backends/open-notifier.js';
 import { openStore } from '../backends/open-store.js';
@@ -144,10 +145,13 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     if (options.webapp) {
       const identityStore = openIdentityStore(config);
       closers.add('the identity store', () => identityStore.close());
+      const bulkJobStore = openBulkJobStore(config);
+      closers.add('the bulk job store', () => bulkJobStore.close());
       const webapp = await createWebApp({
         store,
         transport,
         identityStore,
+        bulkJobStore,
         notifier,
         logger,
         environment: options.environment,
