@@ -32,6 +32,9 @@ import { SqlCore } from './sql-core.js';
 import { type Tables, tableNames } from './tables.js';
 import { applyTopology } from './topology-apply.js';
 
+/** An accept that is not the first waiter of its input polls this many poll intervals apart (the first polls). */
+const FOLLOWER_POLL_FACTOR = 10;
+
 /** Bounds one sweep call, so a huge backlog of idle rows is worked off over several intervals. */
 const MAX_SWEEP_BATCHES = 20;
 
@@ -215,40 +218,52 @@ export class SqlTransport implements Transport {
     if (!(options.waitMs >= 0))
       throw new RangeError(`acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`);
     const done = core.wakeups.beginAccept(input);
+    const state = { waited: false };
     try {
-      return await this.#accept(input, options);
+      return await this.#accept(input, options, state);
     } finally {
       done();
+      // One waiter is woken per unit of work, and only the first waiter polls: when a waiting accept leaves (with
+      // a session or not), the next one looks now (there may be more work) and becomes the poller.
+      if (state.waited && !options.sessionId) core.wakeups.passOn(input);
     }
   }
 
-  async #accept(input: string, options: AcceptOptions): Promise<SessionHandle | null> {
+  async #accept(
+    input: string,
+    options: AcceptOptions,
+    state: { waited: boolean },
+  ): Promise<SessionHandle | null> {
     const { core } = this;
     const deadline = Date.now() + options.waitMs;
     let interval = core.options.minPollIntervalMs;
-    let woken = false;
     for (;;) {
       core.assertOpen();
       if (options.signal?.aborted) return null;
       const handle = await tryLease(core, input, options.sessionId ?? null);
       if (handle) {
         core.wakeups.taken(input, handle.sessionId);
-        // One waiter is woken per unit of work; when it found some, the next one looks for more.
-        if (woken && !options.sessionId) core.wakeups.passOn(input);
         return handle;
       }
       const nextDue = await core.promoteDue(input);
       if (nextDue === 0) continue;
       const remaining = deadline - Date.now();
       if (remaining <= 0) return null;
-      const poll = core.db.dialect === 'postgres' ? core.options.pollIntervalMs : interval;
-      const reason = await core.wakeups.wait(
+      // Work written by this process wakes a waiter directly (NOTIFY does across processes on PostgreSQL), so
+      // polling is only the fallback for what that misses; one poller per input is enough.
+      const follower =
+        options.sessionId === null || options.sessionId === undefined
+          ? core.wakeups.waitingAccepts(input) > 0
+          : false;
+      const lead = core.db.dialect === 'postgres' ? core.options.pollIntervalMs : interval;
+      const poll = follower ? FOLLOWER_POLL_FACTOR * core.options.pollIntervalMs : lead;
+      state.waited = true;
+      await core.wakeups.wait(
         input,
         options.sessionId ?? null,
         Math.max(1, Math.min(remaining, poll, nextDue ?? poll)),
         options.signal ? { signal: options.signal } : {},
       );
-      woken = reason === 'work';
       interval = Math.min(interval * 2 || 1, core.options.pollIntervalMs);
     }
   }
