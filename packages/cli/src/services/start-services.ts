@@ -81,7 +81,10 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       print,
     });
     closers.add('the message store', () => store.close());
-    const transport = await openTransport(config);
+    const transport = await openTransport(config, {
+      migrationMode: options.migrationMode,
+      onMigrationProgress: (progress) => print(migrationProgressLine(progress, 'transport')),
+    });
     closers.add('the transport', () => transport.close());
     const { notifier, close: closeNotifier } = await openNotifier(config, logger);
     closers.add('the state-change notifier', closeNotifier);
