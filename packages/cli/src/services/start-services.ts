@@ -125,8 +125,13 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         intervalMs: options.sample.trafficIntervalMs,
         blockedScenario:
           options.sample.blockedScenario === 'auto'
-            ? (await store.getEventsByFilter({ sessionId: BLOCKED_DEMO_CUSTOMER }, null, 1)).events.length ===
-              0
+            ? (
+                await store.getEventsByFilter({
+                  filter: { sessionId: BLOCKED_DEMO_CUSTOMER },
+                  continuationToken: null,
+                  maxItems: 1,
+                })
+              ).events.length === 0
             : options.sample.blockedScenario,
       });
       closers.add('the traffic generator', () => traffic.stop());

@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
 import type { ConformanceStoreFactory } from './factory.js';
 import { storeOpener } from './harness.js';
+import { registerBatchCases } from './tracking-batch.js';
 import { registerTryCompleteCases } from './tracking-complete.js';
 import { registerGuardCases } from './tracking-guard.js';
 import { registerHistoryCases } from './tracking-history.js';
@@ -19,6 +20,7 @@ export function describeMessageTrackingStoreConformance(
     registerStatusAndViewCases(() => open());
     registerGuardCases(() => open());
     registerTryCompleteCases(() => open());
+    registerBatchCases(() => open());
     registerLookupCases(() => open());
     registerHistoryCases(() => open());
     registerRetentionCases(open);

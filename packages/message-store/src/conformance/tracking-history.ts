@@ -26,13 +26,13 @@ export function registerHistoryCases(open: Open): void {
         cloudEventSubject: 's',
       };
       expect(await store.storeMessage(sampleMessage(clock, id('e'), 'm1', ep, ce))).toBe(true);
-      expect(await store.getMessage(id('e'), 'm1')).toMatchObject({
+      expect(await store.getMessage({ eventId: id('e'), messageId: 'm1' })).toMatchObject({
         eventId: id('e'),
         messageId: 'm1',
         ...ce,
       });
       await store.storeMessage(sampleMessage(clock, id('e'), 'm2', ep));
-      expect(await store.getMessage(id('e'), 'm2')).toMatchObject({
+      expect(await store.getMessage({ eventId: id('e'), messageId: 'm2' })).toMatchObject({
         cloudEventId: null,
         cloudEventSubject: null,
       });
@@ -45,7 +45,7 @@ export function registerHistoryCases(open: Open): void {
       expect(
         await store.storeMessage(sampleMessage(clock, id('e'), 'm1', ep, { correlationId: 'second' })),
       ).toBe(false);
-      expect((await store.getMessage(id('e'), 'm1'))?.correlationId).toBe('first');
+      expect((await store.getMessage({ eventId: id('e'), messageId: 'm1' }))?.correlationId).toBe('first');
     });
 
     it('getEventHistory lists the event messages oldest first; removeStoredMessage deletes one', async () => {
@@ -56,8 +56,8 @@ export function registerHistoryCases(open: Open): void {
       await store.storeMessage(sampleMessage(clock, id('e'), 'first', ep, at(0)));
       await store.storeMessage(sampleMessage(clock, id('other'), 'x', ep, at(0)));
       expect((await store.getEventHistory(id('e'))).map((m) => m.messageId)).toEqual(['first', 'second']);
-      await store.removeStoredMessage(id('e'), 'first');
-      await store.removeStoredMessage(id('e'), 'never-existed');
+      await store.removeStoredMessage({ eventId: id('e'), messageId: 'first' });
+      await store.removeStoredMessage({ eventId: id('e'), messageId: 'never-existed' });
       expect((await store.getEventHistory(id('e'))).map((m) => m.messageId)).toEqual(['second']);
     });
 
@@ -92,11 +92,14 @@ export function registerHistoryCases(open: Open): void {
   describe('audit trail and event reports', () => {
     it('storeMessageAudit appends; getMessageAudits returns them oldest first', async () => {
       const { store, clock, id } = await open();
-      await store.storeMessageAudit(
-        id('e'),
-        audit('bob', MessageAuditType.Skip, new Date(clock.now() + 1000)),
-      );
-      await store.storeMessageAudit(id('e'), audit('alice', MessageAuditType.Comment, new Date(clock.now())));
+      await store.storeMessageAudit({
+        eventId: id('e'),
+        audit: audit('bob', MessageAuditType.Skip, new Date(clock.now() + 1000)),
+      });
+      await store.storeMessageAudit({
+        eventId: id('e'),
+        audit: audit('alice', MessageAuditType.Comment, new Date(clock.now())),
+      });
       expect((await store.getMessageAudits(id('e'))).map((a) => a.auditorName)).toEqual(['alice', 'bob']);
     });
 
@@ -112,12 +115,12 @@ export function registerHistoryCases(open: Open): void {
         cloudEventType: 't',
         cloudEventSubject: 'sub',
       };
-      await store.storeMessageAudit(
-        id('e'),
-        audit('alice', MessageAuditType.Resubmit, new Date(clock.now()), fields),
-        ep,
-        'OrderPlaced',
-      );
+      await store.storeMessageAudit({
+        eventId: id('e'),
+        audit: audit('alice', MessageAuditType.Resubmit, new Date(clock.now()), fields),
+        endpointId: ep,
+        eventTypeId: 'OrderPlaced',
+      });
       expect((await store.getMessageAudits(id('e')))[0]).toMatchObject({
         ...fields,
         eventId: id('e'),
@@ -127,7 +130,10 @@ export function registerHistoryCases(open: Open): void {
 
     it('an audit written without the newer fields reads accessDenied false and data null', async () => {
       const { store, clock, id } = await open();
-      await store.storeMessageAudit(id('e'), audit('alice', MessageAuditType.Comment, new Date(clock.now())));
+      await store.storeMessageAudit({
+        eventId: id('e'),
+        audit: audit('alice', MessageAuditType.Comment, new Date(clock.now())),
+      });
       expect((await store.getMessageAudits(id('e')))[0]).toMatchObject({
         accessDenied: false,
         data: null,
@@ -141,37 +147,75 @@ export function registerHistoryCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       const at = new Date(clock.now());
-      await store.storeMessageAudit(id('a'), audit('u', MessageAuditType.Resubmit, at), ep);
-      await store.storeMessageAudit(id('a'), audit('u', MessageAuditType.ResubmitWithChanges, at), ep);
-      await store.storeMessageAudit(
-        id('a'),
-        audit('u', MessageAuditType.Resubmit, at, { accessDenied: true }),
-        ep,
-      );
-      await store.storeMessageAudit(id('a'), audit('u', MessageAuditType.Skip, at), ep);
-      await store.storeMessageAudit(id('b'), audit('u', MessageAuditType.Comment, at), ep);
-      const counts = await store.getResubmitCounts(ep, [id('a'), id('b')]);
+      await store.storeMessageAudit({
+        eventId: id('a'),
+        audit: audit('u', MessageAuditType.Resubmit, at),
+        endpointId: ep,
+      });
+      await store.storeMessageAudit({
+        eventId: id('a'),
+        audit: audit('u', MessageAuditType.ResubmitWithChanges, at),
+        endpointId: ep,
+      });
+      await store.storeMessageAudit({
+        eventId: id('a'),
+        audit: audit('u', MessageAuditType.Resubmit, at, { accessDenied: true }),
+        endpointId: ep,
+      });
+      await store.storeMessageAudit({
+        eventId: id('a'),
+        audit: audit('u', MessageAuditType.Skip, at),
+        endpointId: ep,
+      });
+      await store.storeMessageAudit({
+        eventId: id('b'),
+        audit: audit('u', MessageAuditType.Comment, at),
+        endpointId: ep,
+      });
+      const counts = await store.getResubmitCounts({ endpointId: ep, eventIds: [id('a'), id('b')] });
       expect([...counts.entries()]).toEqual([[id('a'), 2]]);
-      expect((await store.getResubmitCounts(ep, [])).size).toBe(0);
-      expect((await store.getResubmitCounts(id('other'), [id('a')])).size).toBe(0);
+      expect((await store.getResubmitCounts({ endpointId: ep, eventIds: [] })).size).toBe(0);
+      expect((await store.getResubmitCounts({ endpointId: id('other'), eventIds: [id('a')] })).size).toBe(0);
     });
 
     it('setEventReport round-trips and updates in place; clearing drops the ticket', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.setEventReport(ep, id('e'), true, 'alice', 'T-1');
-      expect((await store.getEventReports(ep, [id('e')])).get(id('e'))).toMatchObject({
+      await store.setEventReport({
+        endpointId: ep,
+        eventId: id('e'),
+        isReported: true,
+        reportedBy: 'alice',
+        ticketId: 'T-1',
+      });
+      expect(
+        (await store.getEventReports({ endpointId: ep, eventIds: [id('e')] })).get(id('e')),
+      ).toMatchObject({
         isReported: true,
         reportedBy: 'alice',
         ticketId: 'T-1',
         reportedAtUtc: new Date(clock.now()),
       });
-      await store.setEventReport(ep, id('e'), true, 'bob', 'T-2');
-      const reports = await store.getEventReports(ep, [id('e'), id('e'), '']);
+      await store.setEventReport({
+        endpointId: ep,
+        eventId: id('e'),
+        isReported: true,
+        reportedBy: 'bob',
+        ticketId: 'T-2',
+      });
+      const reports = await store.getEventReports({ endpointId: ep, eventIds: [id('e'), id('e'), ''] });
       expect(reports.size).toBe(1);
       expect(reports.get(id('e'))).toMatchObject({ reportedBy: 'bob', ticketId: 'T-2' });
-      await store.setEventReport(ep, id('e'), false, 'bob', 'T-2');
-      expect((await store.getEventReports(ep, [id('e')])).get(id('e'))).toMatchObject({
+      await store.setEventReport({
+        endpointId: ep,
+        eventId: id('e'),
+        isReported: false,
+        reportedBy: 'bob',
+        ticketId: 'T-2',
+      });
+      expect(
+        (await store.getEventReports({ endpointId: ep, eventIds: [id('e')] })).get(id('e')),
+      ).toMatchObject({
         isReported: false,
         ticketId: null,
       });
@@ -180,19 +224,43 @@ export function registerHistoryCases(open: Open): void {
     it('event reports are keyed by the pair, not a joined string, and scoped by endpoint', async () => {
       const { store, id } = await open();
       const p = id('p');
-      await store.setEventReport(`${p}_x`, 'y', true, null, null);
-      expect((await store.getEventReports(p, ['x_y'])).size).toBe(0);
-      expect((await store.getEventReports(`${p}_x`, ['y'])).get('y')).toMatchObject({ ticketId: null });
-      expect((await store.getEventReports(id('other'), ['y'])).size).toBe(0);
-      expect((await store.getEventReports(p, [])).size).toBe(0);
+      await store.setEventReport({
+        endpointId: `${p}_x`,
+        eventId: 'y',
+        isReported: true,
+        reportedBy: null,
+        ticketId: null,
+      });
+      expect((await store.getEventReports({ endpointId: p, eventIds: ['x_y'] })).size).toBe(0);
+      expect((await store.getEventReports({ endpointId: `${p}_x`, eventIds: ['y'] })).get('y')).toMatchObject(
+        { ticketId: null },
+      );
+      expect((await store.getEventReports({ endpointId: id('other'), eventIds: ['y'] })).size).toBe(0);
+      expect((await store.getEventReports({ endpointId: p, eventIds: [] })).size).toBe(0);
     });
 
     it('setEventReport rejects an empty endpoint or event id', async () => {
       const { store, id } = await open();
-      await expect(store.setEventReport('', id('e'), true, null, null)).rejects.toMatchObject({
+      await expect(
+        store.setEventReport({
+          endpointId: '',
+          eventId: id('e'),
+          isReported: true,
+          reportedBy: null,
+          ticketId: null,
+        }),
+      ).rejects.toMatchObject({
         code: 'InvalidArgument',
       });
-      await expect(store.setEventReport(id('ep'), '', true, null, null)).rejects.toMatchObject({
+      await expect(
+        store.setEventReport({
+          endpointId: id('ep'),
+          eventId: '',
+          isReported: true,
+          reportedBy: null,
+          ticketId: null,
+        }),
+      ).rejects.toMatchObject({
         code: 'InvalidArgument',
       });
     });
@@ -203,16 +271,32 @@ export function registerHistoryCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       const other = id('zz');
-      await store.uploadFailedMessage(id('a'), 's1', ep, sampleEvent(clock, ep));
-      await store.uploadCompletedMessage(id('b'), 's1', ep, sampleEvent(clock, ep));
-      await store.uploadFailedMessage(id('c'), 's1', other, sampleEvent(clock, other));
-      const result = await store.getEventsByFilter({ endpointId: ep }, null, 10);
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('a'), sessionId: 's1' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep),
+      });
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('b'), sessionId: 's1' },
+        status: RS.Completed,
+        content: sampleEvent(clock, ep),
+      });
+      await store.writeStatus({
+        key: { endpointId: other, eventId: id('c'), sessionId: 's1' },
+        status: RS.Failed,
+        content: sampleEvent(clock, other),
+      });
+      const result = await store.getEventsByFilter({
+        filter: { endpointId: ep },
+        continuationToken: null,
+        maxItems: 10,
+      });
       expect(result.events.map((e) => e.eventId).sort()).toEqual([id('a'), id('b')].sort());
-      const completed = await store.getEventsByFilter(
-        { endpointId: ep, resolutionStatus: [RS.Completed] },
-        null,
-        10,
-      );
+      const completed = await store.getEventsByFilter({
+        filter: { endpointId: ep, resolutionStatus: [RS.Completed] },
+        continuationToken: null,
+        maxItems: 10,
+      });
       expect(completed.events.map((e) => e.eventId)).toEqual([id('b')]);
     });
 
@@ -220,9 +304,19 @@ export function registerHistoryCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       const eventId = id('Order-123');
-      await store.uploadFailedMessage(eventId, 's1', ep, sampleEvent(clock, ep));
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: eventId, sessionId: 's1' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep),
+      });
       const count = async (eventIdFilter: string) =>
-        (await store.getEventsByFilter({ endpointId: ep, eventId: eventIdFilter }, null, 10)).events.length;
+        (
+          await store.getEventsByFilter({
+            filter: { endpointId: ep, eventId: eventIdFilter },
+            continuationToken: null,
+            maxItems: 10,
+          })
+        ).events.length;
       expect(await count(eventId.slice(0, eventId.length - 4))).toBe(1);
       expect(await count(eventId.slice(0, eventId.length - 4).toUpperCase())).toBe(1);
       expect(await count('Order-123')).toBe(0);
@@ -231,21 +325,29 @@ export function registerHistoryCases(open: Open): void {
     it('getEventsByFilter applies session, type, to/from, message type, payload and date filters', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadFailedMessage(
-        id('a'),
-        'sess-a',
-        ep,
-        sampleEvent(clock, ep, { messageContent: content('{"sku":"ABC-1"}') }),
-      );
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('a'), sessionId: 'sess-a' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep, { messageContent: content('{"sku":"ABC-1"}') }),
+      });
       clock.advance(60_000);
-      await store.uploadFailedMessage(
-        id('b'),
-        'sess-b',
-        ep,
-        sampleEvent(clock, ep, { eventTypeId: 'Other', from: 'erp', messageType: MessageType.ErrorResponse }),
-      );
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('b'), sessionId: 'sess-b' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep, {
+          eventTypeId: 'Other',
+          from: 'erp',
+          messageType: MessageType.ErrorResponse,
+        }),
+      });
       const ids = async (filter: object) =>
-        (await store.getEventsByFilter({ endpointId: ep, ...filter }, null, 10)).events.map((e) => e.eventId);
+        (
+          await store.getEventsByFilter({
+            filter: { endpointId: ep, ...filter },
+            continuationToken: null,
+            maxItems: 10,
+          })
+        ).events.map((e) => e.eventId);
       expect(await ids({ sessionId: 'SESS-A' })).toEqual([id('a')]);
       expect(await ids({ eventTypeId: ['Other'] })).toEqual([id('b')]);
       expect(await ids({ from: 'erp' })).toEqual([id('b')]);
@@ -260,13 +362,14 @@ export function registerHistoryCases(open: Open): void {
     it('search results omit eventJson without corrupting the stored event', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadFailedMessage(
-        id('e'),
-        's1',
-        ep,
-        sampleEvent(clock, ep, { messageContent: content('{"big":1}', 'boom') }),
-      );
-      const found = (await store.getEventsByFilter({ endpointId: ep }, null, 10)).events[0];
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep, { messageContent: content('{"big":1}', 'boom') }),
+      });
+      const found = (
+        await store.getEventsByFilter({ filter: { endpointId: ep }, continuationToken: null, maxItems: 10 })
+      ).events[0];
       expect(found?.messageContent.eventContent?.eventJson ?? '').toBe('');
       expect(found?.messageContent.eventContent?.eventTypeId).toBe('OrderPlaced');
       expect(found?.messageContent.errorContent?.errorText).toBe('boom');
@@ -275,7 +378,10 @@ export function registerHistoryCases(open: Open): void {
         lastMessageId: 'last-message',
         from: 'publisher',
       });
-      const stored = await store.getFailedEvent(ep, id('e'), 's1');
+      const stored = await store.getEventInStatus(
+        { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        RS.Failed,
+      );
       expect(stored?.messageContent.eventContent?.eventJson).toBe('{"big":1}');
     });
 
@@ -283,14 +389,22 @@ export function registerHistoryCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       for (let i = 0; i < 5; i++) {
-        await store.uploadFailedMessage(id(`e${i}`), 's1', ep, sampleEvent(clock, ep));
+        await store.writeStatus({
+          key: { endpointId: ep, eventId: id(`e${i}`), sessionId: 's1' },
+          status: RS.Failed,
+          content: sampleEvent(clock, ep),
+        });
         clock.advance(1000);
       }
       const seen: string[] = [];
       let token: string | null = null;
       for (let page = 0; page < 5; page++) {
         const result: Awaited<ReturnType<MessageTrackingStore['getEventsByFilter']>> =
-          await store.getEventsByFilter({ endpointId: ep }, token, 2);
+          await store.getEventsByFilter({
+            filter: { endpointId: ep },
+            continuationToken: token,
+            maxItems: 2,
+          });
         seen.push(...result.events.map((e) => e.eventId));
         token = result.continuationToken;
         if (token === null) break;
@@ -307,17 +421,30 @@ export function registerHistoryCases(open: Open): void {
       );
       await store.storeMessage(sampleMessage(clock, id('Evt-2'), 'm2', ep));
       await store.storeMessage(sampleMessage(clock, id('Evt-3'), 'm3', id('zz')));
-      const onEp = await store.searchMessages({ endpointId: ep }, null, 10);
+      const onEp = await store.searchMessages({
+        filter: { endpointId: ep },
+        continuationToken: null,
+        maxItems: 10,
+      });
       expect(onEp.messages).toHaveLength(2);
       expect(onEp.messages.every((m) => (m.messageContent.eventContent?.eventJson ?? '') === '')).toBe(true);
       const first = onEp.messages.find((m) => m.messageId === 'm1');
       expect(first?.messageContent.errorContent?.errorText).toBe('err');
       expect(first?.messageContent.eventContent?.eventTypeId).toBe('OrderPlaced');
       const prefix = id('Evt-1').slice(0, -2);
-      expect((await store.searchMessages({ eventId: prefix.toUpperCase() }, null, 10)).messages.length).toBe(
-        3,
-      );
-      expect((await store.searchMessages({ eventId: 'Evt-1' }, null, 10)).messages.length).toBe(0);
+      expect(
+        (
+          await store.searchMessages({
+            filter: { eventId: prefix.toUpperCase() },
+            continuationToken: null,
+            maxItems: 10,
+          })
+        ).messages.length,
+      ).toBe(3);
+      expect(
+        (await store.searchMessages({ filter: { eventId: 'Evt-1' }, continuationToken: null, maxItems: 10 }))
+          .messages.length,
+      ).toBe(0);
     });
 
     it('searchMessages applies type, to/from, message type and inclusive enqueued-time bounds', async () => {
@@ -336,9 +463,13 @@ export function registerHistoryCases(open: Open): void {
         }),
       );
       const ids = async (filter: object) =>
-        (await store.searchMessages({ endpointId: ep, ...filter }, null, 10)).messages.map(
-          (m) => m.messageId,
-        );
+        (
+          await store.searchMessages({
+            filter: { endpointId: ep, ...filter },
+            continuationToken: null,
+            maxItems: 10,
+          })
+        ).messages.map((m) => m.messageId);
       expect(await ids({ eventTypeId: ['Other'] })).toEqual(['m2']);
       expect(await ids({ eventTypeId: ['OrderPlaced', 'Other'] })).toEqual(['m2', 'm1']);
       expect(await ids({ from: 'erp' })).toEqual(['m2']);
@@ -354,12 +485,26 @@ export function registerHistoryCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       const first = sampleEvent(clock, ep);
-      await store.uploadFailedMessage(id('a'), 's1', ep, first);
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('a'), sessionId: 's1' },
+        status: RS.Failed,
+        content: first,
+      });
       clock.advance(60_000);
       const second = sampleEvent(clock, ep);
-      await store.uploadFailedMessage(id('b'), 's1', ep, second);
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('b'), sessionId: 's1' },
+        status: RS.Failed,
+        content: second,
+      });
       const ids = async (filter: object) =>
-        (await store.getEventsByFilter({ endpointId: ep, ...filter }, null, 10)).events.map((e) => e.eventId);
+        (
+          await store.getEventsByFilter({
+            filter: { endpointId: ep, ...filter },
+            continuationToken: null,
+            maxItems: 10,
+          })
+        ).events.map((e) => e.eventId);
       expect(await ids({ enqueuedAtFrom: second.enqueuedTimeUtc })).toEqual([id('b')]);
       expect(await ids({ enqueuedAtTo: first.enqueuedTimeUtc })).toEqual([id('a')]);
       expect(
@@ -372,30 +517,50 @@ export function registerHistoryCases(open: Open): void {
       const x = id('X');
       const at = new Date(clock.now());
       const auditor = id('Auditor');
-      await store.storeMessageAudit(id('a'), audit(auditor, MessageAuditType.Comment, at), x, 'OrderPlaced');
-      await store.storeMessageAudit(
-        id('b'),
-        audit(auditor, MessageAuditType.Skip, at, { accessDenied: true, data: 'd' }),
-        `${x}Archive`,
-      );
-      await store.storeMessageAudit(id('c'), audit(id('someone'), MessageAuditType.Comment, at), x);
-      const byAuditor = await store.searchAudits(
-        { auditorName: auditor.slice(0, -3).toUpperCase() },
-        null,
-        10,
-      );
+      await store.storeMessageAudit({
+        eventId: id('a'),
+        audit: audit(auditor, MessageAuditType.Comment, at),
+        endpointId: x,
+        eventTypeId: 'OrderPlaced',
+      });
+      await store.storeMessageAudit({
+        eventId: id('b'),
+        audit: audit(auditor, MessageAuditType.Skip, at, { accessDenied: true, data: 'd' }),
+        endpointId: `${x}Archive`,
+      });
+      await store.storeMessageAudit({
+        eventId: id('c'),
+        audit: audit(id('someone'), MessageAuditType.Comment, at),
+        endpointId: x,
+      });
+      const byAuditor = await store.searchAudits({
+        filter: { auditorName: auditor.slice(0, -3).toUpperCase() },
+        continuationToken: null,
+        maxItems: 10,
+      });
       expect(byAuditor.audits).toHaveLength(2);
       expect(byAuditor.audits.find((a) => a.eventId === id('b'))?.audit).toMatchObject({
         accessDenied: true,
         data: 'd',
       });
-      expect((await store.searchAudits({ auditorName: 'Auditor' }, null, 10)).audits).toHaveLength(0);
-      expect((await store.searchAudits({ endpointId: x }, null, 10)).audits).toHaveLength(3);
-      const exact = await store.searchAudits(
-        { endpointId: x.toUpperCase(), endpointIdExact: true },
-        null,
-        10,
-      );
+      expect(
+        (
+          await store.searchAudits({
+            filter: { auditorName: 'Auditor' },
+            continuationToken: null,
+            maxItems: 10,
+          })
+        ).audits,
+      ).toHaveLength(0);
+      expect(
+        (await store.searchAudits({ filter: { endpointId: x }, continuationToken: null, maxItems: 10 }))
+          .audits,
+      ).toHaveLength(3);
+      const exact = await store.searchAudits({
+        filter: { endpointId: x.toUpperCase(), endpointIdExact: true },
+        continuationToken: null,
+        maxItems: 10,
+      });
       expect(exact.audits.map((a) => a.eventId).sort()).toEqual([id('a'), id('c')].sort());
       expect(exact.audits.find((a) => a.eventId === id('a'))).toMatchObject({
         endpointId: x,

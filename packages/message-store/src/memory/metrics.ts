@@ -82,7 +82,7 @@ export function createMemoryMetrics(state: MemoryState): MetricsStore {
         }));
     },
 
-    async getTimeSeriesMetrics(from, substringLength, bucketLabel) {
+    async getTimeSeriesMetrics({ from, substringLength, bucketLabel }) {
       const length = normaliseBucketLength(substringLength);
       const buckets = new Map<string, { published: number; handled: number; failed: number }>();
       for (const key of bucketKeysBetween(from, new Date(state.clock.now()), length)) {
@@ -111,7 +111,7 @@ export function createMemoryMetrics(state: MemoryState): MetricsStore {
       };
     },
 
-    async getEventTypeTimeSeriesMetrics(from, substringLength, bucketLabel) {
+    async getEventTypeTimeSeriesMetrics({ from, substringLength, bucketLabel }) {
       const length = normaliseBucketLength(substringLength);
       const series = new Map<string, Map<string, number>>();
       for (const m of ofType(since(from), MessageType.EventRequest)) {

@@ -59,7 +59,7 @@ export class OperatorActions {
   }
 
   async loadRow(target: ActionTarget): Promise<UnresolvedEvent> {
-    const row = await this.deps.store.getEvent(target.endpointId, target.eventId);
+    const row = await this.deps.store.getEvent({ endpointId: target.endpointId, eventId: target.eventId });
     if (!row) throw notFound(`Event '${target.eventId}' not found on endpoint '${target.endpointId}'.`);
     return row;
   }
@@ -127,13 +127,11 @@ export class OperatorActions {
         `Event '${row.eventId}' is ${row.resolutionStatus}; only Pending events can be reconciled.`,
       );
     }
-    const replaced = await this.deps.store.tryCompletePendingMessage(
-      row.eventId,
-      row.sessionId,
-      row.endpointId,
-      expectedLastMessageId,
-      { ...row, reason: `Reconciled by ${principal.name}` },
-    );
+    const replaced = await this.deps.store.tryCompletePending({
+      key: { endpointId: row.endpointId, eventId: row.eventId, sessionId: row.sessionId },
+      expectedLastMessageId: expectedLastMessageId,
+      content: { ...row, reason: `Reconciled by ${principal.name}` },
+    });
     if (!replaced) {
       throw conflict(
         `Event '${row.eventId}' changed since it was read (or is no longer Pending); reload it and decide again.`,
@@ -144,7 +142,11 @@ export class OperatorActions {
   }
 
   async deleteEvent(principal: Principal, row: UnresolvedEvent) {
-    const removed = await this.deps.store.removeMessage(row.eventId, row.sessionId, row.endpointId);
+    const removed = await this.deps.store.removeMessage({
+      endpointId: row.endpointId,
+      eventId: row.eventId,
+      sessionId: row.sessionId,
+    });
     if (!removed) throw notFound(`Event '${row.eventId}' was already removed.`);
     await this.deps.hub.notifyEndpointStateChanged(row.endpointId);
     return this.#done(principal, 'deleteEvent', row, null, { sessionId: row.sessionId });
