@@ -285,3 +285,47 @@ describe('registration and options', () => {
     );
   });
 });
+
+describe('retention keeps the expiry each row was written with', () => {
+  const DAY = 86_400_000;
+  const pending = (eventId: string) => ({
+    key: { endpointId: 'ep', eventId, sessionId: 's1' },
+    status: ResolutionStatus.Pending,
+    content: request(eventId),
+  });
+
+  it('lowering the unresolved retention deletes nothing written under the longer window', async () => {
+    const filename = nextFile();
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const long = await open(filename, { clock, retention: { unresolvedRetentionDays: 30 } });
+    await long.writeStatus(pending('written-under-30-days'));
+    await long.close();
+    clock.advance(2 * DAY);
+    const short = await open(filename, { clock, retention: { unresolvedRetentionDays: 1 } });
+    try {
+      await short.writeStatus(pending('written-under-1-day'));
+      clock.advance(2 * DAY);
+      expect((await short.sweepExpired()).unresolvedRows).toBe(1);
+      expect(await short.getEvent({ endpointId: 'ep', eventId: 'written-under-30-days' })).not.toBeNull();
+      expect(await short.getEvent({ endpointId: 'ep', eventId: 'written-under-1-day' })).toBeNull();
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('raising it leaves rows written under the shorter window to expire when they were due', async () => {
+    const filename = nextFile();
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const short = await open(filename, { clock, retention: { unresolvedRetentionDays: 1 } });
+    await short.writeStatus(pending('written-under-1-day'));
+    await short.close();
+    const long = await open(filename, { clock, retention: { unresolvedRetentionDays: 30 } });
+    try {
+      clock.advance(2 * DAY);
+      expect((await long.sweepExpired()).unresolvedRows).toBe(1);
+      expect(await long.getEvent({ endpointId: 'ep', eventId: 'written-under-1-day' })).toBeNull();
+    } finally {
+      await long.close();
+    }
+  });
+});

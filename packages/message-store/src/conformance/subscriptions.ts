@@ -43,6 +43,12 @@ export function describeSubscriptionStoreConformance(
       expect(await store.getSubscriptionsOnEndpoint(id('other'))).toHaveLength(0);
     });
 
+    it('a reserved endpoint id is refused and nothing is stored', async () => {
+      const { store } = await open();
+      await expect(subscribe(store, 'subscriptions')).rejects.toMatchObject({ code: 'ReservedEndpointId' });
+      expect(await store.getSubscriptionsOnEndpoint('subscriptions')).toEqual([]);
+    });
+
     it('updateSubscription persists changes; an unknown id returns false', async () => {
       const { store, id } = await open();
       const created = await subscribe(store, id('ep'));

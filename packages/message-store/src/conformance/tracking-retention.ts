@@ -179,6 +179,36 @@ export function registerRetentionCases(open: Open): void {
       });
     }
 
+    it('every other write that can create data for an endpoint refuses a reserved id', async () => {
+      const { store, clock } = await open();
+      const refused = { code: 'ReservedEndpointId' };
+      const audit = {
+        auditorName: 'op',
+        auditTimestamp: new Date(clock.now()),
+        auditType: MessageAuditType.Comment,
+      };
+      await expect(store.storeMessage(sampleMessage(clock, 'e', 'm1', 'messages'))).rejects.toMatchObject(
+        refused,
+      );
+      await expect(store.storeMessages([sampleMessage(clock, 'e', 'm2', 'inbox')])).rejects.toMatchObject(
+        refused,
+      );
+      await expect(
+        store.storeMessageAudit({ eventId: 'e', audit, endpointId: 'audits' }),
+      ).rejects.toMatchObject(refused);
+      await expect(
+        store.setEventReport({
+          endpointId: 'eventreports',
+          eventId: 'e',
+          isReported: true,
+          reportedBy: 'op',
+          ticketId: null,
+        }),
+      ).rejects.toMatchObject(refused);
+      expect(await store.getMessage({ eventId: 'e', messageId: 'm1' })).toBeNull();
+      expect(await store.getMessageAudits('e')).toEqual([]);
+    });
+
     it('the comparison is case-sensitive: Messages and metadata are ordinary endpoints', async () => {
       const { store, clock } = await open();
       expect(
