@@ -1,5 +1,8 @@
 #!/usr/bin/env node
 import { runCli } from './program.js';
+import { exitQuietlyOnClosedPipe } from './quiet-pipe.js';
+
+exitQuietlyOnClosedPipe();
 
 const code = await runCli(process.argv);
 process.exitCode = code;

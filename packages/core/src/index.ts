@@ -27,7 +27,7 @@ export {
   SDK_VERSION,
 } from './engine/message-engine.js';
 export type { HandlerOutcomeRecorder } from './engine/outcome-recorder.js';
-export { DUPLICATE_DETECTED, originatingOf } from './engine/responses.js';
+export { CONTROL_REQUEST_REFUSED, DUPLICATE_DETECTED, originatingOf } from './engine/responses.js';
 export {
   type EngineSessionState,
   modeOf,
@@ -56,6 +56,20 @@ export {
   type PermanentFailureOptions,
 } from './failures/permanent-failure-classifier.js';
 export { uuidv7 } from './ids.js';
+export {
+  probeReadiness,
+  type Readiness,
+  type ReadinessProbe,
+  type ReadinessReport,
+  readinessOf,
+  readinessReport,
+} from './lifecycle/readiness.js';
+export {
+  LifecycleRunner,
+  type LifecycleState,
+  type ServiceLifecycle,
+  type StopOptions,
+} from './lifecycle/service-lifecycle.js';
 export { consoleLogger, type Logger, silentLogger } from './logger.js';
 export type { LifecycleContext, LifecycleObserver } from './pipeline/lifecycle.js';
 export { loggingBehaviour } from './pipeline/logging-behaviour.js';
@@ -113,6 +127,12 @@ export {
   type RetryPolicyProvider,
 } from './retry/retry-policy-provider.js';
 export * from './telemetry/index.js';
+export {
+  describeValue,
+  headerProblems,
+  ID_HEADERS,
+  MAX_ID_LENGTH,
+} from './transport/message-validation.js';
 export { type Delivery, RESOLVER_INPUT, replyInputOf, routeMessage } from './transport/routing.js';
 export {
   assertDeadLetterReason,
@@ -159,3 +179,4 @@ export type {
 } from './transport/transport.js';
 export { isTransportError, TransportError, TransportErrorCode } from './transport/transport-error.js';
 export type { TransportMessage } from './transport/transport-message.js';
+export { type WakeReason, WorkWaiters } from './transport/work-waiters.js';

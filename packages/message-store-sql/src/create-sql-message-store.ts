@@ -1,4 +1,4 @@
-import { type Clock, consoleLogger, type Logger, systemClock } from '@nimbus/core';
+import { type Clock, consoleLogger, type Logger, type Readiness, systemClock } from '@nimbus/core';
 import {
   ComposedMessageStore,
   decorateStore,
@@ -21,6 +21,7 @@ import { openDialect } from './dialect/open-dialect.js';
 import { type MigrationProgress, type MigrationRunResult, runMigrations } from './migrations/migrator.js';
 import { type RetentionSweeper, startRetentionSweeper } from './retention/retention-sweeper.js';
 import { DEFAULT_SWEEP_BATCH_SIZE } from './retention/sweep-expired.js';
+import { checkStoreReadiness } from './store/readiness.js';
 import { sqlStoreSlices } from './store/sql-store-slices.js';
 import type { StoreContext } from './store/store-context.js';
 import { translateTransientError } from './store/transient-errors.js';
@@ -53,6 +54,8 @@ export interface SqlMessageStore extends OpenMessageStore {
   readonly capabilities: StorageProviderCapabilities;
   /** What the start-up migration step did. */
   readonly migrations: MigrationRunResult;
+  /** Ready when the database answers and the schema is current; never throws. */
+  checkReadiness(): Promise<Readiness>;
 }
 
 export const SQL_STORE_CAPABILITIES: StorageProviderCapabilities = Object.freeze({
@@ -70,11 +73,19 @@ class SqlComposedStore extends ComposedMessageStore implements SqlMessageStore {
     providerName: string,
     slices: MessageStoreSlices,
     release: () => Promise<void>,
-    details: { dialect: SqlDialectName; migrations: MigrationRunResult },
+    private readonly details: {
+      dialect: SqlDialectName;
+      migrations: MigrationRunResult;
+      checkReadiness: () => Promise<Readiness>;
+    },
   ) {
     super(providerName, slices, release);
     this.dialect = details.dialect;
     this.migrations = details.migrations;
+  }
+
+  checkReadiness(): Promise<Readiness> {
+    return this.details.checkReadiness();
   }
 
   override close(): Promise<void> {
@@ -129,7 +140,11 @@ export async function createSqlMessageStore(options: SqlMessageStoreOptions = {}
       await sweeper?.stop();
       await dialect.destroy();
     },
-    { dialect: settings.dialect, migrations },
+    {
+      dialect: settings.dialect,
+      migrations,
+      checkReadiness: () => checkStoreReadiness(dialect, providerName),
+    },
   );
   // The one decorator chain: tracing outermost, then error translation, then notification after success.
   const store = decorateStore<SqlMessageStore>(composed, [

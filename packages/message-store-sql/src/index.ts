@@ -21,6 +21,14 @@ export { ALL_MIGRATIONS } from './migrations/all-migrations.js';
 export type { Migration } from './migrations/migration.js';
 export { type MigrationProgress, type MigrationRunResult, runMigrations } from './migrations/migrator.js';
 export { SchemaOutOfDateError } from './migrations/schema-out-of-date-error.js';
+export { decodeChanges, encodeChanges, MAX_PAYLOAD_BYTES } from './notify/change-payloads.js';
+export {
+  createSqlStateChangeNotifier,
+  type SqlStateChangeNotifierOptions,
+} from './notify/create-sql-state-change-notifier.js';
+export { stateChangeChannel } from './notify/postgres-state-change-notifier.js';
+export type { SqlNotifierTuning, SqlStateChangeNotifier } from './notify/sql-state-change-notifier.js';
+export { changeLogFilename } from './notify/sqlite-state-change-notifier.js';
 export {
   DEFAULT_SWEEP_INTERVAL_MS,
   type RetentionSweeper,

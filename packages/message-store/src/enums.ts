@@ -76,6 +76,8 @@ export const MessageAuditType = {
   DeleteEvent: 'DeleteEvent',
   ReprocessDeferred: 'ReprocessDeferred',
   CopyEndpointData: 'CopyEndpointData',
+  /** The engine refused an operator request (the event no longer awaited it); `comment` says why. */
+  Refused: 'Refused',
 } as const;
 export type MessageAuditType = (typeof MessageAuditType)[keyof typeof MessageAuditType];
 

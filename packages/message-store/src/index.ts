@@ -161,7 +161,12 @@ export {
   withEventJsonStripped,
   withoutEventJson,
 } from './normalize.js';
-export { InProcessStateChangeNotifier, type StateChange, type StateChangeListener } from './notifier.js';
+export {
+  changedId,
+  InProcessStateChangeNotifier,
+  type StateChange,
+  type StateChangeListener,
+} from './notifier.js';
 export { withStateChangeNotifications } from './notifying-store.js';
 export {
   decodeOffsetToken,

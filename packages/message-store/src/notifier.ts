@@ -4,7 +4,12 @@ import type { MessageStateChangeNotifier } from './contracts/state-change-notifi
 export type StateChange =
   | { readonly kind: 'endpoint'; readonly endpointId: string }
   | { readonly kind: 'heartbeat'; readonly endpointId: string }
-  | { readonly kind: 'serviceHealth'; readonly serviceId: string };
+  | { readonly kind: 'serviceHealth'; readonly serviceId: string }
+  /**
+   * Changes may have been missed (a cross-process notifier reconnected or fell behind): re-read
+   * everything shown. In-process notifiers never send it.
+   */
+  | { readonly kind: 'resync' };
 
 export type StateChangeListener = (change: StateChange) => void | Promise<void>;
 
@@ -47,7 +52,7 @@ export class InProcessStateChangeNotifier implements MessageStateChangeNotifier 
   }
 
   async #publish(change: StateChange): Promise<void> {
-    if ((change.kind === 'serviceHealth' ? change.serviceId : change.endpointId) === '') return;
+    if (change.kind !== 'resync' && changedId(change) === '') return;
     for (const listener of [...this.#listeners]) {
       try {
         await listener(change);
@@ -56,4 +61,10 @@ export class InProcessStateChangeNotifier implements MessageStateChangeNotifier 
       }
     }
   }
+}
+
+/** The endpoint or service id a change names (empty for a resync). */
+export function changedId(change: StateChange): string {
+  if (change.kind === 'resync') return '';
+  return change.kind === 'serviceHealth' ? change.serviceId : change.endpointId;
 }

@@ -52,7 +52,7 @@ it('docs: publish after commit with the SQLite outbox', async () => {
           {
             messageId: 'order-o-1',
             sessionId: 'o-1',
-            correlationId: null,
+            correlationId: 'order-o-1',
             headers: { To: 'OrderPlaced', EventTypeId: 'OrderPlaced', MessageType: 'EventRequest' },
             body: JSON.stringify({ orderId: 'o-1', total: 42 }),
           },

@@ -343,6 +343,7 @@ describe('7.4 RequestJsonHandler (responding side)', () => {
       messageId: 'req-malformed',
       to: 'GetPrice',
       sessionId: 'A-1',
+      correlationId: 'corr-malformed',
       messageType: MessageType.EventRequest,
       originatingFrom: 'Crm',
       replyTo: 'Crm',

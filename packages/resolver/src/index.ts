@@ -1,4 +1,5 @@
 export { determineEndpoint, type ResolvedEndpoint } from './endpoint.js';
+export { type HealthServer, type HealthServerOptions, startHealthServer } from './health/health-server.js';
 export {
   foldHeartbeatHistory,
   type HeartbeatFoldResult,

@@ -24,9 +24,10 @@ import { determineEndpoint } from './endpoint.js';
 import { handoffProcessingTimeMs } from './handoff-timing.js';
 import { handleHeartbeatTraffic, isHeartbeatTraffic } from './heartbeat/heartbeat-traffic.js';
 import { redeliveryOf, restoreOriginalAddress } from './redelivery.js';
+import { auditRefusal } from './refusal-audit.js';
 import type { ResolverStore } from './resolver-store.js';
 import { notifySafely } from './safe-notifier.js';
-import { hasStatus, resultingStatus } from './status-mapping.js';
+import { hasStatus, isHistoryOnly, resultingStatus } from './status-mapping.js';
 import { describeError, isTransientStoreError, retryAfterMsOf } from './store-errors.js';
 import { MAX_THROTTLE_RETRIES, throttleDelayMs } from './throttle.js';
 import { historyRecord, type ResolverInput, stateRow } from './tracking-records.js';
@@ -146,11 +147,16 @@ export class ResolverHandler implements SessionMessageHandler {
     if (m.messageType === MessageType.RetryRequest) {
       const firstSighting = await store.storeMessage(record);
       await this.#auditRetry(record.eventId, m, firstSighting);
+    } else if (isHistoryOnly(m)) {
+      // Operator requests and the engine's refusals change no status by themselves (see isHistoryOnly).
+      const firstSighting = await store.storeMessage(record);
+      if (m.messageType === MessageType.RefusalResponse) {
+        await auditRefusal(store, record, m, firstSighting, this.deps);
+      }
+      return;
     } else if (!hasStatus(m)) {
-      // History only: the operator's "reprocess deferred" trigger changes no status by itself; any other
-      // type without a status keeps its history record and is dead-lettered by resultingStatus below.
+      // Any other type without a status keeps its history record and is dead-lettered by resultingStatus below.
       await store.storeMessage(record);
-      if (m.messageType === MessageType.ProcessDeferredRequest) return;
     }
     const status = resultingStatus(m);
     const writeStatus = async () => {

@@ -3,19 +3,35 @@ import { ResolutionStatus } from '@nimbus/message-store';
 
 const STATUS_BY_TYPE: ReadonlyMap<MessageType, ResolutionStatus> = new Map<MessageType, ResolutionStatus>([
   [MessageType.EventRequest, ResolutionStatus.Pending],
-  [MessageType.ResubmissionRequest, ResolutionStatus.Pending],
   [MessageType.RetryRequest, ResolutionStatus.Pending],
-  [MessageType.SkipRequest, ResolutionStatus.Pending],
   [MessageType.ContinuationRequest, ResolutionStatus.Pending],
   [MessageType.PendingHandoffResponse, ResolutionStatus.Pending],
-  [MessageType.HandoffCompletedRequest, ResolutionStatus.Pending],
-  [MessageType.HandoffFailedRequest, ResolutionStatus.Pending],
   [MessageType.ErrorResponse, ResolutionStatus.Failed],
   [MessageType.ResolutionResponse, ResolutionStatus.Completed],
   [MessageType.DeferralResponse, ResolutionStatus.Deferred],
   [MessageType.SkipResponse, ResolutionStatus.Skipped],
   [MessageType.UnsupportedResponse, ResolutionStatus.Unsupported],
 ]);
+
+/**
+ * Recorded in the event's history only. Operator requests change no status by themselves: the engine holding
+ * the session decides whether they apply, and its answer (an outcome, or a `RefusalResponse`) is what the row
+ * shows, so a refused request never leaves a row Pending.
+ */
+const HISTORY_ONLY_TYPES: ReadonlySet<MessageType> = new Set<MessageType>([
+  MessageType.ResubmissionRequest,
+  MessageType.SkipRequest,
+  MessageType.HandoffCompletedRequest,
+  MessageType.HandoffFailedRequest,
+  MessageType.ProcessDeferredRequest,
+  MessageType.RefusalResponse,
+]);
+
+export function isHistoryOnly(
+  message: Pick<MessageEnvelope, 'messageType' | 'deadLetterErrorDescription'>,
+): boolean {
+  return message.deadLetterErrorDescription === null && HISTORY_ONLY_TYPES.has(message.messageType);
+}
 
 /** The message type has no place in the Resolver's picture (Unknown, ProcessDeferredRequest). */
 export class UnmappedMessageTypeError extends Error {

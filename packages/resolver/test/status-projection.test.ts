@@ -190,7 +190,7 @@ describe('Resolver projection of requests and outcomes', () => {
     expect(await h.memoryStore.getEventHistory(request.eventId!)).toHaveLength(1);
   });
 
-  it('follows a handoff: Pending(Handoff) with job details, plain Pending on settlement, then Completed', async () => {
+  it('follows a handoff: Pending(Handoff) with job details, kept while the settlement is in flight (history only), then Completed', async () => {
     const h = await createHarness();
     const request = eventRequest();
     const expectedBy = new Date(Date.UTC(2026, 5, 2));
@@ -217,15 +217,19 @@ describe('Resolver projection of requests and outcomes', () => {
     });
     await h.send(settle);
     await h.drain();
+    // The engine decides whether the settlement applies; until it answers the row keeps the handoff.
     expect(
       await h.memoryStore.getEventInStatus(
         { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
         ResolutionStatus.Pending,
       ),
     ).toMatchObject({
-      pendingSubStatus: null,
-      messageType: MessageType.HandoffCompletedRequest,
+      pendingSubStatus: HANDOFF_SUB_STATUS,
+      messageType: MessageType.PendingHandoffResponse,
     });
+    expect((await h.memoryStore.getEventHistory(request.eventId!)).map((m) => m.messageType)).toContain(
+      MessageType.HandoffCompletedRequest,
+    );
     h.clock.advance(45_000);
     await h.send(
       responseTo(request, MessageType.ResolutionResponse, {

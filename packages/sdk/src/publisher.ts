@@ -2,6 +2,7 @@ import {
   type Clock,
   countMetric,
   createEnvelope,
+  describeValue,
   type Endpoint,
   type EventType,
   encodeEnvelope,
@@ -227,6 +228,14 @@ export class Publisher {
       if (typeof envelope[field] !== 'string' || envelope[field].trim() === '') {
         throw new TypeError(`publishMessage: the envelope has no ${field}.`);
       }
+    }
+    if (
+      envelope.messageType === MessageType.EventRequest &&
+      (typeof envelope.correlationId !== 'string' || envelope.correlationId.trim() === '')
+    ) {
+      throw new TypeError(
+        `publishMessage: the envelope has no correlationId (got ${describeValue(envelope.correlationId)}); every event needs one, handlers publish their follow-ups under it.`,
+      );
     }
     const message = encodeEnvelope(envelope);
     await this.#traced([message], () =>

@@ -5,7 +5,7 @@ import {
   ManualClock,
   MessageEngine,
   type MessageEnvelope,
-  type MessageType,
+  MessageType,
   type Platform,
   RESOLVER_INPUT,
   RESPONSE_TYPES,
@@ -191,7 +191,10 @@ export class TestBus {
   /** The latest response type per EventId: the outcome the Resolver would show. */
   outcomes(): Map<string, MessageType> {
     const outcomes = new Map<string, MessageType>();
-    for (const m of this.responses()) if (m.eventId) outcomes.set(m.eventId, m.messageType);
+    for (const m of this.responses()) {
+      // A refusal changes no outcome: the event keeps the one it had.
+      if (m.eventId && m.messageType !== MessageType.RefusalResponse) outcomes.set(m.eventId, m.messageType);
+    }
     return outcomes;
   }
 

@@ -139,6 +139,7 @@ describe('end to end: payloads refused before any handler', () => {
       messageId: `raw-${eventJson.length}-${bodyType}`,
       to: ContactEnriched.id,
       sessionId: 'c-1',
+      correlationId: 'corr-raw',
       messageType: MessageType.EventRequest,
       eventTypeId: ContactEnriched.id,
       content: { eventContent: { eventTypeId: bodyType, eventJson }, errorContent: null },

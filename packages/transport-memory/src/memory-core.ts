@@ -31,6 +31,7 @@ import {
   TransportErrorCode,
   type TransportMessage,
   uuidv7,
+  WorkWaiters,
 } from '@nimbus/core';
 import {
   isLeaseFree,
@@ -39,7 +40,6 @@ import {
   type ScheduledEntry,
   type SessionEntry,
 } from './memory-state.js';
-import { Waiters } from './waiters.js';
 
 export interface MemoryCoreOptions {
   readonly clock: Clock;
@@ -50,7 +50,7 @@ export interface MemoryCoreOptions {
 
 /** The state and rules of the in-memory broker; the public facade and session handles delegate here. */
 export class MemoryCore {
-  readonly waiters: Waiters;
+  readonly waiters: WorkWaiters;
   #topology: Topology = { endpoints: [], routes: [] };
   #inputs = new Set<string>([RESOLVER_INPUT]);
   readonly #sessions = new Map<string, Map<string, SessionEntry>>();
@@ -64,7 +64,7 @@ export class MemoryCore {
   #closed = false;
 
   constructor(readonly options: MemoryCoreOptions) {
-    this.waiters = new Waiters(options.clock);
+    this.waiters = new WorkWaiters(options.clock);
   }
 
   now(): number {
@@ -80,7 +80,7 @@ export class MemoryCore {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.waiters.failAll(new TransportError(TransportErrorCode.Closed, 'The memory transport was closed'));
+    this.waiters.close(new TransportError(TransportErrorCode.Closed, 'The memory transport was closed'));
   }
 
   applyTopology(topology: Topology): TopologyChanges {
@@ -188,8 +188,15 @@ export class MemoryCore {
 
   #enqueue(deliveries: readonly Delivery[]): void {
     const now = this.now();
+    const bySession = new Map<string, Set<string>>();
     for (const { input, message } of deliveries) {
       const entry = this.session(input, message.sessionId);
+      let sessionIds = bySession.get(input);
+      if (!sessionIds) {
+        sessionIds = new Set<string>();
+        bySession.set(input, sessionIds);
+      }
+      sessionIds.add(message.sessionId);
       if (entry.line.length === 0) this.#readySet(input).add(entry);
       entry.line.push({
         message,
@@ -202,7 +209,7 @@ export class MemoryCore {
         lockToken: '',
       });
     }
-    if (deliveries.length > 0) this.waiters.notifyAll();
+    for (const [input, sessionIds] of bySession) this.waiters.notifyWork(input, sessionIds);
   }
 
   /** The earliest future time at which something may become available (a schedule or a lock expiry). */
@@ -288,7 +295,8 @@ export class MemoryCore {
     entry.leaseToken = null;
     entry.lockedUntil = 0;
     this.#leased.delete(entry);
-    this.waiters.notifyAll();
+    // The session goes back to the ready set with its turn used: one accept waiter (or idle holder) takes it.
+    if (entry.line.length > 0) this.waiters.notifyWork(entry.input, [entry.sessionId]);
     this.#forgetIfEmpty(entry);
     if (lapsed) return;
     for (const item of entry.line) {
@@ -383,7 +391,6 @@ export class MemoryCore {
     for (const sequence of effects?.unpark ?? []) entry.parked.delete(sequence);
     if (effects?.state !== undefined)
       entry.state = effects.state === null ? null : structuredClone(effects.state);
-    this.waiters.notifyAll();
   }
 
   /** Checks every settlement against the state the ones before it leave, then applies them all in order. */
@@ -423,7 +430,7 @@ export class MemoryCore {
         maxDeliveryDescription(item.deliveryCount, this.options.maxDeliveryCount),
       );
     }
-    this.waiters.notifyAll();
+    this.waiters.notifyWork(entry.input, [entry.sessionId]);
   }
 
   setState(entry: SessionEntry, token: string, state: SessionState | null): void {

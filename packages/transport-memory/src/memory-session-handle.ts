@@ -36,11 +36,18 @@ export class MemorySessionHandle implements SessionHandle {
     const deadline = this.core.now() + Math.max(0, waitMs);
     for (;;) {
       const received = this.core.tryReceive(this.entry, this.token, max);
-      if (received.length > 0) return received;
+      if (received.length > 0) {
+        this.core.waiters.taken(this.input, this.sessionId);
+        return received;
+      }
       const now = this.core.now();
       if (now >= deadline) return [];
       const wakeAt = Math.min(deadline, this.core.nextWakeTime(), this.entry.lockedUntil);
-      await this.core.waiters.wait(wakeAt - now);
+      const woken = await this.core.waiters.wait(this.input, this.sessionId, wakeAt - now, {
+        holdsSession: true,
+      });
+      // Another session has work and no accept loop is free: give this idle one up for it.
+      if (woken === 'yield') return [];
     }
   }
 

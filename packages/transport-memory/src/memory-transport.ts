@@ -99,14 +99,23 @@ export class MemoryTransport implements Transport {
     if (!(options.waitMs >= 0))
       throw new RangeError(`acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`);
     const deadline = core.now() + options.waitMs;
+    let woken = false;
     for (;;) {
       core.assertOpen();
       if (options.signal?.aborted) return null;
       const lease = core.tryLease(input, options.sessionId ?? null);
-      if (lease) return new MemorySessionHandle(core, lease.entry, lease.token);
+      if (lease) {
+        core.waiters.taken(input, lease.entry.sessionId);
+        if (woken && !options.sessionId) core.waiters.passOn(input);
+        return new MemorySessionHandle(core, lease.entry, lease.token);
+      }
       const now = core.now();
       if (now >= deadline) return null;
-      await core.waiters.wait(Math.min(deadline, core.nextWakeTime()) - now, options.signal);
+      const wakeAt = Math.min(deadline, core.nextWakeTime());
+      woken =
+        (await core.waiters.wait(input, options.sessionId ?? null, wakeAt - now, {
+          ...(options.signal ? { signal: options.signal } : {}),
+        })) === 'work';
     }
   }
 

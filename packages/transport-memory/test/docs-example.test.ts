@@ -31,7 +31,7 @@ export async function runExample(): Promise<string[]> {
       messages: ['c-1', 'c-1', 'c-2'].map((customerId) => ({
         messageId: uuidv7(),
         sessionId: customerId,
-        correlationId: null,
+        correlationId: 'order-42',
         headers: { [Header.To]: 'CustomerChanged', [Header.EventTypeId]: 'CustomerChanged' },
         body: JSON.stringify({ customerId }),
       })),

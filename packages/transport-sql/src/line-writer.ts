@@ -2,6 +2,7 @@ import type { Delivery } from '@nimbus/core';
 import type { SqlExecutor } from './sql/database.js';
 import { headersEncoder, type StatementTexts } from './statement-texts.js';
 import type { Tables } from './tables.js';
+import { workKey } from './wakeups.js';
 
 /** The settling session's own row update, folded into the session-row upsert. */
 export interface OwnSessionUpdate {
@@ -21,8 +22,8 @@ export interface LineWriterContext {
   readonly nowMs: string;
   /** PostgreSQL NOTIFY channel, or null (SQLite). */
   readonly channel: string | null;
-  /** Which inputs to notify inside this transaction (the rest are coalesced); absent on SQLite. */
-  readonly notifyNow: ((inputs: Iterable<string>) => string[]) | null;
+  /** NOTIFY payloads for these work keys to send inside this transaction (the rest are coalesced); absent on SQLite. */
+  readonly notifyNow: ((workKeys: Iterable<string>) => string[]) | null;
   readonly texts: StatementTexts;
 }
 
@@ -38,7 +39,8 @@ function valuesList(row: string): (count: number) => string {
  * Appends deliveries to their session lines inside `tx`. One upsert takes every touched session row in key
  * order (no deadlocks between concurrent writers) and hands out per-session sequences from `last_seq`; the
  * settling session's row is part of it and only changes while its lease holds. Rows are locked before the
- * messages are inserted, so sequences follow commit order. Returns the inputs that received something.
+ * messages are inserted, so sequences follow commit order. Returns the work keys (`workKey`) of the sessions that
+ * received something.
  */
 export async function appendToLines(
   tx: SqlExecutor,
@@ -59,11 +61,12 @@ export async function appendToLines(
   const ownParams: unknown[] = own ? [own.input, own.sessionId] : ['', ''];
   const stateParams: unknown[] = [own?.state !== undefined, own?.state ?? null];
   const upserted = await tx.all(
-    `INSERT INTO ${t.sessions} AS s (input, session_id, last_seq, message_count)
-     VALUES ${texts.get('sessionValues', groups.length, valuesList('(?, ?, ?, ?)'))}
+    `INSERT INTO ${t.sessions} AS s (input, session_id, last_seq, message_count, locked_until)
+     VALUES ${texts.get('sessionValues', groups.length, valuesList(`(?, ?, ?, ?, ${nowMs})`))}
      ON CONFLICT (input, session_id) DO UPDATE SET
        last_seq = s.last_seq + excluded.last_seq,
        message_count = s.message_count + excluded.message_count,
+       locked_until = ${readySince('s', nowMs)},
        state = CASE WHEN s.input = ? AND s.session_id = ? AND ? THEN ? ELSE s.state END
      WHERE NOT (s.input = ? AND s.session_id = ?) OR (s.lock_token = ? AND s.locked_until > ${nowMs})
      RETURNING input, session_id, last_seq, lock_token`,
@@ -84,7 +87,7 @@ export async function appendToLines(
     let seq = lastSeq.get(group.key)! - group.deliveries.length;
     for (const { input, message } of group.deliveries) {
       seq += 1;
-      inputs.add(input);
+      inputs.add(workKey(input, message.sessionId));
       params.push(
         input,
         message.sessionId,
@@ -121,6 +124,15 @@ export async function appendToLines(
     }
   }
   return inputs;
+}
+
+/**
+ * The new `locked_until` of a session row that receives work: a free session with an empty line becomes ready
+ * now, so accept-next (ordered by `locked_until`) serves it after the sessions that have waited longer, including
+ * those released with work still waiting; a leased or already waiting session keeps its place.
+ */
+export function readySince(row: string, nowMs: string): string {
+  return `CASE WHEN ${row}.message_count = 0 AND ${row}.locked_until < ${nowMs} THEN ${nowMs} ELSE ${row}.locked_until END`;
 }
 
 export function sessionKey(input: string, sessionId: string): string {

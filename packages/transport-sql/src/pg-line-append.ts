@@ -1,7 +1,8 @@
 import type { Delivery } from '@nimbus/core';
-import { groupBySession } from './line-writer.js';
+import { groupBySession, readySince } from './line-writer.js';
 import { headersEncoder } from './statement-texts.js';
 import type { Tables } from './tables.js';
+import { workKey } from './wakeups.js';
 
 // The PostgreSQL one-statement writers (plain publish, settle) share two data-modifying CTEs: `up` takes the
 // touched session rows in key order and hands out sequences, `ins` appends the messages. Both read column arrays
@@ -11,6 +12,7 @@ import type { Tables } from './tables.js';
 export interface LineArrays {
   readonly sessions: readonly unknown[][];
   readonly lines: readonly unknown[][];
+  /** Work keys (`workKey`) of the sessions that received something. */
   readonly inputs: Set<string>;
 }
 
@@ -55,7 +57,10 @@ export function lineArrays(
       for (const [column, value] of row.entries()) columns[column]!.push(value);
     });
   }
-  return { sessions, lines, inputs: new Set(columns[0] as string[]) };
+  const work = new Set<string>();
+  for (const [index, input] of (columns[0] as string[]).entries())
+    work.add(workKey(input, (columns[1] as string[])[index]!));
+  return { sessions, lines, inputs: work };
 }
 
 export interface SessionUpsertOptions {
@@ -68,17 +73,23 @@ export interface SessionUpsertOptions {
 }
 
 /** The `up` CTE body; its four arrays are parameters `$first` … `$first+3`. */
-export function sessionUpsertSql(t: Tables, first: number, options: SessionUpsertOptions = {}): string {
+export function sessionUpsertSql(
+  t: Tables,
+  nowMs: string,
+  first: number,
+  options: SessionUpsertOptions = {},
+): string {
   const p = (offset: number) => `$${first + offset}`;
-  return `INSERT INTO ${t.sessions} AS s (input, session_id, last_seq, message_count)
-      SELECT k.input, k.session_id, k.added, k.delta
+  return `INSERT INTO ${t.sessions} AS s (input, session_id, last_seq, message_count, locked_until)
+      SELECT k.input, k.session_id, k.added, k.delta, ${nowMs}
       FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::bigint[], ${p(3)}::bigint[]) WITH ORDINALITY
         AS k(input, session_id, added, delta, ord)
       ${options.onlyIf ? `WHERE ${options.onlyIf}` : ''}
       ORDER BY k.ord
       ON CONFLICT (input, session_id) DO UPDATE SET
         last_seq = s.last_seq + excluded.last_seq,
-        message_count = s.message_count + excluded.message_count${options.set ? `,\n        ${options.set}` : ''}
+        message_count = s.message_count + excluded.message_count,
+        locked_until = ${readySince('s', nowMs)}${options.set ? `,\n        ${options.set}` : ''}
       ${options.where ? `WHERE ${options.where}` : ''}
       RETURNING input, session_id, last_seq, lock_token`;
 }

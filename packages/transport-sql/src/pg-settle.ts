@@ -44,7 +44,7 @@ export async function publishInOneStatement(
 ): Promise<Set<string>> {
   const { sessions, lines, inputs } = lineArrays(deliveries, null);
   await db.all(
-    `WITH up AS (${sessionUpsertSql(t, 1)}), ins AS (${lineInsertSql(t, nowMs, 5)})
+    `WITH up AS (${sessionUpsertSql(t, nowMs, 1)}), ins AS (${lineInsertSql(t, nowMs, 5)})
      SELECT (SELECT count(*) FROM ins) AS inserted, (SELECT count(pg_notify($13, x)) FROM unnest($14::text[]) AS x) AS notified`,
     [...sessions, ...lines, t.channel, notifyNow(inputs)],
     { prepared: true },
@@ -79,7 +79,7 @@ export async function settleInOneStatement(
     count,
   );
   const deadLetters = settle.messages.filter((m) => m.deadLetter !== null);
-  const upsert = sessionUpsertSql(t, 10, {
+  const upsert = sessionUpsertSql(t, nowMs, 10, {
     onlyIf: 'EXISTS (SELECT 1 FROM del)',
     set: 'state = CASE WHEN s.input = $1 AND s.session_id = $2 AND $14::boolean THEN $15::text ELSE s.state END',
     where: `NOT (s.input = $1 AND s.session_id = $2) OR (s.lock_token = $4 AND s.locked_until > ${nowMs})`,

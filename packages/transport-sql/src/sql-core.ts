@@ -2,6 +2,7 @@ import {
   assertPublishSource,
   assertTransportMessage,
   type Delivery,
+  isTransportError,
   type Logger,
   type PublishRequest,
   RESOLVER_INPUT,
@@ -36,7 +37,9 @@ export interface PublishPlan {
 
 /** Shared state and the SQL steps used by both the transport facade and its session handles. */
 export class SqlCore {
-  readonly wakeups = new Wakeups();
+  /** Names this transport in its NOTIFY payloads, so it skips its own (its waiters were woken at commit). */
+  readonly origin = uuidv7();
+  readonly wakeups = new Wakeups(this.origin);
   readonly texts = new StatementTexts();
   #lineWriter: LineWriterContext | null = null;
   readonly #notifier: NotifyCoalescer | null;
@@ -52,9 +55,10 @@ export class SqlCore {
     this.#notifier =
       db.dialect === 'postgres'
         ? new NotifyCoalescer(
+            this.origin,
             options.notifyWindowMs,
-            async (inputs) => {
-              await db.all(`SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`, [t.channel, inputs]);
+            async (payloads) => {
+              await db.all(`SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`, [t.channel, payloads]);
             },
             (error) =>
               logger.warn(
@@ -65,9 +69,9 @@ export class SqlCore {
         : null;
   }
 
-  /** PostgreSQL: the inputs whose NOTIFY belongs in the current transaction; SQLite: none. */
-  notifyNow(inputs: Iterable<string>): string[] {
-    return this.#notifier ? this.#notifier.take(inputs) : [];
+  /** PostgreSQL: the NOTIFY payloads for these work keys that belong in the current transaction; SQLite: none. */
+  notifyNow(workKeys: Iterable<string>): string[] {
+    return this.#notifier ? this.#notifier.take(workKeys) : [];
   }
 
   get lineWriter(): LineWriterContext {
@@ -75,7 +79,7 @@ export class SqlCore {
       t: this.t,
       nowMs: this.db.nowMs,
       channel: this.db.dialect === 'postgres' ? this.t.channel : null,
-      notifyNow: this.#notifier ? (inputs) => this.notifyNow(inputs) : null,
+      notifyNow: this.#notifier ? (workKeys) => this.notifyNow(workKeys) : null,
       texts: this.texts,
     };
     return this.#lineWriter;
@@ -92,7 +96,7 @@ export class SqlCore {
   markClosed(): void {
     this.#closed = true;
     this.#notifier?.close();
-    this.wakeups.close();
+    this.wakeups.shutDown();
   }
 
   // ---- topology -----------------------------------------------------------------------------------------
@@ -143,7 +147,17 @@ export class SqlCore {
       const deliveries: Delivery[] = [];
       for (const message of request.messages) {
         assertTransportMessage(message);
-        deliveries.push(...routeMessage(cache.topology, request.source, message));
+        let routed: Delivery[];
+        try {
+          routed = routeMessage(cache.topology, request.source, message);
+        } catch (error) {
+          // Another process may have added the endpoint or route since the topology was cached: look again once.
+          if (!isTransportError(error)) throw error;
+          this.invalidateTopology();
+          cache = await this.topology();
+          routed = routeMessage(cache.topology, request.source, message);
+        }
+        deliveries.push(...routed);
       }
       for (const delivery of deliveries) {
         if (cache.inputs.has(delivery.input)) continue;
@@ -162,7 +176,7 @@ export class SqlCore {
     return plans;
   }
 
-  /** Writes planned publishes in `tx`; returns the inputs to wake after commit. */
+  /** Writes planned publishes in `tx`; returns the work keys (`workKey`) to wake after commit. */
   async writePlans(
     tx: SqlExecutor,
     plans: readonly PublishPlan[],
@@ -203,15 +217,16 @@ export class SqlCore {
     }
   }
 
-  /** PostgreSQL: NOTIFY other processes when the transaction commits (one per input). */
-  async notifyInTransaction(tx: SqlExecutor, inputs: ReadonlySet<string>): Promise<void> {
-    const now = this.notifyNow(inputs);
+  /** PostgreSQL: NOTIFY other processes of these work keys when the transaction commits. */
+  async notifyInTransaction(tx: SqlExecutor, workKeys: ReadonlySet<string>): Promise<void> {
+    const now = this.notifyNow(workKeys);
     if (now.length === 0) return;
     await tx.all(`SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`, [this.t.channel, now]);
   }
 
-  wakeLocal(inputs: Iterable<string>): void {
-    for (const input of inputs) this.wakeups.notify(input);
+  /** Wakes one waiter in this process per work key. */
+  wakeLocal(workKeys: Iterable<string>): void {
+    this.wakeups.wakeFor(workKeys);
   }
 
   // ---- scheduled promotion ---------------------------------------------------------------------------------

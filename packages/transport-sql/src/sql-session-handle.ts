@@ -18,6 +18,7 @@ import {
   TransportError,
   TransportErrorCode,
   uuidv7,
+  type WakeReason,
 } from '@nimbus/core';
 import { deleteSessionIfIdle } from './idle-sessions.js';
 import { SessionLockLostSignal } from './line-writer.js';
@@ -25,6 +26,7 @@ import { settleInOneStatement } from './pg-settle.js';
 import { deliveryToken, parkedFromRow, receivedFromRow } from './rows.js';
 import type { Row, SqlExecutor } from './sql/database.js';
 import type { PublishPlan, SqlCore } from './sql-core.js';
+import { workKey } from './wakeups.js';
 
 interface PlannedSettlement {
   readonly message: ReceivedMessage;
@@ -86,12 +88,12 @@ export class SqlSessionHandle implements SessionHandle {
       core.assertOpen();
       if (core.db.dialect === 'postgres') {
         const { received, nextDue } = await this.#receiveOrInspect(max);
-        if (received.length > 0) return received;
+        if (received.length > 0) return this.#taken(received);
         if (nextDue === 0) continue;
         const remaining = deadline - Date.now();
         if (remaining <= 0) return [];
         const cap = Math.min(remaining, nextDue ?? Number.POSITIVE_INFINITY);
-        await core.wakeups.wait(this.input, Math.max(1, Math.min(cap, this.#pollInterval(interval))));
+        if ((await this.#waitForWork(Math.min(cap, this.#pollInterval(interval)))) === 'yield') return [];
         continue;
       }
       const rows = await core.db.all(
@@ -106,7 +108,7 @@ export class SqlSessionHandle implements SessionHandle {
       );
       if (rows.length > 0) {
         rows.sort((a, b) => Number(a.seq) - Number(b.seq));
-        return rows.map((row) => receivedFromRow(row, this.token));
+        return this.#taken(rows.map((row) => receivedFromRow(row, this.token)));
       }
       await this.#assertLease(core.db);
       const nextDue = await core.promoteDue(this.input);
@@ -116,7 +118,7 @@ export class SqlSessionHandle implements SessionHandle {
       // Not capped by lockedUntil: that is database time, and a skewed client clock would turn it into a busy
       // loop. Every iteration re-checks the lease instead.
       const cap = Math.min(remaining, nextDue ?? Number.POSITIVE_INFINITY);
-      await core.wakeups.wait(this.input, Math.max(1, Math.min(cap, this.#pollInterval(interval))));
+      if ((await this.#waitForWork(Math.min(cap, this.#pollInterval(interval)))) === 'yield') return [];
       interval = Math.min(interval * 2 || 1, core.options.pollIntervalMs);
     }
   }
@@ -158,6 +160,19 @@ export class SqlSessionHandle implements SessionHandle {
     if (info.due === null || info.due === undefined) return { received: [], nextDue: null };
     const untilDue = Number(info.due) - Number(info.db_now);
     return { received: [], nextDue: untilDue > 0 ? untilDue : await core.promoteDue(this.input) };
+  }
+
+  #taken(received: ReceivedMessage[]): ReceivedMessage[] {
+    this.core.wakeups.taken(this.input, this.sessionId);
+    return received;
+  }
+
+  /**
+   * Sleeps until this session gets work, the poll interval passes, or another session with work needs this
+   * slot ('yield': no accept loop of this process is free, so the receive returns empty and the session goes).
+   */
+  #waitForWork(ms: number): Promise<WakeReason> {
+    return this.core.wakeups.wait(this.input, this.sessionId, Math.max(1, ms), { holdsSession: true });
   }
 
   #pollInterval(adaptive: number): number {
@@ -217,7 +232,7 @@ export class SqlSessionHandle implements SessionHandle {
       [this.input, this.sessionId, message.sequence, this.token, message.deliveryCount, ...this.#leaseParams],
     );
     if (changed === 0) await this.#throwSettleFailure(this.core.db, message);
-    this.core.wakeups.notify(this.input);
+    this.core.wakeLocal([workKey(this.input, this.sessionId)]);
   }
 
   async #settle(
@@ -541,19 +556,25 @@ export class SqlSessionHandle implements SessionHandle {
         `SELECT 1 AS held FROM ${t.sessions} WHERE input = ? AND session_id = ? AND lock_token = ?${this.core.db.dialect === 'postgres' ? ' FOR UPDATE' : ''}`,
         this.#leaseParams,
       );
-      if (locked.length === 0) return false;
-      await tx.run(
+      if (locked.length === 0) return null;
+      // locked_until = now stamps the end of this turn: accept-next serves sessions in that order, so a session
+      // released with work waiting goes behind the ones that have waited longer (see tryLease).
+      const [left] = await tx.all(
         `UPDATE ${t.sessions} SET lock_token = NULL, locked_until = ${now},
            message_count = (SELECT COUNT(*) FROM ${t.messages} WHERE input = ? AND session_id = ?)
-         WHERE input = ? AND session_id = ? AND lock_token = ?`,
+         WHERE input = ? AND session_id = ? AND lock_token = ? RETURNING message_count`,
         [this.input, this.sessionId, ...this.#leaseParams],
       );
-      // Under the row lock the count is exact, so an idle session's row can go now (no publisher is mid-write).
-      await deleteSessionIfIdle(tx, this.core, this.input, this.sessionId);
-      await this.core.notifyInTransaction(tx, new Set([this.input]));
-      return true;
+      if (Number(left?.message_count ?? 0) === 0) {
+        // Under the row lock the count is exact, so an idle session's row can go now (no publisher is mid-write).
+        await deleteSessionIfIdle(tx, this.core, this.input, this.sessionId);
+        return null;
+      }
+      const work = new Set([workKey(this.input, this.sessionId)]);
+      await this.core.notifyInTransaction(tx, work);
+      return work;
     });
-    if (released) this.core.wakeups.notify(this.input);
+    if (released) this.core.wakeLocal(released);
   }
 
   #assertHeldShape(message: ReceivedMessage): void {

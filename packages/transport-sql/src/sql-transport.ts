@@ -18,10 +18,10 @@ import {
   type TransportMessage,
   uuidv7,
 } from '@nimbus/core';
+import { ReconnectingPgListener } from '@nimbus/sql';
 import { sweepIdleSessionRows } from './idle-sessions.js';
 import { counts, peek, peekDeadLetters, purge, requeueDeadLetters } from './operator-views.js';
 import { resolveOptions, type SqlTransportConnection, type SqlTransportOptions } from './options.js';
-import { PgListener } from './pg-listener.js';
 import { publishInOneStatement } from './pg-settle.js';
 import { applySchema } from './schema.js';
 import { tryLease } from './session-lease.js';
@@ -42,7 +42,7 @@ export class SqlTransport implements Transport {
 
   private constructor(
     private readonly core: SqlCore,
-    private readonly listener: PgListener | null,
+    private readonly listener: ReconnectingPgListener | null,
   ) {
     this.name = `sql-${core.db.dialect}`;
     const { options } = core;
@@ -85,15 +85,20 @@ export class SqlTransport implements Transport {
     }
     const logger = options.logger ?? consoleLogger;
     const core = new SqlCore(db, tables, resolved, logger);
-    let listener: PgListener | null = null;
+    let listener: ReconnectingPgListener | null = null;
     try {
       await applySchema(db, tables, schema);
       if (connection.dialect === 'postgres') {
-        listener = new PgListener(connection.connectionString, tables.channel, {
-          onNotify: (input) => core.wakeups.notify(input),
-          onReconnect: () => core.wakeups.notifyAll(),
-          onLost: (error) =>
-            logger.warn({ error }, 'SQL transport: LISTEN connection lost; reconnecting (polling meanwhile)'),
+        listener = new ReconnectingPgListener({
+          connectionString: connection.connectionString,
+          applicationName: 'nimbus-transport-listen',
+          channels: [tables.channel],
+          // Notifications sent while disconnected are lost; waking every waiter makes them re-poll now.
+          events: {
+            onNotification: (_channel, payload) => core.wakeups.onPayload(payload),
+            onConnected: () => core.wakeups.notifyAll(),
+          },
+          logger,
         });
         await listener.start();
       }
@@ -185,7 +190,7 @@ export class SqlTransport implements Transport {
     const id = uuidv7();
     await core.db.transaction((tx) => core.writeScheduled(tx, id, source, at.getTime(), plan!.deliveries));
     // A schedule in the past is due at once; waiters re-check and promote it.
-    for (const delivery of plan!.deliveries) core.wakeups.notify(delivery.input);
+    for (const delivery of plan!.deliveries) core.wakeups.notifyInput(delivery.input);
     return { id, source };
   }
 
@@ -209,19 +214,41 @@ export class SqlTransport implements Transport {
     await core.assertInput(input);
     if (!(options.waitMs >= 0))
       throw new RangeError(`acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`);
+    const done = core.wakeups.beginAccept(input);
+    try {
+      return await this.#accept(input, options);
+    } finally {
+      done();
+    }
+  }
+
+  async #accept(input: string, options: AcceptOptions): Promise<SessionHandle | null> {
+    const { core } = this;
     const deadline = Date.now() + options.waitMs;
     let interval = core.options.minPollIntervalMs;
+    let woken = false;
     for (;;) {
       core.assertOpen();
       if (options.signal?.aborted) return null;
       const handle = await tryLease(core, input, options.sessionId ?? null);
-      if (handle) return handle;
+      if (handle) {
+        core.wakeups.taken(input, handle.sessionId);
+        // One waiter is woken per unit of work; when it found some, the next one looks for more.
+        if (woken && !options.sessionId) core.wakeups.passOn(input);
+        return handle;
+      }
       const nextDue = await core.promoteDue(input);
       if (nextDue === 0) continue;
       const remaining = deadline - Date.now();
       if (remaining <= 0) return null;
       const poll = core.db.dialect === 'postgres' ? core.options.pollIntervalMs : interval;
-      await core.wakeups.wait(input, Math.max(1, Math.min(remaining, poll, nextDue ?? poll)), options.signal);
+      const reason = await core.wakeups.wait(
+        input,
+        options.sessionId ?? null,
+        Math.max(1, Math.min(remaining, poll, nextDue ?? poll)),
+        options.signal ? { signal: options.signal } : {},
+      );
+      woken = reason === 'work';
       interval = Math.min(interval * 2 || 1, core.options.pollIntervalMs);
     }
   }

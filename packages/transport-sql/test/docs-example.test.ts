@@ -24,8 +24,8 @@ it('docs/transport-sql.md example: publish, receive in a session, complete with 
           {
             messageId: uuidv7(),
             sessionId: 'customer-42',
-            correlationId: null,
-            headers: { [Header.EventTypeId]: 'CustomerChanged' },
+            correlationId: 'customer-42',
+            headers: { [Header.To]: 'CustomerChanged', [Header.EventTypeId]: 'CustomerChanged' },
             body: JSON.stringify({ name: 'Ada' }),
           },
         ],

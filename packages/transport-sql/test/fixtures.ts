@@ -17,8 +17,12 @@ export function event(
   return {
     messageId: uuidv7(),
     sessionId,
-    correlationId: null,
-    headers: { [Header.EventTypeId]: eventTypeId, [Header.MessageType]: MessageType.EventRequest },
+    correlationId: `corr-${sessionId}`,
+    headers: {
+      [Header.To]: eventTypeId,
+      [Header.EventTypeId]: eventTypeId,
+      [Header.MessageType]: MessageType.EventRequest,
+    },
     body: JSON.stringify(body),
   };
 }

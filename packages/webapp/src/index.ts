@@ -19,3 +19,8 @@ export {
   type LiveUpdateListener,
   type SubscribableNotifier,
 } from './live/live-update-hub.js';
+export {
+  type MetricsEndpoint,
+  type ProbeRouteOptions,
+  registerProbeRoutes,
+} from './observability/probe-routes.js';

@@ -1,7 +1,7 @@
-import { platform as samplePlatform } from '@nimbus/example-crm-erp';
 import { Command } from 'commander';
 import { createCliLogger } from '../cli-logger.js';
 import { usageError } from '../exit-codes.js';
+import { loadSampleModule } from '../services/sample-module.js';
 import { startServices } from '../services/start-services.js';
 import { waitForShutdownSignal } from '../shutdown-signal.js';
 import {
@@ -44,6 +44,7 @@ export function devCommand(print: (line: string) => void): Command {
         `--traffic-interval must be a whole number of milliseconds >= 50; got '${options.trafficInterval}'.`,
       );
     }
+    const sampleModule = sample ? await loadSampleModule() : null;
     const signal = waitForShutdownSignal();
     const usesFiles = config.store === 'sqlite' || config.transport === 'sqlite';
     const where = usesFiles ? `, data: ${config.dataDir}` : '';
@@ -51,10 +52,10 @@ export function devCommand(print: (line: string) => void): Command {
     const services = await startServices({
       config,
       logger,
-      platform: userPlatform ?? (sample ? samplePlatform : null),
+      platform: userPlatform ?? sampleModule?.platform ?? null,
       resolver: true,
       webapp: true,
-      sample: sample ? { trafficIntervalMs, blockedScenario: 'auto' } : null,
+      sample: sampleModule ? { module: sampleModule, trafficIntervalMs, blockedScenario: 'auto' } : null,
       migrationMode: 'AutoApply',
       print,
       environment: 'dev',

@@ -1,6 +1,7 @@
 import type { MigrationMode } from '@nimbus/message-store-sql';
 import { Command, Option } from 'commander';
 import { createCliLogger } from '../cli-logger.js';
+import { usageError } from '../exit-codes.js';
 import { startServices } from '../services/start-services.js';
 import { waitForShutdownSignal } from '../shutdown-signal.js';
 import {
@@ -14,6 +15,9 @@ import { printSignIn } from './sign-in-banner.js';
 
 interface ServiceOptions extends ServiceCommandOptions {
   migrationMode: MigrationMode;
+  healthPort?: string;
+  healthHost?: string;
+  trustProxy?: boolean;
 }
 
 function migrationModeOption(): Option {
@@ -43,13 +47,34 @@ async function runUntilSignal(
     print,
     environment: process.env.NIMBUS_ENVIRONMENT ?? 'production',
     generateBootstrapPassword: true,
+    health: healthFrom(options),
+    trustProxy: options.trustProxy ?? trustProxyFromEnv(),
+    ...(process.env.NIMBUS_METRICS_TOKEN ? { metricsToken: process.env.NIMBUS_METRICS_TOKEN } : {}),
   });
   printSignIn(print, services.bootstrap);
+  if (services.healthUrl)
+    print(`NimBus ${name} health at ${services.healthUrl} (/healthz, /readyz, /metrics)`);
   print(`NimBus ${name} ready${services.url ? ` at ${services.url}` : ''}`);
   const received = await signal;
   print(`NimBus ${name} stopping (${received})…`);
   const clean = await services.stop();
   print(clean ? `NimBus ${name} stopped.` : `NimBus ${name} stopped with errors (see above).`);
+}
+
+function healthFrom(options: ServiceOptions): { host: string; port: number } | null {
+  const raw = options.healthPort ?? process.env.NIMBUS_HEALTH_PORT;
+  if (raw === undefined || raw === '') return null;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw usageError(`--health-port must be a port number between 0 and 65535; got '${raw}'.`);
+  return { host: options.healthHost ?? process.env.NIMBUS_HEALTH_HOST ?? '127.0.0.1', port };
+}
+
+function trustProxyFromEnv(): boolean {
+  const raw = (process.env.NIMBUS_TRUST_PROXY ?? '').toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw usageError(`NIMBUS_TRUST_PROXY must be true or false; got '${process.env.NIMBUS_TRUST_PROXY}'.`);
 }
 
 /** `nimbus resolver`: the Resolver worker alone. */
@@ -58,6 +83,14 @@ export function resolverCommand(print: (line: string) => void): Command {
     .description('Run the Resolver worker: projects every request and outcome into the message store.')
     .option('--platform <module>', `${PLATFORM_OPTION_HELP}; when given, its topology is applied at start`)
     .addOption(migrationModeOption())
+    .option(
+      '--health-port <port>',
+      'serve /healthz, /readyz and /metrics on this port (env NIMBUS_HEALTH_PORT)',
+    )
+    .option(
+      '--health-host <host>',
+      'interface of the health port (env NIMBUS_HEALTH_HOST, default 127.0.0.1)',
+    )
     .option('--verbose', 'log at info level');
   withBackendOptions(command);
   return command.action((options: ServiceOptions) =>
@@ -73,6 +106,10 @@ export function webappCommand(print: (line: string) => void): Command {
     )
     .option('--platform <module>', `${PLATFORM_OPTION_HELP}; lists its endpoints and event types`)
     .addOption(migrationModeOption())
+    .option(
+      '--trust-proxy',
+      'behind a reverse proxy: take the client IP and https from X-Forwarded-* (env NIMBUS_TRUST_PROXY=true)',
+    )
     .option('--verbose', 'log at info level');
   withServerOptions(withBackendOptions(command));
   return command.action((options: ServiceOptions) =>

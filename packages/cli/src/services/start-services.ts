@@ -1,19 +1,22 @@
-import { type Logger, type Platform, topologyFromPlatform } from '@nimbus/core';
-import { BLOCKED_DEMO_CUSTOMER, startSampleAdapters, startTrafficGenerator } from '@nimbus/example-crm-erp';
-import { InProcessStateChangeNotifier } from '@nimbus/message-store';
+import { type Logger, type Platform, readinessOf, readinessReport, topologyFromPlatform } from '@nimbus/core';
 import type { MigrationMode } from '@nimbus/message-store-sql';
-import { createHeartbeatScheduler, createResolver } from '@nimbus/resolver';
+import { createHeartbeatScheduler, createResolver, startHealthServer } from '@nimbus/resolver';
 import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
 import { openIdentityStore } from '../backends/open-identity.js';
+import { openNotifier } from '../backends/open-notifier.js';
 import { openStore } from '../backends/open-store.js';
 import { openTransport } from '../backends/open-transport.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError } from '../exit-codes.js';
 import { migrationProgressLine } from '../migration-progress.js';
+import { startServiceMetrics } from '../observability/service-metrics.js';
 import { Closers } from './closers.js';
+import type { SampleModule } from './sample-module.js';
 import { describeTopologyChanges } from './topology-summary.js';
 
 export interface SampleOptions {
+  /** The sample platform module (loaded at run time, like any user platform). */
+  readonly module: SampleModule;
   readonly trafficIntervalMs: number;
   /** Publish the blocked-session scenario; `auto`: only when the store has never seen its customer. */
   readonly blockedScenario: boolean | 'auto';
@@ -36,6 +39,11 @@ export interface ServicesOptions {
   readonly generateBootstrapPassword?: boolean;
   /** Turn endpoint heartbeats on (every 60 s) when the store has never had them configured; `nimbus dev` does. */
   readonly enableHeartbeatsWhenUnconfigured?: boolean;
+  /** The Resolver's health port (`/healthz`, `/readyz`, `/metrics`); null or absent: none. */
+  readonly health?: { readonly host: string; readonly port: number } | null;
+  /** `/metrics` then wants `Authorization: Bearer <token>` on the WebApp. */
+  readonly metricsToken?: string;
+  readonly trustProxy?: boolean;
 }
 
 const DEV_HEARTBEAT_INTERVAL_SECONDS = 60;
@@ -43,7 +51,14 @@ const DEV_HEARTBEAT_INTERVAL_SECONDS = 60;
 export interface RunningServices {
   readonly url: string | null;
   readonly bootstrap: BootstrapResult | null;
+  /** The Resolver's health port URL when one was asked for. */
+  readonly healthUrl: string | null;
   stop(): Promise<boolean>;
+}
+
+function serviceNameOf(options: ServicesOptions): string {
+  if (options.resolver && options.webapp) return 'nimbus-dev';
+  return options.resolver ? 'nimbus-resolver' : 'nimbus-webapp';
 }
 
 /** Opens the backends and starts the requested services in one process; cleans up if any step fails. */
@@ -51,7 +66,6 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
   const { config, logger, print } = options;
   const closers = new Closers();
   try {
-    const notifier = new InProcessStateChangeNotifier({ logger });
     const store = await openStore(config, {
       logger,
       migrationMode: options.migrationMode,
@@ -61,6 +75,17 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     closers.add('the message store', () => store.close());
     const transport = await openTransport(config);
     closers.add('the transport', () => transport.close());
+    const { notifier, close: closeNotifier } = await openNotifier(config, logger);
+    closers.add('the state-change notifier', closeNotifier);
+
+    const metrics = startServiceMetrics({
+      transport,
+      store,
+      platform: options.platform,
+      logger,
+      serviceName: serviceNameOf(options),
+    });
+    closers.add('the metrics', () => metrics.close());
 
     if (options.platform && options.applyTopology !== false) {
       const changes = await transport.applyTopology(topologyFromPlatform(options.platform));
@@ -88,6 +113,25 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       closers.add('the heartbeat scheduler', () => heartbeat.stop());
     }
 
+    let healthUrl: string | null = null;
+    if (options.health) {
+      const health = await startHealthServer({
+        ...options.health,
+        logger,
+        metrics,
+        readiness: () =>
+          readinessReport({
+            store: () => readinessOf(store, 'store', () => store.getHeartbeatSettings()),
+            transport: () => readinessOf(transport, 'transport', () => transport.getTopology()),
+          }),
+      }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EADDRINUSE') throw error;
+        throw new CliError(`Health port ${options.health?.port} is in use; pass another --health-port.`);
+      });
+      healthUrl = health.url;
+      closers.add('the health port', () => health.close());
+    }
+
     let url: string | null = null;
     let bootstrap: BootstrapResult | null = null;
     if (options.webapp) {
@@ -102,6 +146,9 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         environment: options.environment,
         generateBootstrapPassword: options.generateBootstrapPassword ?? false,
         ...(options.platform ? { platform: options.platform } : {}),
+        metrics,
+        ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+        ...(options.trustProxy ? { trustProxy: true } : {}),
       });
       bootstrap = webapp.bootstrap;
       closers.add('the webapp', () => webapp.close());
@@ -117,9 +164,10 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
 
     if (options.sample) {
       const log = (line: string) => print(`[sample] ${line}`);
-      const adapters = await startSampleAdapters({ transport, logger, log });
+      const { module } = options.sample;
+      const adapters = await module.startSampleAdapters({ transport, logger, log });
       closers.add('the sample adapters', () => adapters.stop());
-      const traffic = await startTrafficGenerator({
+      const traffic = await module.startTrafficGenerator({
         transport,
         log,
         intervalMs: options.sample.trafficIntervalMs,
@@ -127,7 +175,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
           options.sample.blockedScenario === 'auto'
             ? (
                 await store.getEventsByFilter({
-                  filter: { sessionId: BLOCKED_DEMO_CUSTOMER },
+                  filter: { sessionId: module.blockedDemoCustomer },
                   continuationToken: null,
                   maxItems: 1,
                 })
@@ -137,7 +185,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       closers.add('the traffic generator', () => traffic.stop());
     }
 
-    return { url, bootstrap, stop: () => closers.closeAll(logger) };
+    return { url, bootstrap, healthUrl, stop: () => closers.closeAll(logger) };
   } catch (error) {
     await closers.closeAll(logger);
     throw error;

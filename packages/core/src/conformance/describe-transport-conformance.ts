@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest';
 import { hasChanges } from '../transport/topology.js';
 import { engineReplayCases } from './cases/engine-replay.js';
+import { fairnessCases } from './cases/fairness.js';
 import { operatorViewCases } from './cases/operator-views.js';
 import { parkedDeadLetterCases } from './cases/parked-dead-letters.js';
 import { parkingCases } from './cases/parking.js';
@@ -43,6 +44,7 @@ export function describeTransportConformance(name: string, factory: TransportCon
     });
 
     describe('sessions', () => sessionCases(current));
+    describe('fair sessions and wake-ups', () => fairnessCases(current));
     describe('settlement', () => settlementCases(current));
     describe('atomic settle and publish (capability atomicSettleAndPublish)', () =>
       atomicSettlementCases(current));

@@ -1,6 +1,8 @@
 import { type Link, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Clock } from '../clock.js';
 import type { MessageEnvelope } from '../envelope/envelope.js';
+import { Header } from '../envelope/headers.js';
+import { MessageType } from '../envelope/message-type.js';
 import { withProcessSpan } from '../telemetry/message-spans.js';
 import { countMetric, recordDuration } from '../telemetry/metrics.js';
 import {
@@ -49,6 +51,8 @@ export function engineTelemetry(
     async process(message, fn, replayLink) {
       const started = clock.now();
       if (!replayLink) countMetric(TelemetryScope.Consumer, MetricName.MessageReceived, endpoint);
+      if (message.headers[Header.MessageType] === MessageType.RetryRequest)
+        countMetric(TelemetryScope.Consumer, MetricName.MessageRetried, endpoint);
       let outcome: string = Outcome.Failed;
       try {
         return await withProcessSpan(
@@ -58,6 +62,8 @@ export function engineTelemetry(
             const result = await fn();
             const kind = typeof result === 'string' ? result : result.kind;
             outcome = outcomeOf(kind);
+            if (kind === 'deadLetter')
+              countMetric(TelemetryScope.Consumer, MetricName.MessageDeadLettered, endpoint);
             span.setAttribute(TelemetryAttribute.Outcome, kind);
             if (outcome === Outcome.Failed) span.setStatus({ code: SpanStatusCode.ERROR, message: kind });
             return result;

@@ -38,7 +38,7 @@ import { type HandlerOutcomeRecorder, SettlementOutcomes } from './outcome-recor
 import { EffectsBuilder, type Verdict } from './plan.js';
 import { dispatch } from './procedures.js';
 import { ResponseBuilder } from './responses.js';
-import { type EngineSessionState, modeOf, readSessionState } from './session-state.js';
+import { type EngineSessionState, modeOf, readSessionState, withAwaiting } from './session-state.js';
 import { SettlementBatch } from './settlement-batch.js';
 import type { EngineDeps, Step } from './step.js';
 
@@ -346,6 +346,10 @@ export class MessageEngine {
       effects.responses.push(
         this.#deps.responses.deadLetterNotice(work.message, verdict.reason, verdict.error, step.startedAt),
       );
+      // A dead-lettered event does not block its session; an operator may still resubmit or skip it.
+      if (awaitsOperatorAfterDeadLetter(work.message, verdict.error)) {
+        state.awaitingOperator = withAwaiting(state, work.message.eventId!);
+      }
     } else if (verdict.kind !== 'transient' && verdict.kind !== 'skipped') {
       Object.assign(state, step.state);
       effects.append(step.effects);
@@ -542,6 +546,19 @@ export class MessageEngine {
   }
 }
 
+const EVENT_HANDLING_TYPES: ReadonlySet<string> = new Set([
+  MessageType.EventRequest,
+  MessageType.UnsupportedResponse,
+  MessageType.RetryRequest,
+  MessageType.ResubmissionRequest,
+]);
+
+/** An event whose handling was dead-lettered (not a refused or unauthorised control message). */
+function awaitsOperatorAfterDeadLetter(message: MessageEnvelope, error: unknown): boolean {
+  if (!message.eventId || !EVENT_HANDLING_TYPES.has(message.messageType)) return false;
+  return !(error instanceof UnauthorizedRequestError || error instanceof UnsupportedMessageTypeError);
+}
+
 /** Observers and metrics hear of a settlement only once it is committed (later, within a batch). */
 function afterCommit(session: SessionHandle, work: () => Promise<void>): Promise<void> {
   return session instanceof SettlementBatch ? session.afterCommit(work) : work();
@@ -571,6 +588,7 @@ function lifecycleEvents(verdict: Verdict): LifecycleEvent[] {
       ];
     case 'transient':
       return [{ kind: 'failed', error: verdict.error }];
+    case 'refused':
     case 'skipped':
       return [];
   }

@@ -9,6 +9,8 @@ export type Verdict =
   /** `duplicate`: the inbox said this endpoint already handled the message; the handler did not run. */
   | { readonly kind: 'completed'; readonly duplicate?: boolean }
   | { readonly kind: 'parked'; readonly blockedByEventId: string | null }
+  /** An operator request the session's state does not allow: answered with a `RefusalResponse`, nothing ran. */
+  | { readonly kind: 'refused'; readonly reason: string }
   /** The handler failed; the error response, block and retry are planned; the message is completed. */
   | { readonly kind: 'failed'; readonly error: unknown }
   | { readonly kind: 'deadLetter'; readonly reason: string; readonly error: unknown }

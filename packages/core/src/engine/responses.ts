@@ -16,6 +16,9 @@ export function originatingOf(inbound: MessageEnvelope): string {
 /** The reason (error text) of the `SkipResponse` that answers an inbox duplicate. */
 export const DUPLICATE_DETECTED = 'DuplicateDetected';
 
+/** The error type of a `RefusalResponse`. */
+export const CONTROL_REQUEST_REFUSED = 'ControlRequestRefused';
+
 export interface ResponseClock {
   now(): number;
 }
@@ -96,6 +99,16 @@ export class ResponseBuilder {
       inbound,
       MessageType.SkipResponse,
       this.#eventOnly(inbound, errorOf(text, errorTypeName(error))),
+      startedAt,
+    );
+  }
+
+  /** The engine refused an operator request; `reason` says why (history and audit show it). */
+  refusal(inbound: MessageEnvelope, reason: string, startedAt: number | null): MessageEnvelope {
+    return this.#toResolver(
+      inbound,
+      MessageType.RefusalResponse,
+      this.#eventOnly(inbound, errorOf(reason, CONTROL_REQUEST_REFUSED)),
       startedAt,
     );
   }

@@ -15,10 +15,24 @@ export interface EngineSessionState {
   nextSequence: number;
   /** How many messages are parked now; reset to 0 when a replay empties the line. */
   deferredCount: number;
+  /**
+   * Events of this session that ended dead-lettered or unsupported here without blocking it: an operator may
+   * still resubmit or skip them. The newest {@link MAX_AWAITING_OPERATOR} are kept.
+   */
+  awaitingOperator: readonly string[];
 }
 
+/** How many events awaiting an operator a session remembers; an older one is refused (requeue it instead). */
+export const MAX_AWAITING_OPERATOR = 50;
+
 export function emptySessionState(): EngineSessionState {
-  return { blockedByEventId: null, replaying: false, nextSequence: 1, deferredCount: 0 };
+  return {
+    blockedByEventId: null,
+    replaying: false,
+    nextSequence: 1,
+    deferredCount: 0,
+    awaitingOperator: [],
+  };
 }
 
 export function modeOf(state: EngineSessionState): SessionMode {
@@ -39,6 +53,12 @@ export function readSessionState(stored: SessionState | null): EngineSessionStat
   state.replaying = stored.replaying === true;
   state.nextSequence = Math.max(1, count(stored.nextSequence, 1));
   state.deferredCount = count(stored.deferredCount, 0);
+  const awaiting = stored.awaitingOperator;
+  if (Array.isArray(awaiting)) {
+    state.awaitingOperator = awaiting
+      .filter((id): id is string => typeof id === 'string' && id !== '')
+      .slice(-MAX_AWAITING_OPERATOR);
+  }
   return state;
 }
 
@@ -47,7 +67,14 @@ export function readSessionState(stored: SessionState | null): EngineSessionStat
  * reused for the session's lifetime; a session that never parked stores nothing.
  */
 export function writeSessionState(state: EngineSessionState): SessionState | null {
-  if (!state.blockedByEventId && !state.replaying && state.deferredCount === 0 && state.nextSequence <= 1) {
+  const awaiting = state.awaitingOperator.length > 0;
+  if (
+    !state.blockedByEventId &&
+    !state.replaying &&
+    state.deferredCount === 0 &&
+    state.nextSequence <= 1 &&
+    !awaiting
+  ) {
     return null;
   }
   return {
@@ -55,6 +82,7 @@ export function writeSessionState(state: EngineSessionState): SessionState | nul
     replaying: state.replaying,
     nextSequence: state.nextSequence,
     deferredCount: state.deferredCount,
+    ...(awaiting ? { awaitingOperator: [...state.awaitingOperator] } : {}),
   };
 }
 
@@ -67,6 +95,23 @@ export function sessionStatesEqual(a: EngineSessionState, b: EngineSessionState)
     a.blockedByEventId === b.blockedByEventId &&
     a.replaying === b.replaying &&
     a.nextSequence === b.nextSequence &&
-    a.deferredCount === b.deferredCount
+    a.deferredCount === b.deferredCount &&
+    a.awaitingOperator.length === b.awaitingOperator.length &&
+    a.awaitingOperator.every((id, i) => id === b.awaitingOperator[i])
   );
+}
+
+export function isAwaitingOperator(state: EngineSessionState, eventId: string | null): boolean {
+  return state.awaitingOperator.some((id) => sameEventId(id, eventId));
+}
+
+/** The list with `eventId` added last (once), trimmed to the newest {@link MAX_AWAITING_OPERATOR}. */
+export function withAwaiting(state: EngineSessionState, eventId: string): readonly string[] {
+  return [...state.awaitingOperator.filter((id) => !sameEventId(id, eventId)), eventId].slice(
+    -MAX_AWAITING_OPERATOR,
+  );
+}
+
+export function withoutAwaiting(state: EngineSessionState, eventId: string | null): readonly string[] {
+  return state.awaitingOperator.filter((id) => !sameEventId(id, eventId));
 }

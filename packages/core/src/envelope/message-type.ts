@@ -15,6 +15,11 @@ export const MessageType = {
   PendingHandoffResponse: 'PendingHandoffResponse',
   HandoffCompletedRequest: 'HandoffCompletedRequest',
   HandoffFailedRequest: 'HandoffFailedRequest',
+  /**
+   * The engine refused an operator request (resubmit, skip, handoff settlement, reprocess deferred) because the
+   * event does not await one in its session; nothing ran. Recorded in the event's history, changes no status.
+   */
+  RefusalResponse: 'RefusalResponse',
 } as const;
 
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
@@ -44,4 +49,5 @@ export const RESPONSE_TYPES: ReadonlySet<MessageType> = new Set<MessageType>([
   MessageType.SkipResponse,
   MessageType.UnsupportedResponse,
   MessageType.PendingHandoffResponse,
+  MessageType.RefusalResponse,
 ]);

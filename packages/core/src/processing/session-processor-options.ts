@@ -36,10 +36,21 @@ export interface SessionProcessorOptions {
   readonly transport: Transport;
   readonly input: string;
   readonly handler: SessionMessageHandler;
-  /** Sessions handled at the same time (one accept loop each). Default 8. */
+  /** Sessions handled at the same time (one accept loop each). Default 32. */
   readonly maxConcurrentSessions?: number;
-  /** A session with no message for this long is released. Default 30 000. */
+  /**
+   * A session with no message for this long is released. Default 1 000. A transport may end the wait early
+   * when another session has work and no accept loop is free (the session is then released at once).
+   */
   readonly sessionIdleTimeoutMs?: number;
+  /**
+   * The turn budget: after this many messages in one turn the session is released (its remaining messages wait
+   * their turn behind the sessions that waited longer), so more active sessions than slots all get served.
+   * Default 64; 0 means no limit.
+   */
+  readonly maxMessagesPerTurn?: number;
+  /** The turn budget in time: a session held this long is released after its current batch. Default 500; 0: no limit. */
+  readonly maxTurnMs?: number;
   /** How long one message's handling (or one idle wait) keeps the lock renewed; 0 disables renewal. Default 300 000. */
   readonly maxAutoLockRenewalDurationMs?: number;
   /** Messages fetched ahead of the one being handled. Default 0. */
@@ -63,6 +74,8 @@ export interface ResolvedProcessorOptions {
   readonly handler: SessionMessageHandler;
   readonly maxConcurrentSessions: number;
   readonly sessionIdleTimeoutMs: number;
+  readonly maxMessagesPerTurn: number;
+  readonly maxTurnMs: number;
   readonly maxAutoLockRenewalDurationMs: number;
   readonly receiveBatchSize: number;
   readonly acceptWaitMs: number;
@@ -105,8 +118,10 @@ export function resolveProcessorOptions(options: SessionProcessorOptions): Resol
     transport: options.transport,
     input: options.input,
     handler: options.handler,
-    maxConcurrentSessions: integer('maxConcurrentSessions', options.maxConcurrentSessions ?? 8, 1),
-    sessionIdleTimeoutMs: integer('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? 30_000, 1),
+    maxConcurrentSessions: integer('maxConcurrentSessions', options.maxConcurrentSessions ?? 32, 1),
+    sessionIdleTimeoutMs: integer('sessionIdleTimeoutMs', options.sessionIdleTimeoutMs ?? 1_000, 1),
+    maxMessagesPerTurn: integer('maxMessagesPerTurn', options.maxMessagesPerTurn ?? 64, 0),
+    maxTurnMs: integer('maxTurnMs', options.maxTurnMs ?? 500, 0),
     maxAutoLockRenewalDurationMs: integer(
       'maxAutoLockRenewalDurationMs',
       options.maxAutoLockRenewalDurationMs ?? 300_000,

@@ -29,9 +29,34 @@ type MutableStats = { -readonly [K in keyof SessionProcessorStats]: number };
 
 const STOPPED = Symbol('stopped');
 
+/** One turn of a session: ends after `maxMessagesPerTurn` received messages or `maxTurnMs` (0 = no limit). */
+class TurnBudget {
+  readonly #startedAt: number;
+  #received = 0;
+
+  constructor(
+    private readonly options: Pick<ResolvedProcessorOptions, 'maxMessagesPerTurn' | 'maxTurnMs'>,
+    private readonly clock: Clock,
+  ) {
+    this.#startedAt = clock.now();
+  }
+
+  count(received: number): void {
+    this.#received += received;
+  }
+
+  get used(): boolean {
+    const { maxMessagesPerTurn, maxTurnMs } = this.options;
+    if (maxMessagesPerTurn > 0 && this.#received >= maxMessagesPerTurn) return true;
+    return maxTurnMs > 0 && this.clock.now() - this.#startedAt >= maxTurnMs;
+  }
+}
+
 /**
  * Runs `maxConcurrentSessions` accept loops over one input. Each accepted session is handled one message at a
- * time in FIFO order until it has been idle for `sessionIdleTimeoutMs`, then released. Written once above the
+ * time in FIFO order for one turn: until it has been idle for `sessionIdleTimeoutMs` or has used its turn budget
+ * (`maxMessagesPerTurn`, `maxTurnMs`), then released, so with more active sessions than slots every session is
+ * served in turn (the transport hands out the session that has waited longest). Written once above the
  * transport SPI; no transport has its own.
  */
 export class SessionProcessor {
@@ -168,10 +193,12 @@ export class SessionProcessor {
         healthy = false;
         return healthy;
       }
-      while (this.#state === 'running') {
+      const turn = new TurnBudget(this.#options, this.#clock);
+      while (this.#state === 'running' && !turn.used) {
         renewer.resetBudget();
         const batch = await this.#receiveUnlessStopped(session, receiveBatchSize, sessionIdleTimeoutMs);
         if (batch === STOPPED || batch.length === 0) break;
+        turn.count(batch.length);
         if (batch.length > 1 && handler.handleMessages) {
           try {
             await handler.handleMessages(session, batch);

@@ -1,5 +1,6 @@
+export { type BusGaugeSources, observeBusGauges } from './bus-gauges.js';
 export { messageAttributes, withProcessSpan, withPublishSpan } from './message-spans.js';
-export { countMetric, measureDuration, recordDuration } from './metrics.js';
+export { countMetric, DURATION_BUCKETS_SECONDS, measureDuration, recordDuration } from './metrics.js';
 export {
   MessagingOperation,
   MetricName,

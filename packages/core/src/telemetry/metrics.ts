@@ -13,6 +13,11 @@ interface Instruments {
   readonly histograms: Map<string, Histogram>;
 }
 
+/** Bucket boundaries for durations, from 5 ms to 5 minutes. */
+export const DURATION_BUCKETS_SECONDS = [
+  0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 30, 60, 300,
+];
+
 // Instruments are cached per meter provider: the global provider can be replaced after the first use.
 const byProvider = new WeakMap<MeterProvider, Map<string, Instruments>>();
 
@@ -47,7 +52,10 @@ export function countMetric(
   counter.add(value, attributes);
 }
 
-/** Records a duration in milliseconds on a NimBus histogram. */
+/**
+ * Records a duration on a NimBus histogram. Callers measure in milliseconds; the histogram holds seconds
+ * (unit `s`), as the OpenTelemetry semantic conventions ask of every duration.
+ */
 export function recordDuration(
   scope: TelemetryScope,
   name: MetricName,
@@ -57,10 +65,13 @@ export function recordDuration(
   const cache = instruments(scope);
   let histogram = cache.histograms.get(name);
   if (!histogram) {
-    histogram = metrics.getMeter(scope).createHistogram(name, { unit: 'ms' });
+    histogram = metrics.getMeter(scope).createHistogram(name, {
+      unit: 's',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS_SECONDS },
+    });
     cache.histograms.set(name, histogram);
   }
-  histogram.record(Math.max(0, milliseconds), attributes);
+  histogram.record(Math.max(0, milliseconds) / 1000, attributes);
 }
 
 /** Times `fn` on `clock` and records the duration, with `nimbus.outcome` = completed | failed. */

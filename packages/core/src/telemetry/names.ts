@@ -52,6 +52,7 @@ export const TelemetryAttribute = {
   StoreProvider: 'nimbus.store.provider',
   CircuitState: 'nimbus.circuit_breaker.state',
   ErrorType: 'error.type',
+  MessageState: 'nimbus.message.state',
 } as const;
 
 /** `messaging.operation.type` values. */
@@ -62,7 +63,7 @@ export const MessagingOperation = {
   Settle: 'settle',
 } as const;
 
-/** Metric names; durations are histograms in milliseconds, everything else counts. */
+/** Metric names; durations are histograms in seconds, gauges are observed at collection, the rest count. */
 export const MetricName = {
   MessagePublished: 'nimbus.message.published',
   MessagePublishFailed: 'nimbus.message.publish.failed',
@@ -87,6 +88,15 @@ export const MetricName = {
   StoreOperationDuration: 'nimbus.store.operation.duration',
   StoreOperationFailed: 'nimbus.store.operation.failed',
   CircuitBreakerTransitions: 'nimbus.circuit_breaker.transitions_total',
+  /** A retry of a failed message was handled (a `RetryRequest` came back to the endpoint). */
+  MessageRetried: 'nimbus.message.retried',
+  MessageDeadLettered: 'nimbus.message.dead_lettered',
+  /** Gauge: messages at an endpoint's input by `nimbus.message.state` (active, scheduled, parked, dead_lettered). */
+  EndpointMessages: 'nimbus.endpoint.messages',
+  /** Gauge: sessions of an endpoint blocked by a failed, dead-lettered or unsupported event. */
+  EndpointBlockedSessions: 'nimbus.endpoint.sessions.blocked',
+  /** Gauge, seconds: age of the oldest message waiting for the Resolver (0 when none waits). */
+  ResolverLag: 'nimbus.resolver.lag',
 } as const;
 
 export type MetricName = (typeof MetricName)[keyof typeof MetricName];

@@ -1,6 +1,9 @@
+import { assertTransportMessage } from './message-validation.js';
 import type { BatchSettlement, PublishRequest, SessionState, SettleEffects } from './transport.js';
 import { TransportError, TransportErrorCode } from './transport-error.js';
 import type { TransportMessage } from './transport-message.js';
+
+export { assertTransportMessage };
 
 // Input checks every transport applies the same way, so the conformance suite sees one set of errors.
 
@@ -22,8 +25,13 @@ export function transportMessageSize(message: TransportMessage): number {
 
 export function assertPublishBatchSize(requests: readonly PublishRequest[], maxBatchBytes: number): void {
   let bytes = 0;
-  for (const request of requests)
-    for (const message of request.messages) bytes += transportMessageSize(message);
+  for (const request of requests) {
+    for (const message of request.messages) {
+      // Shape first: a header that is not a string must fail naming the header, not inside the size count.
+      assertTransportMessage(message);
+      bytes += transportMessageSize(message);
+    }
+  }
   if (bytes > maxBatchBytes) {
     throw new TransportError(
       TransportErrorCode.MessageTooLarge,
@@ -35,19 +43,6 @@ export function assertPublishBatchSize(requests: readonly PublishRequest[], maxB
 export function assertPublishSource(source: unknown): asserts source is string {
   if (typeof source !== 'string' || source.length === 0) {
     throw invalid('PublishRequest.source must be a non-empty string');
-  }
-}
-
-export function assertTransportMessage(message: TransportMessage): void {
-  if (typeof message?.sessionId !== 'string' || message.sessionId.length === 0) {
-    throw invalid('TransportMessage.sessionId must be a non-empty string');
-  }
-  if (typeof message.body !== 'string') throw invalid('TransportMessage.body must be a string');
-  if (typeof message.messageId !== 'string' || message.messageId.length === 0) {
-    throw invalid('TransportMessage.messageId must be a non-empty string');
-  }
-  if (message.headers === null || typeof message.headers !== 'object') {
-    throw invalid('TransportMessage.headers must be an object');
   }
 }
 

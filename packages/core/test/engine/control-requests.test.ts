@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { EventHandlerNotFoundError, MessageType, PermanentFailureError } from '../../src/index.js';
+import {
+  DefaultRetryPolicyProvider,
+  EventHandlerNotFoundError,
+  MessageType,
+  PermanentFailureError,
+  RetryPolicy,
+} from '../../src/index.js';
 import { setup } from './engine-fixture.js';
 import { control, event } from './fake-session.js';
 
@@ -70,16 +76,21 @@ describe('engine: pending handoff', () => {
     expect(f.handler.calls).toHaveLength(1);
   });
 
-  it('7.1-18 a resubmission for a while blocked by b that hands off leaves the block on b', async () => {
+  it('7.1-18 (fixed: the bus decides) a resubmission for a while blocked by b is refused: no handler, block stays on b', async () => {
     const f = setup();
     blockedOn(f, 'event-b');
     f.handler.script = (c) => c.markPendingHandoff({ reason: 'x' });
-    await f.deliver(control(MessageType.ResubmissionRequest, event()));
-    expect(f.session.responses(MessageType.PendingHandoffResponse)).toHaveLength(1);
+    const a = event();
+    await f.deliver(control(MessageType.ResubmissionRequest, a));
+    expect(f.handler.calls).toHaveLength(0);
+    expect(f.session.responses(MessageType.PendingHandoffResponse)).toHaveLength(0);
+    const [refusal] = f.session.responses(MessageType.RefusalResponse);
+    expect(refusal).toMatchObject({ eventId: a.eventId, to: 'Resolver' });
+    expect(refusal?.content.errorContent).toMatchObject({ errorType: 'ControlRequestRefused' });
+    expect(refusal?.content.errorContent?.errorText).toContain("the session is blocked by event 'event-b'");
     expect(f.session.blockedBy()).toBe('event-b');
     expect(f.session.last?.kind).toBe('complete');
   });
-
   it('7.1-19 a RetryRequest (blocked by this) that hands off: response with metadata, still blocked, no replay', async () => {
     const f = setup();
     const e = event();
@@ -117,22 +128,24 @@ describe('engine: handoff settlement', () => {
     expect(f.session.responses(MessageType.ResolutionResponse)).toHaveLength(0);
   });
 
-  it('7.1-22 HandoffCompleted while blocked by another event resolves without unblocking', async () => {
+  it('7.1-22 (fixed) HandoffCompleted while blocked by another event is refused: no resolution, block stays', async () => {
     const f = setup();
     blockedOn(f, 'other');
     await f.deliver(control(MessageType.HandoffCompletedRequest, event()));
-    expect(f.session.responses(MessageType.ResolutionResponse)).toHaveLength(1);
+    expect(f.session.responses(MessageType.ResolutionResponse)).toHaveLength(0);
+    expect(f.session.responses(MessageType.RefusalResponse)).toHaveLength(1);
     expect(f.session.blockedBy()).toBe('other');
     expect(f.session.last?.kind).toBe('complete');
   });
-
-  it('7.1-23 HandoffCompleted when not blocked resolves and completes', async () => {
+  it('7.1-23 (fixed) HandoffCompleted when not blocked is refused (the handoff was settled already)', async () => {
     const f = setup();
     await f.deliver(control(MessageType.HandoffCompletedRequest, event()));
-    expect(f.session.responses(MessageType.ResolutionResponse)).toHaveLength(1);
+    expect(f.session.responses(MessageType.ResolutionResponse)).toHaveLength(0);
+    expect(f.session.responses(MessageType.RefusalResponse)[0]?.content.errorContent?.errorText).toContain(
+      'the session is not blocked',
+    );
     expect(f.session.last?.kind).toBe('complete');
   });
-
   it('7.1-24 HandoffFailed (blocked by this) sends an ErrorResponse with the operator text verbatim and stays blocked', async () => {
     const f = setup();
     const e = event();
@@ -158,17 +171,17 @@ describe('engine: handoff settlement', () => {
     expect(f.session.last?.kind).toBe('complete');
   });
 
-  it('7.1-25/26 HandoffFailed when blocked by another event or not blocked: completes, nothing sent', async () => {
+  it('7.1-25/26 (fixed) HandoffFailed when blocked by another event or not blocked: refused, no error response', async () => {
     for (const blocker of ['other', null]) {
       const f = setup();
       blockedOn(f, blocker);
       await f.deliver(control(MessageType.HandoffFailedRequest, event()));
-      expect(f.session.published).toHaveLength(0);
+      expect(f.session.responses(MessageType.ErrorResponse)).toHaveLength(0);
+      expect(f.session.responses(MessageType.RefusalResponse)).toHaveLength(1);
       expect(f.session.blockedBy()).toBe(blocker);
       expect(f.session.last?.kind).toBe('complete');
     }
   });
-
   it('7.1-27 HandoffFailed from anyone else is dead-lettered with no error response', async () => {
     const f = setup();
     const e = event();
@@ -277,17 +290,33 @@ describe('engine: RetryRequest', () => {
 });
 
 describe('engine: ResubmissionRequest', () => {
-  it('7.1-40 from Manager: handler runs, resolves, completes', async () => {
+  it('7.1-40 from Manager, blocked by this: handler runs, resolves, completes', async () => {
     const f = setup();
-    await f.deliver(control(MessageType.ResubmissionRequest, event()));
+    const e = event();
+    blockedOn(f, e.eventId);
+    await f.deliver(control(MessageType.ResubmissionRequest, e));
     expect(f.handler.calls).toHaveLength(1);
     expect(f.session.responses(MessageType.ResolutionResponse)).toHaveLength(1);
     expect(f.session.last?.kind).toBe('complete');
   });
 
+  it('(fixed: the bus decides) a resubmission of an event that blocks nothing and awaits nothing is refused', async () => {
+    const f = setup();
+    const e = event();
+    await f.deliver(control(MessageType.ResubmissionRequest, e));
+    expect(f.handler.calls).toHaveLength(0);
+    expect(f.session.responses(MessageType.ResolutionResponse)).toHaveLength(0);
+    const [refusal] = f.session.responses(MessageType.RefusalResponse);
+    expect(refusal?.content.errorContent?.errorText).toContain(
+      `Event '${e.eventId}' cannot be resubmitted: it does not await an operator`,
+    );
+    expect(f.session.state).toBeNull();
+    expect(f.lifecycle).toEqual([`received:${e.eventId}`]);
+  });
   it('7.1-41 (adapted) an edited payload reaches the handler', async () => {
     const f = setup();
     const e = event({ json: { amount: 1 } });
+    blockedOn(f, e.eventId);
     await f.deliver(
       control(MessageType.ResubmissionRequest, e, {
         content: {
@@ -298,7 +327,6 @@ describe('engine: ResubmissionRequest', () => {
     );
     expect(f.handler.calls[0]?.message.content.eventContent?.eventJson).toBe('{"amount":2}');
   });
-
   it('7.1-42 blocked by this: unblocks', async () => {
     const f = setup();
     const e = event();
@@ -307,14 +335,14 @@ describe('engine: ResubmissionRequest', () => {
     expect(f.session.blockedBy()).toBeNull();
   });
 
-  it('7.1-43 blocked by another: the block stays', async () => {
+  it('7.1-43 (fixed) blocked by another: refused, the block stays, no handler', async () => {
     const f = setup();
     blockedOn(f, 'other');
     await f.deliver(control(MessageType.ResubmissionRequest, event()));
     expect(f.session.blockedBy()).toBe('other');
-    expect(f.handler.calls).toHaveLength(1);
+    expect(f.handler.calls).toHaveLength(0);
+    expect(f.session.responses(MessageType.RefusalResponse)).toHaveLength(1);
   });
-
   it('7.1-44 from a non-Manager: dead-lettered, handler not run', async () => {
     const f = setup();
     await f.deliver(control(MessageType.ResubmissionRequest, event(), { from: 'Retry' }));
@@ -322,23 +350,25 @@ describe('engine: ResubmissionRequest', () => {
     expect(f.handler.calls).toHaveLength(0);
   });
 
-  it('7.1-45 handler not found: UnsupportedResponse, completes', async () => {
+  it('7.1-45 handler not found: UnsupportedResponse, completes, and it still awaits an operator', async () => {
     const f = setup();
     f.handler.script = (c) => {
       throw new EventHandlerNotFoundError(c.message.eventTypeId);
     };
-    await f.deliver(control(MessageType.ResubmissionRequest, event()));
-    expect(f.session.responses(MessageType.UnsupportedResponse)).toHaveLength(1);
+    const e = event();
+    await f.deliver(e);
+    expect(f.session.state).toMatchObject({ awaitingOperator: [e.eventId] });
+    await f.deliver(control(MessageType.ResubmissionRequest, e));
+    expect(f.handler.calls).toHaveLength(2);
+    expect(f.session.responses(MessageType.UnsupportedResponse)).toHaveLength(2);
+    expect(f.session.state).toMatchObject({ awaitingOperator: [e.eventId] });
     expect(f.session.last?.kind).toBe('complete');
   });
-
-  it('7.1-46 handler throws: ErrorResponse, completes, no retry scheduled', async () => {
+  it('7.1-46 (fixed, issue 12.4) handler throws on a resubmission: ErrorResponse, still blocked, and a retry is scheduled as for a first delivery', async () => {
     const f = setup({
-      retryPolicies: {
-        retryPolicyFor: () => {
-          throw new Error('must not be asked');
-        },
-      },
+      retryPolicies: new DefaultRetryPolicyProvider().setDefaultPolicy(
+        new RetryPolicy({ maxRetries: 2, baseDelayMs: 1_000 }),
+      ),
     });
     const e = event();
     blockedOn(f, e.eventId);
@@ -347,9 +377,23 @@ describe('engine: ResubmissionRequest', () => {
     };
     await f.deliver(control(MessageType.ResubmissionRequest, e));
     expect(f.session.responses(MessageType.ErrorResponse)).toHaveLength(1);
-    expect(f.session.scheduled()).toHaveLength(0);
+    const [retry] = f.session.scheduled();
+    expect(retry?.envelope).toMatchObject({ messageType: MessageType.RetryRequest, eventId: e.eventId });
+    expect(retry!.at.getTime()).toBeGreaterThan(f.clock.now());
     expect(f.session.blockedBy()).toBe(e.eventId);
     expect(f.lifecycle.at(-1)).toBe(`failed:${e.eventId}`);
+  });
+
+  it('a resubmission with no matching retry policy fails without a retry', async () => {
+    const f = setup();
+    const e = event();
+    blockedOn(f, e.eventId);
+    f.handler.script = () => {
+      throw new Error('again');
+    };
+    await f.deliver(control(MessageType.ResubmissionRequest, e));
+    expect(f.session.scheduled()).toHaveLength(0);
+    expect(f.session.blockedBy()).toBe(e.eventId);
   });
 });
 
@@ -366,14 +410,14 @@ describe('engine: SkipRequest', () => {
     expect(f.session.blockedBy()).toBeNull();
   });
 
-  it('7.1-48 not blocked by this: SkipResponse, completes, state unchanged', async () => {
+  it('7.1-48 (fixed) not blocked by this: refused with a RefusalResponse, no SkipResponse, state unchanged', async () => {
     const f = setup();
     blockedOn(f, 'other');
     await f.deliver(control(MessageType.SkipRequest, event()));
-    expect(f.session.responses(MessageType.SkipResponse)).toHaveLength(1);
+    expect(f.session.responses(MessageType.SkipResponse)).toHaveLength(0);
+    expect(f.session.responses(MessageType.RefusalResponse)).toHaveLength(1);
     expect(f.session.blockedBy()).toBe('other');
   });
-
   it('7.1-49 from a non-Manager: dead-lettered, no SkipResponse', async () => {
     const f = setup();
     const e = event();

@@ -156,7 +156,13 @@ describe('engine: inbox pre-check (reference 7.1-62..70, adapted)', () => {
     const f = withInbox();
     const e = event();
     f.session.parked.set(1, f.session.deliver(event({ eventId: 'p1' })));
-    f.session.state = { blockedByEventId: null, replaying: false, nextSequence: 2, deferredCount: 1 };
+    f.session.state = {
+      blockedByEventId: null,
+      replaying: false,
+      nextSequence: 2,
+      deferredCount: 1,
+      awaitingOperator: [e.eventId],
+    };
     await f.deliver(f.inbox.recorded(control(MessageType.ResubmissionRequest, e)));
     expect(f.handler.handledEventIds).toEqual(['p1']);
     expect(duplicates(f)).toHaveLength(1);

@@ -83,7 +83,7 @@ describe('engine: ordered replay inside the session', () => {
     expect(f.session.parked.size).toBe(0);
   });
 
-  it('operator reprocess (ProcessDeferredRequest from Manager) lifts the block and replays', async () => {
+  it('operator reprocess (ProcessDeferredRequest from Manager) is refused while a block holds: nothing replays out of order', async () => {
     const f = setup();
     f.handler.script = (c) => {
       if (c.message.eventId === 'blocker') throw new Error('x');
@@ -93,7 +93,20 @@ describe('engine: ordered replay inside the session', () => {
     await f.deliver(
       event({ eventId: 'x', messageType: MessageType.ProcessDeferredRequest, from: 'Manager' }),
     );
-    expect(f.handler.handledEventIds).toEqual(['blocker', 'p1']);
+    expect(f.handler.handledEventIds).toEqual(['blocker']);
+    expect(f.session.state).toMatchObject({ blockedByEventId: 'blocker' });
+    const [refusal] = f.session.responses(MessageType.RefusalResponse);
+    expect(refusal?.content.errorContent?.errorText).toContain("is blocked by event 'blocker'");
+  });
+
+  it('operator reprocess replays a line that no block holds', async () => {
+    const f = setup();
+    f.session.parked.set(1, f.session.deliver(event({ eventId: 'p1' })));
+    f.session.state = { blockedByEventId: null, replaying: false, nextSequence: 2, deferredCount: 1 };
+    await f.deliver(
+      event({ eventId: 'x', messageType: MessageType.ProcessDeferredRequest, from: 'Manager' }),
+    );
+    expect(f.handler.handledEventIds).toEqual(['p1']);
     expect(f.session.state).toMatchObject({ blockedByEventId: null, replaying: false });
   });
 

@@ -44,7 +44,7 @@ describe('NimBus metrics', () => {
     );
     expect(recorded.at(-1)).toMatchObject({
       kind: 'histogram',
-      value: 25,
+      value: 0.025,
       attributes: { 'nimbus.outcome': 'completed' },
     });
     await expect(
@@ -53,6 +53,6 @@ describe('NimBus metrics', () => {
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
-    expect(recorded.at(-1)).toMatchObject({ value: 5, attributes: { 'nimbus.outcome': 'failed' } });
+    expect(recorded.at(-1)).toMatchObject({ value: 0.005, attributes: { 'nimbus.outcome': 'failed' } });
   });
 });

@@ -22,7 +22,7 @@ const platform = definePlatform([
 const topology = topologyFromPlatform(platform);
 
 function message(headers: Record<string, string>): TransportMessage {
-  return { messageId: 'm', sessionId: 's', correlationId: null, headers, body: '{}' };
+  return { messageId: 'm', sessionId: 's', correlationId: 'c', headers, body: '{}' };
 }
 
 describe('topology from a platform', () => {
@@ -62,16 +62,32 @@ describe('routing rule', () => {
     expect(deliveries[1]!.message).toBe(toB!.message);
   });
 
-  it('does not re-forward a copy that already has a From', () => {
-    expect(
+  it('refuses to re-forward a copy that already has a From, naming why', () => {
+    expect(() =>
       routeMessage(topology, 'A', message({ [Header.To]: 'Ping', [Header.EventTypeId]: 'Ping', From: 'B' })),
-    ).toEqual([]);
+    ).toThrow(/cannot be routed: it already has From 'B'/);
   });
 
-  it('drops a publish nobody consumes', () => {
-    expect(
+  it('refuses a publish nobody consumes, naming the event type and the source', () => {
+    expect(() =>
       routeMessage(topology, 'B', message({ [Header.To]: 'Ping', [Header.EventTypeId]: 'Ping' })),
-    ).toEqual([]);
+    ).toThrow(/no endpoint subscribes to 'Ping' from 'B'/);
+  });
+
+  it('refuses a message without headers, from an unknown source, or an event without correlation id', () => {
+    expect(() => routeMessage(topology, 'A', message({}))).toThrow(/it has no 'To' header/);
+    expect(() =>
+      routeMessage(topology, 'Nobody', message({ [Header.To]: 'Ping', [Header.EventTypeId]: 'Ping' })),
+    ).toThrow(/'Nobody' is neither an endpoint of the topology nor a platform address/);
+    expect(() =>
+      routeMessage(topology, 'A', {
+        ...message({ [Header.To]: 'Ping', [Header.EventTypeId]: 'Ping' }),
+        correlationId: null,
+      }),
+    ).toThrow(/an event needs a correlation id/);
+    expect(() => routeMessage(topology, 'A', message({ [Header.To]: 'Ping' }))).toThrow(
+      /an event needs an 'EventTypeId' header/,
+    );
   });
 
   it('sends Resolver-bound responses to the Resolver stamped with the source', () => {

@@ -1,8 +1,10 @@
-/** Which database engine backs the store. */
-export type SqlDialectName = 'sqlite' | 'postgres';
+import type { MigrationMode, SqlDialect } from '@nimbus/sql';
+
+/** Which database engine backs the store (the one dialect type of `@nimbus/sql`). */
+export type SqlDialectName = SqlDialect;
 
 /** `AutoApply` runs pending migrations at start; `VerifyOnly` refuses to start while any is unapplied. */
-export type MigrationMode = 'AutoApply' | 'VerifyOnly';
+export type { MigrationMode };
 
 export const DEFAULT_SCHEMA = 'nimbus';
 export const DEFAULT_SQLITE_PATH = '.nimbus/store.db';

@@ -1,5 +1,5 @@
+import { isRetryableDriverError, openPostgresPool } from '@nimbus/sql';
 import { Kysely, PostgresDialect as KyselyPostgresDialect, type SqlBool, sql } from 'kysely';
-import pg from 'pg';
 import type { StoreDatabase } from '../schema/database.js';
 import { TableMappingPlugin } from '../schema/table-mapping-plugin.js';
 import type { SqlDialect, StoreDb } from './sql-dialect.js';
@@ -10,50 +10,15 @@ export interface PostgresDialectOptions {
   readonly poolSize: number;
 }
 
-const INT8_OID = 20;
-const NUMERIC_OID = 1700;
-
-/** SQLSTATEs worth a back-off and retry: connection loss, lock/serialization conflicts, shutdown, overload. */
-const TRANSIENT_SQLSTATES = new Set([
-  '40001', // serialization_failure
-  '40P01', // deadlock_detected
-  '55P03', // lock_not_available
-  '57014', // query_canceled (statement timeout)
-  '57P01', // admin_shutdown
-  '57P02', // crash_shutdown
-  '57P03', // cannot_connect_now
-  '53300', // too_many_connections
-  '53400', // configuration_limit_exceeded
-]);
-const TRANSIENT_NODE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EHOSTUNREACH',
-  'ENOTFOUND',
-]);
-const TRANSIENT_MESSAGES = [
-  /connection terminated/i,
-  /timeout exceeded when trying to connect/i,
-  /Connection terminated unexpectedly/i,
-];
-
 /** PostgreSQL through a pg pool; tables live in their own schema. */
 export function createPostgresDialect(options: PostgresDialectOptions): SqlDialect {
-  const pool = new pg.Pool({
+  // Connection errors nobody awaits are handled by the pool (the client is discarded); queries report theirs.
+  const pool = openPostgresPool({
     connectionString: options.connectionString,
     max: options.poolSize,
-    // Epoch-millisecond columns are bigint; they fit a JS number exactly, so read them as numbers.
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID || oid === NUMERIC_OID
-          ? (value: string) => Number(value)
-          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
+    applicationName: 'nimbus-store',
+    numericAsNumber: true,
   });
-  // An idle client losing its connection must not crash the process; the next query reports it.
-  pool.on('error', () => undefined);
   const db: StoreDb = new Kysely<StoreDatabase>({
     dialect: new KyselyPostgresDialect({ pool }),
     plugins: [new TableMappingPlugin({ schema: options.schema })],
@@ -84,14 +49,7 @@ export function createPostgresDialect(options: PostgresDialectOptions): SqlDiale
       );
       return result.rows.length > 0;
     },
-    isTransient(error) {
-      const e = error as { code?: unknown; message?: unknown } | null;
-      const code = typeof e?.code === 'string' ? e.code : '';
-      if (code.startsWith('08') || TRANSIENT_SQLSTATES.has(code) || TRANSIENT_NODE_CODES.has(code))
-        return true;
-      const message = typeof e?.message === 'string' ? e.message : '';
-      return TRANSIENT_MESSAGES.some((pattern) => pattern.test(message));
-    },
+    isTransient: isRetryableDriverError,
     isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === '23505',
     destroy: () => db.destroy(),
   };

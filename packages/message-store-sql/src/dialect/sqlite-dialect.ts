@@ -1,6 +1,4 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { isRetryableDriverError, openSqliteDatabase } from '@nimbus/sql';
 import { Kysely, SqliteDialect as KyselySqliteDialect, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
 import { TableMappingPlugin } from '../schema/table-mapping-plugin.js';
@@ -14,19 +12,13 @@ export interface SqliteDialectOptions {
   readonly busyTimeoutMs: number;
 }
 
-const TRANSIENT_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|PROTOCOL)/;
-
 /**
  * SQLite through better-sqlite3 in WAL mode: many readers, one writer at a time, across processes.
  * Keep one store per database file per process: better-sqlite3 waits for locks synchronously, so two
  * connections of one process contending for the write lock would stall each other until the timeout.
  */
 export function createSqliteDialect(options: SqliteDialectOptions): SqlDialect {
-  if (options.filename !== ':memory:') mkdirSync(dirname(options.filename), { recursive: true });
-  const raw = new Database(options.filename, { timeout: options.busyTimeoutMs });
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = NORMAL');
-  raw.pragma(`busy_timeout = ${Math.floor(options.busyTimeoutMs)}`);
+  const raw = openSqliteDatabase(options.filename, { busyTimeoutMs: Math.floor(options.busyTimeoutMs) });
   const db: StoreDb = new Kysely<StoreDatabase>({
     dialect: new KyselySqliteDialect({ database: raw }),
     plugins: [new TableMappingPlugin({ prefix: options.prefix })],
@@ -63,7 +55,7 @@ export function createSqliteDialect(options: SqliteDialectOptions): SqlDialect {
         .get(`${options.prefix}${table}`);
       return row !== undefined;
     },
-    isTransient: (error) => TRANSIENT_CODES.test(sqliteCode(error)),
+    isTransient: isRetryableDriverError,
     isUniqueViolation: (error) =>
       sqliteCode(error).startsWith('SQLITE_CONSTRAINT_UNIQUE') ||
       sqliteCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',

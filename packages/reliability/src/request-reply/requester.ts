@@ -98,7 +98,12 @@ export function createRequester(options: RequesterOptions): Requester {
       const timer: Promise<typeof TIMED_OUT> = clock.sleep(timeoutMs, stop.signal).then(() => TIMED_OUT);
       let session: SessionHandle | null = null;
       try {
-        await transport.publish([{ source: endpoint, messages: [message] }]);
+        await transport.publish([{ source: endpoint, messages: [message] }]).catch((error: unknown) => {
+          if (!isTransportError(error, TransportErrorCode.EntityNotFound)) throw error;
+          throw new RequestReplyConfigurationError(
+            `The reply input ${replyInput} does not exist; apply the topology for endpoint ${endpoint} first (${(error as Error).message})`,
+          );
+        });
         const accepted = await Promise.race([
           transport.acceptSession(replyInput, {
             sessionId: replyToSessionId,

@@ -3,7 +3,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type pg from 'pg';
 
-export type SqlDialect = 'sqlite' | 'postgres';
+export type { SqlDialect } from '@nimbus/sql';
+
+import type { SqlDialect } from '@nimbus/sql';
 
 /**
  * Anything a store can run SQL on: a Kysely instance or transaction (either dialect), a `pg` pool or client,

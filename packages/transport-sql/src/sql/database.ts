@@ -9,7 +9,9 @@ export interface SqlExecutor {
   run(sql: string, params?: readonly unknown[]): Promise<number>;
 }
 
-export type SqlDialect = 'sqlite' | 'postgres';
+export type { SqlDialect } from '@nimbus/sql';
+
+import type { SqlDialect } from '@nimbus/sql';
 
 export interface SqlDatabase extends SqlExecutor {
   readonly dialect: SqlDialect;

@@ -1,19 +1,8 @@
 import { createHash } from 'node:crypto';
-import { TransportError } from '@nimbus/core';
-import pg from 'pg';
+import { classifyDriverError, openPostgresPool } from '@nimbus/sql';
+import type pg from 'pg';
 import type { Row, SqlDatabase, SqlExecutor } from './database.js';
 import { translateDriverError } from './driver-errors.js';
-
-// int8 columns (epoch-millisecond times, sequences) fit in a double for the next few hundred thousand years.
-const INT8_OID = 20;
-const types = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === INT8_OID) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format as 'text');
-  },
-};
-
-const TRANSIENT_SQLSTATES = new Set(['40001', '40P01']);
 
 export interface PostgresDatabase extends SqlDatabase {
   readonly pool: pg.Pool;
@@ -21,9 +10,8 @@ export interface PostgresDatabase extends SqlDatabase {
 
 /** A pg pool; `?` placeholders become `$n`; transactions retry a few times on deadlock/serialization failure. */
 export function openPostgresDatabase(connectionString: string, poolSize: number): PostgresDatabase {
-  const pool = new pg.Pool({ connectionString, max: poolSize, types });
-  // An idle client that loses its connection must not crash the process; the next checkout reconnects.
-  pool.on('error', () => undefined);
+  // Connection errors nobody awaits are handled by the pool (the client is discarded); queries report theirs.
+  const pool = openPostgresPool({ connectionString, max: poolSize, applicationName: 'nimbus-transport' });
   const rewritten = new Map<string, string>();
   const toPg = (sql: string): string => {
     let text = rewritten.get(sql);
@@ -90,9 +78,7 @@ export function openPostgresDatabase(connectionString: string, poolSize: number)
           } catch {
             broken = true;
           }
-          const cause = error instanceof TransportError ? error.cause : error;
-          const code = (cause as { code?: string } | undefined)?.code;
-          if (attempt < 4 && code !== undefined && TRANSIENT_SQLSTATES.has(code)) continue;
+          if (attempt < 4 && classifyDriverError(error).reason === 'conflict') continue;
           throw translateDriverError(error);
         } finally {
           client.release(broken);

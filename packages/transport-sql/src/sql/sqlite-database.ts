@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import { openSqliteDatabase as openSqliteFile } from '@nimbus/sql';
+import type Database from 'better-sqlite3';
 import { AsyncMutex } from './async-mutex.js';
 import type { Row, SqlDatabase, SqlExecutor } from './database.js';
 import { translateDriverError } from './driver-errors.js';
@@ -18,10 +19,7 @@ const MAX_GROUP = 64;
  * the shared COMMIT. Other processes are kept out by `BEGIN IMMEDIATE` plus the busy timeout.
  */
 export function openSqliteDatabase(path: string, busyTimeoutMs: number): SqlDatabase {
-  const db = new Database(path, { timeout: busyTimeoutMs });
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  const db = openSqliteFile(path, { busyTimeoutMs: Math.trunc(busyTimeoutMs) });
   const statements = new Map<string, Database.Statement>();
   const mutex = new AsyncMutex();
   const queue: QueuedTransaction[] = [];

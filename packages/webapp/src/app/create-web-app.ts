@@ -30,6 +30,8 @@ import type { IdentityStore } from '../identity/identity-store.js';
 import { LiveUpdateHub, type SubscribableNotifier } from '../live/live-update-hub.js';
 import { registerSseRoute } from '../live/sse-route.js';
 import { registerStorageHookRoutes } from '../live/storage-hook-routes.js';
+import { type MetricsEndpoint, registerProbeRoutes } from '../observability/probe-routes.js';
+import { webAppReadiness } from '../observability/web-app-readiness.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
@@ -78,6 +80,10 @@ export interface WebAppOptions {
   /** Endpoint ids to list even without a platform definition or stored metadata. */
   readonly extraEndpoints?: readonly string[];
   readonly sseKeepAliveMs?: number;
+  /** Serves `/metrics` (Prometheus text) when given. */
+  readonly metrics?: MetricsEndpoint;
+  /** `/metrics` then wants `Authorization: Bearer <token>`. */
+  readonly metricsToken?: string;
 }
 
 export interface WebApp {
@@ -182,6 +188,11 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   server.get('/api-docs', async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(renderApiDocsPage(openApi)),
   );
+  registerProbeRoutes(server, {
+    readiness: () => webAppReadiness({ store, transport: options.transport, notifier }),
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+  });
   registerSseRoute(server, { hub, keepAliveMs: options.sseKeepAliveMs ?? 25_000 });
   if (options.storageHookKey) registerStorageHookRoutes(server, hub, options.storageHookKey);
   const { built } = await serveUi(server, options.uiDistDir ?? DEFAULT_UI_DIST);

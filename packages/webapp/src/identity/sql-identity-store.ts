@@ -1,6 +1,5 @@
-import Database from 'better-sqlite3';
+import { openPostgresPool, openSqliteDatabase } from '@nimbus/sql';
 import { type Kysely, Kysely as KyselyDb, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
 import {
   DuplicateEmailError,
   type IdentitySession,
@@ -50,10 +49,15 @@ export function createSqlIdentityStore(options: SqlIdentityStoreOptions): Identi
   }
   const root: Kysely<IdentityDatabase> =
     options.dialect === 'sqlite'
-      ? new KyselyDb({ dialect: new SqliteDialect({ database: new Database(options.filename) }) })
+      ? new KyselyDb({ dialect: new SqliteDialect({ database: openSqliteDatabase(options.filename) }) })
       : new KyselyDb({
           dialect: new PostgresDialect({
-            pool: new pg.Pool({ connectionString: options.connectionString, max: 5 }),
+            // With error listeners on the pool and every client: a database restart (57P01) must not kill the WebApp.
+            pool: openPostgresPool({
+              connectionString: options.connectionString,
+              max: 5,
+              applicationName: 'nimbus-identity',
+            }),
           }),
         });
   const db = schema === null ? root : root.withSchema(schema);

@@ -4,6 +4,8 @@ export type LiveUpdate =
   | { readonly type: 'endpointupdate'; readonly endpointId: string }
   | { readonly type: 'heartbeatupdate'; readonly endpointId: string }
   | { readonly type: 'servicehealthupdate'; readonly serviceId: string }
+  /** Updates may have been missed (the notifier reconnected): browsers re-read everything shown. */
+  | { readonly type: 'resync' }
   | {
       readonly type: 'bulkprogress';
       readonly jobId: string;
@@ -32,6 +34,7 @@ export class LiveUpdateHub implements MessageStateChangeNotifier {
   constructor(private readonly notifier: SubscribableNotifier) {
     this.#unsubscribe = notifier.subscribe((change) => {
       if (change.kind === 'endpoint') this.publish({ type: 'endpointupdate', endpointId: change.endpointId });
+      else if (change.kind === 'resync') this.publish({ type: 'resync' });
       else if (change.kind === 'heartbeat')
         this.publish({ type: 'heartbeatupdate', endpointId: change.endpointId });
       else this.publish({ type: 'servicehealthupdate', serviceId: change.serviceId });

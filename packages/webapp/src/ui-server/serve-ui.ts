@@ -14,7 +14,7 @@ but the browser UI has not been built in this installation.</p>
 
 /** True for paths the SPA does not own: API, account actions, docs and assets. */
 function isServerPath(url: string): boolean {
-  return /^\/(api|openapi\.json|api-docs|assets)(\/|$|\?)/.test(url);
+  return /^\/(api|openapi\.json|api-docs|assets|metrics|healthz|readyz)(\/|$|\?)/.test(url);
 }
 
 /**

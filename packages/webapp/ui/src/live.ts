@@ -3,14 +3,21 @@ import { useEffect, useState } from 'react';
 
 /**
  * Listens to `/api/live` and invalidates the queries an update concerns; the browser re-reads, so the
- * stream only carries hints. EventSource reconnects by itself.
+ * stream only carries hints. EventSource reconnects by itself; after a reconnect (and on `resync`, sent
+ * when the server's notifier reconnected) every query is re-read, since updates may have been missed.
  */
 export function useLiveUpdates(): boolean {
   const client = useQueryClient();
   const [connected, setConnected] = useState(false);
   useEffect(() => {
     const source = new EventSource('/api/live');
-    source.onopen = () => setConnected(true);
+    let opened = false;
+    source.onopen = () => {
+      setConnected(true);
+      if (opened) void client.invalidateQueries();
+      opened = true;
+    };
+    source.addEventListener('resync', () => void client.invalidateQueries());
     source.onerror = () => setConnected(false);
     source.addEventListener('endpointupdate', (event) => {
       const { endpointId } = JSON.parse((event as MessageEvent).data) as { endpointId: string };

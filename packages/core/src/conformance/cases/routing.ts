@@ -1,7 +1,9 @@
 import { expect, it } from 'vitest';
 import { Header } from '../../envelope/headers.js';
+import { MAX_ID_LENGTH } from '../../transport/message-validation.js';
 import type { PeekedMessage } from '../../transport/transport.js';
 import { TransportErrorCode } from '../../transport/transport-error.js';
+import type { TransportMessage } from '../../transport/transport-message.js';
 import { CONFORMANCE_TOPOLOGY, type Harness, message } from '../harness.js';
 
 async function everywhere(h: Harness): Promise<Record<string, PeekedMessage[]>> {
@@ -90,18 +92,91 @@ export function routingCases(harness: () => Harness): void {
     expect(Object.keys(found)).toEqual(['Crm-reply']);
   });
 
-  it('delivers nothing for a publish without a route, and never re-forwards a copy that has From', async () => {
+  it('refuses a publish that no route takes, naming why, and delivers none of it (issue 12.7)', async () => {
     const h = harness();
-    await h.send(
+    const refused = async (source: string, m: TransportMessage, why: RegExp, code: TransportErrorCode) => {
+      const error = await h.transport.publish([{ source, messages: [m] }]).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code });
+      expect(String((error as Error).message)).toMatch(why);
+    };
+    const invalid = TransportErrorCode.InvalidArgument;
+    await refused(
       'Billing',
       message({ sessionId: 's', to: 'CustomerChanged', eventTypeId: 'CustomerChanged' }),
+      /no endpoint subscribes to 'CustomerChanged' from 'Billing'/,
+      invalid,
     );
-    await h.send('Crm', message({ sessionId: 's', to: 'Unrouted', eventTypeId: 'Unrouted' }));
-    await h.send(
+    await refused(
+      'Crm',
+      message({ sessionId: 's', to: 'Unrouted', eventTypeId: 'Unrouted' }),
+      /no endpoint subscribes to 'Unrouted'/,
+      invalid,
+    );
+    await refused(
       'Crm',
       message({ sessionId: 's', to: 'CustomerChanged', eventTypeId: 'CustomerChanged', from: 'Erp' }),
+      /already has From 'Erp'/,
+      invalid,
+    );
+    await refused('Crm', message({ sessionId: 's' }), /has no 'To' header/, invalid);
+    await refused(
+      'Crm',
+      {
+        ...message({ sessionId: 's', to: 'CustomerChanged', eventTypeId: 'CustomerChanged' }),
+        correlationId: null,
+      },
+      /needs a correlation id/,
+      invalid,
+    );
+    await refused(
+      'Ghost',
+      message({ sessionId: 's', to: 'Resolver' }),
+      /'Ghost' is neither an endpoint of the topology nor a platform address/,
+      TransportErrorCode.EntityNotFound,
     );
     expect(await everywhere(h)).toEqual({});
+  });
+
+  it('refuses header values that are not strings and over-long ids, naming the header (issue 12.8)', async () => {
+    const h = harness();
+    const base = message({ sessionId: 's', to: 'Resolver' });
+    const cases: [TransportMessage, RegExp][] = [
+      [
+        { ...base, headers: { ...base.headers, EventId: 7 as unknown as string } },
+        /header 'EventId' must be a string, got a number/,
+      ],
+      [
+        { ...base, headers: { ...base.headers, To: ['Resolver'] as unknown as string } },
+        /header 'To' must be a string, got an array/,
+      ],
+      [
+        { ...base, headers: null as unknown as Record<string, string> },
+        /headers must be a JSON object of strings, got null/,
+      ],
+      [
+        { ...base, correlationId: 5 as unknown as string },
+        /correlationId must be a non-empty string or null, got a number/,
+      ],
+      [
+        { ...base, headers: { ...base.headers, EventId: 'e'.repeat(MAX_ID_LENGTH + 1) } },
+        /header 'EventId' is 101 characters long/,
+      ],
+      [
+        { ...base, sessionId: 's'.repeat(MAX_ID_LENGTH + 1) },
+        /sessionId is 101 characters long; ids may have at most 100/,
+      ],
+      [{ ...base, messageId: 'm'.repeat(MAX_ID_LENGTH + 1) }, /messageId is 101 characters long/],
+    ];
+    for (const [bad, why] of cases) {
+      const error = await h.transport.publish([{ source: 'Crm', messages: [bad] }]).catch((e: unknown) => e);
+      expect(error, String(why)).toMatchObject({ code: TransportErrorCode.InvalidArgument });
+      expect(String((error as Error).message)).toMatch(why);
+      expect(error).not.toBeInstanceOf(TypeError);
+    }
+    await h.transport.publish([
+      { source: 'Crm', messages: [{ ...base, sessionId: 's'.repeat(MAX_ID_LENGTH) }] },
+    ]);
+    expect(Object.keys(await everywhere(h))).toEqual(['Resolver']);
   });
 
   it('refuses a publish that would land on an input that does not exist, delivering none of it', async () => {
@@ -113,7 +188,5 @@ export function routingCases(harness: () => Harness): void {
       ]),
     ).rejects.toMatchObject({ code: TransportErrorCode.EntityNotFound });
     expect(await everywhere(h)).toEqual({});
-    await h.send('Ghost', message({ sessionId: 's', to: 'Resolver', body: 'still audited' }));
-    expect(Object.keys(await everywhere(h))).toEqual(['Resolver']);
   });
 }

@@ -1,0 +1,137 @@
+import { MessageType } from '../envelope/message-type.js';
+import { Addresses } from '../platform/reserved.js';
+import { HandoffFailedError } from './errors.js';
+import { alreadyHandled } from './inbox-step.js';
+import { invokeHandler } from './invoke-handler.js';
+import { isAwaitingOperator, withAwaiting } from './session-state.js';
+import type { Step } from './step.js';
+import {
+  answerDuplicate,
+  authorize,
+  block,
+  complete,
+  fail,
+  isBlockedByThis,
+  refuse,
+  respondToSuccess,
+  settleAwaiting,
+  unblock,
+} from './step-actions.js';
+
+// Operator requests. The engine holding the session is the authority: the store the operator looked at may lag
+// the bus, so a request acts only on an event that still awaits it here and is refused otherwise, without
+// running a handler or touching the session (a `RefusalResponse` tells the Resolver why).
+
+/**
+ * Why the engine refuses `step`'s request, or `null` when it may act. Every request may act on the event that
+ * blocks the session. A resubmit or skip may also act on an event that ended dead-lettered or unsupported here
+ * without blocking (it awaits an operator), but not while another event blocks the session: that event comes
+ * first. Anything else (the event completed, was skipped, was resubmitted already, or never failed here) is
+ * stale.
+ */
+function refusalReason(
+  step: Step,
+  action: 'resubmitted' | 'skipped' | 'settled as a handoff',
+): string | null {
+  if (isBlockedByThis(step)) return null;
+  const { state, message, deps } = step;
+  const where = `session '${message.sessionId}' at '${deps.endpointId}'`;
+  const blocker = state.blockedByEventId;
+  if (action !== 'settled as a handoff' && isAwaitingOperator(state, message.eventId)) {
+    if (!blocker) return null;
+    return `Event '${message.eventId}' cannot be ${action} while event '${blocker}' blocks ${where}; resolve that event first.`;
+  }
+  const now = blocker ? `the session is blocked by event '${blocker}'` : 'the session is not blocked';
+  return `Event '${message.eventId}' cannot be ${action}: it does not await an operator in ${where} (${now}); it was already resolved, or never failed here. Nothing was run.`;
+}
+
+export async function resubmissionRequest(step: Step): Promise<void> {
+  authorize(step, Addresses.manager);
+  const refusal = refusalReason(step, 'resubmitted');
+  if (refusal !== null) return refuse(step, refusal);
+  if (await alreadyHandled(step)) return answerDuplicate(step, { releaseBlock: true });
+  const wasBlocking = isBlockedByThis(step);
+  const { responses } = step.deps;
+  settleAwaiting(step);
+  const result = await invokeHandler(step);
+  switch (result.kind) {
+    case 'notFound':
+      // Still no handler: it keeps waiting for an operator (and keeps the block it held).
+      step.state.awaitingOperator = withAwaiting(step.state, step.message.eventId ?? '');
+      return complete(step, responses.unsupported(step.message, step.startedAt));
+    case 'failed':
+      // The same rules as a first delivery: the event blocks its session and a matching policy retries it.
+      block(step);
+      return fail(step, result.error, { scheduleRetry: true });
+    case 'handled':
+      if (result.handoff) {
+        block(step);
+        return complete(step, responses.pendingHandoff(step.message, result.handoff, step.startedAt));
+      }
+      if (wasBlocking) unblock(step);
+      return respondToSuccess(step, result);
+    case 'discarded':
+      if (wasBlocking) unblock(step);
+      return respondToSuccess(step, result);
+  }
+}
+
+export function skipRequest(step: Step): void {
+  authorize(step, Addresses.manager);
+  const refusal = refusalReason(step, 'skipped');
+  if (refusal !== null) {
+    refuse(step, refusal);
+    return;
+  }
+  if (isBlockedByThis(step)) unblock(step);
+  settleAwaiting(step);
+  complete(step, step.deps.responses.skip(step.message, step.startedAt));
+}
+
+export function handoffCompleted(step: Step): void {
+  authorize(step, Addresses.manager);
+  const refusal = refusalReason(step, 'settled as a handoff');
+  if (refusal !== null) {
+    refuse(step, refusal);
+    return;
+  }
+  unblock(step);
+  // The handler is never invoked: the external work is done; its result (if any) is the content.
+  complete(step, step.deps.responses.resolution(step.message, step.startedAt, step.message.content));
+}
+
+export function handoffFailed(step: Step): void {
+  authorize(step, Addresses.manager);
+  const refusal = refusalReason(step, 'settled as a handoff');
+  if (refusal !== null) {
+    refuse(step, refusal);
+    return;
+  }
+  const error = step.message.content.errorContent;
+  const failure = new HandoffFailedError(error?.errorText || 'Handoff failed.', error?.errorType ?? null);
+  // The session stays blocked: an operator resubmits or skips the event.
+  fail(step, failure, { scheduleRetry: false });
+}
+
+/**
+ * `ContinuationRequest` is the engine's own "keep replaying" trigger; `ProcessDeferredRequest` is the
+ * operator's "reprocess deferred". Neither lifts a block (that would run parked messages before the event that
+ * blocks them): the operator's request is refused while the session is blocked. Otherwise both replay what is
+ * parked (an empty line simply returns to open) and send no response.
+ */
+export function continueReplay(step: Step): void {
+  authorize(step, Addresses.manager, Addresses.continuation);
+  const blocker = step.state.blockedByEventId;
+  if (blocker) {
+    if (step.message.messageType !== MessageType.ProcessDeferredRequest) complete(step);
+    else {
+      refuse(
+        step,
+        `Session '${step.message.sessionId}' at '${step.deps.endpointId}' is blocked by event '${blocker}'; resubmit or skip that event, its parked messages then replay in order.`,
+      );
+    }
+    return;
+  }
+  step.state.replaying = true;
+  complete(step);
+}

@@ -1,0 +1,84 @@
+import { LifecycleRunner, type Logger } from '@nimbus/core';
+import type { StateChangeListener } from '@nimbus/message-store';
+import pg from 'pg';
+import { decodeChanges } from './change-payloads.js';
+import { CoalescingSender } from './coalescing-sender.js';
+import { PgChangeListener } from './pg-change-listener.js';
+import type { SqlNotifierTuning, SqlStateChangeNotifier } from './sql-state-change-notifier.js';
+import { Subscribers } from './subscribers.js';
+
+export interface PostgresNotifierOptions extends SqlNotifierTuning {
+  readonly connectionString: string;
+  /** The store's schema: stores in different schemas of one database do not hear each other. */
+  readonly schema: string;
+  readonly logger: Logger;
+  /** Default 10 000 ms. */
+  readonly probeIntervalMs?: number;
+}
+
+/** The channel name for a schema (an identifier PostgreSQL keeps as is when quoted). */
+export function stateChangeChannel(schema: string): string {
+  return `nimbus_state_${schema}`.slice(0, 63);
+}
+
+/**
+ * Cross-process notifications over PostgreSQL `LISTEN/NOTIFY`: payloads carry ids only (split under the
+ * 8000-byte limit); one LISTEN connection per process reconnects with back-off and tells subscribers to
+ * resync after a reconnect, because notifications sent while it was down are gone.
+ */
+export function createPostgresStateChangeNotifier(options: PostgresNotifierOptions): SqlStateChangeNotifier {
+  const channel = stateChangeChannel(options.schema);
+  const subscribers = new Subscribers(options.logger);
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: 2,
+    application_name: 'nimbus-state-changes',
+  });
+  pool.on('error', () => undefined);
+  const sender = new CoalescingSender({
+    logger: options.logger,
+    delayMs: options.coalesceMs ?? 50,
+    retryMs: options.retryMs ?? 1_000,
+    send: async (payloads) => {
+      await pool.query('select pg_notify($1, payload) from unnest($2::text[]) as payload', [
+        channel,
+        [...payloads],
+      ]);
+    },
+  });
+  const listener = new PgChangeListener({
+    connectionString: options.connectionString,
+    channel,
+    logger: options.logger,
+    probeIntervalMs: options.probeIntervalMs ?? 10_000,
+    maxRetryDelayMs: 5_000,
+    onPayload: (payload) => void subscribers.deliver(decodeChanges(payload)),
+    onReconnected: () => void subscribers.deliver([{ kind: 'resync' }]),
+  });
+  const lifecycle = new LifecycleRunner({
+    start: () => listener.start(),
+    stop: async () => {
+      await sender.close();
+      await listener.stop();
+      await pool.end();
+    },
+  });
+
+  return {
+    dialect: 'postgres',
+    subscribe: (l: StateChangeListener) => subscribers.subscribe(l),
+    notifyEndpointStateChanged: async (endpointId) => sender.add({ kind: 'endpoint', endpointId }),
+    notifyHeartbeatChanged: async (endpointId) => sender.add({ kind: 'heartbeat', endpointId }),
+    notifyServiceHealthChanged: async (serviceId) => sender.add({ kind: 'serviceHealth', serviceId }),
+    flush: () => sender.flush(),
+    get listening() {
+      return listener.connected;
+    },
+    get state() {
+      return lifecycle.state;
+    },
+    start: () => lifecycle.start(),
+    stop: (stopOptions) => lifecycle.stop(stopOptions),
+    [Symbol.asyncDispose]: () => lifecycle.stop(),
+  };
+}

@@ -1,0 +1,67 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger, ReadinessReport } from '@nimbus/core';
+
+export interface HealthServerOptions {
+  readonly host?: string;
+  readonly port: number;
+  readonly readiness: () => Promise<ReadinessReport>;
+  /** Serves `/metrics` when given. */
+  readonly metrics?: { readonly contentType: string; scrape(): Promise<string> };
+  readonly logger: Logger;
+}
+
+export interface HealthServer {
+  /** `http://host:port` */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The Resolver's health port: `/healthz` (the process answers), `/readyz` (store and transport reachable,
+ * schema current; 503 otherwise) and `/metrics` (Prometheus). Everything else is a JSON 404.
+ */
+export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    const send = (status: number, type: string, body: string) => {
+      response.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
+      response.end(body);
+    };
+    const json = (status: number, body: unknown) =>
+      send(status, 'application/json; charset=utf-8', JSON.stringify(body));
+    if (request.method !== 'GET') return json(405, { error: 'MethodNotAllowed', message: 'Use GET.' });
+    const answer = async () => {
+      if (path === '/healthz') return json(200, { status: 'ok' });
+      if (path === '/readyz') {
+        const report = await options.readiness();
+        return json(report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', ...report });
+      }
+      if (path === '/metrics' && options.metrics)
+        return send(200, options.metrics.contentType, await options.metrics.scrape());
+      return json(404, { error: 'NotFound', message: `No route for GET ${path}` });
+    };
+    answer().catch((error: unknown) => {
+      options.logger.error({ error, path }, 'Health port request failed');
+      if (!response.headersSent) json(500, { error: 'InternalError', message: 'See the Resolver log.' });
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,33 @@
+export { Backoff, type BackoffOptions, sleep } from './backoff.js';
+export { isSqlDialect, SQL_DIALECTS, type SqlDialect } from './dialect.js';
+export {
+  classifyDriverError,
+  type DriverErrorClassification,
+  type DriverErrorReason,
+  describeDriverError,
+  isRetryableDriverError,
+} from './driver-errors.js';
+export { DriverNotInstalledError, loadBetterSqlite3, loadPg } from './drivers.js';
+export {
+  MIGRATION_MODES,
+  type MigrationJournal,
+  type MigrationMode,
+  type MigrationProgress,
+  type MigrationRunResult,
+  type NamedMigration,
+  type RunMigrationsOptions,
+  runMigrations,
+  SchemaOutOfDateError,
+} from './migrations.js';
+export { OutageLog, type OutageLogger } from './outage-log.js';
+export { type PgListenerEvents, type PgListenerOptions, ReconnectingPgListener } from './pg-listener.js';
+export {
+  openPostgresClient,
+  openPostgresPool,
+  type PostgresConnectionOptions,
+  type PostgresPoolOptions,
+  postgresTypes,
+  quotePostgresIdentifier,
+} from './postgres.js';
+export { probeReadiness, type Readiness } from './readiness.js';
+export { openSqliteDatabase, type SqliteOpenOptions } from './sqlite.js';

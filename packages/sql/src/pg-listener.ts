@@ -1,0 +1,132 @@
+import type pg from 'pg';
+import { Backoff, type BackoffOptions } from './backoff.js';
+import { OutageLog, type OutageLogger } from './outage-log.js';
+import { openPostgresClient, type PostgresConnectionOptions } from './postgres.js';
+
+export interface PgListenerEvents {
+  onNotification(channel: string, payload: string): void;
+  /**
+   * After every successful (re)LISTEN. `reconnected` is true after a lost connection came back: notifications
+   * sent meanwhile are gone, so callers catch up (re-poll) now.
+   */
+  onConnected?(info: { readonly reconnected: boolean }): void;
+  /** Each time the connection is lost or a reconnect attempt fails. */
+  onLost?(error: Error): void;
+}
+
+export interface PgListenerOptions extends PostgresConnectionOptions {
+  readonly channels: readonly string[];
+  readonly events: PgListenerEvents;
+  /** Logs the outage once when it starts and once when LISTEN is back. */
+  readonly logger?: OutageLogger;
+  /** Reconnect back-off; default 100 ms doubling to 5 s. */
+  readonly backoff?: BackoffOptions;
+}
+
+/**
+ * One dedicated connection LISTENing on some channels, reconnected with back-off whenever it drops (a database
+ * restart, a network cut, an idle kill), LISTEN re-issued on every new connection. `start()` resolves after the
+ * first attempt whether or not it succeeded: callers poll anyway, so a missing listener costs latency, never data.
+ */
+export class ReconnectingPgListener {
+  readonly #options: PgListenerOptions;
+  readonly #backoff: Backoff;
+  readonly #outage: OutageLog | null;
+  /** The connection LISTENing now (null while reconnecting). */
+  #client: pg.Client | null = null;
+  /** The newest connection made, up or still connecting; events of older ones are ignored. */
+  #latest: pg.Client | null = null;
+  #stopped = false;
+  #everConnected = false;
+  #retryTimer: NodeJS.Timeout | null = null;
+  #lastError: Error | null = null;
+
+  constructor(options: PgListenerOptions) {
+    for (const channel of options.channels) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(channel)) {
+        throw new RangeError(`LISTEN channel '${channel}' must be a plain SQL identifier`);
+      }
+    }
+    this.#options = options;
+    this.#backoff = new Backoff(options.backoff ?? { initialMs: 100, maxMs: 5000 });
+    this.#outage = options.logger ? new OutageLog(options.logger, 'PostgreSQL LISTEN connection') : null;
+  }
+
+  /** True while a connection is up and LISTENing. */
+  get listening(): boolean {
+    return this.#client !== null;
+  }
+
+  /** The last connection failure (null while listening). */
+  get lastError(): Error | null {
+    return this.#lastError;
+  }
+
+  async start(): Promise<void> {
+    await this.#connect();
+  }
+
+  async #connect(): Promise<void> {
+    if (this.#stopped) return;
+    const client = openPostgresClient({
+      ...this.#options,
+      onConnectionError: (error) => this.#lost(client, error),
+    });
+    this.#latest = client;
+    client.on('notification', (message) => {
+      if (message.payload !== undefined)
+        this.#options.events.onNotification(message.channel, message.payload);
+    });
+    client.on('end', () => this.#lost(client, new Error('LISTEN connection ended')));
+    try {
+      await client.connect();
+      for (const channel of this.#options.channels) await client.query(`LISTEN "${channel}"`);
+    } catch (error) {
+      this.#lost(client, error as Error);
+      return;
+    }
+    if (this.#stopped) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.#client = client;
+    this.#lastError = null;
+    this.#backoff.reset();
+    this.#outage?.succeeded();
+    const reconnected = this.#everConnected;
+    this.#everConnected = true;
+    this.#options.events.onConnected?.({ reconnected });
+  }
+
+  #lost(client: pg.Client, error: Error): void {
+    client.removeAllListeners('end');
+    client.removeAllListeners('notification');
+    client.end().catch(() => undefined);
+    if (this.#stopped) return;
+    if (client !== this.#latest) return; // an old connection's late news
+    this.#client = null;
+    this.#lastError = error;
+    this.#outage?.failed(error);
+    this.#options.events.onLost?.(error);
+    if (this.#retryTimer) return;
+    // A failed first start counts as "never connected": the first success reports reconnected=false.
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = null;
+      void this.#connect();
+    }, this.#backoff.next());
+    this.#retryTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    this.#retryTimer = null;
+    const client = this.#client;
+    this.#client = null;
+    if (client) {
+      client.removeAllListeners('end');
+      await client.end().catch(() => undefined);
+    }
+  }
+}
