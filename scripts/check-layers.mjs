@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Fails when a package's source imports against the layer order, imports a package it does not declare,
 // or declares a runtime dependency it never imports. Usage: node scripts/check-layers.mjs [repo-root]
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { sourceFiles, workspaceFolders } from './lib/source-files.mjs';
 
 /**
  * The layer of every package, lowest first. A package may import only packages of a LOWER layer
@@ -25,7 +26,6 @@ export const LAYERS = [
   ['@nimbus/cli'],
 ];
 
-const SOURCE = /\.(ts|tsx|mts)$/;
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
 function packageNameOf(specifier) {
@@ -33,21 +33,6 @@ function packageNameOf(specifier) {
   if (builtins.has(specifier) || specifier.startsWith('node:')) return null;
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-}
-
-function* sourceFiles(dir) {
-  let entries;
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    if (entry === 'node_modules' || entry === 'dist') continue;
-    const path = join(dir, entry);
-    if (statSync(path).isDirectory()) yield* sourceFiles(path);
-    else if (SOURCE.test(entry) && !entry.endsWith('.d.ts')) yield path;
-  }
 }
 
 function importsOf(path) {
@@ -65,21 +50,12 @@ function layerOf(name) {
 export function checkLayers(root) {
   const problems = [];
   const workspaces = [];
-  for (const group of ['packages', 'examples']) {
-    let names = [];
+  for (const { dir, group } of workspaceFolders(root)) {
     try {
-      names = readdirSync(join(root, group));
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      workspaces.push({ dir, manifest, isExample: group === 'examples' });
     } catch {
-      continue;
-    }
-    for (const name of names) {
-      const dir = join(root, group, name);
-      try {
-        const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-        workspaces.push({ dir, manifest, isExample: group === 'examples' });
-      } catch {
-        // not a package folder
-      }
+      // not a package folder
     }
   }
   const examples = new Set(workspaces.filter((w) => w.isExample).map((w) => w.manifest.name));

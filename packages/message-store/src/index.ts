@@ -154,6 +154,13 @@ export {
   memoryStorageProvider,
 } from './memory/create-memory-message-store.js';
 export {
+  endpointMetricsOf,
+  eventTypeTimeSeriesOf,
+  failedMessageInsightsOf,
+  latencyMetricsOf,
+  timeSeriesOf,
+} from './metrics-aggregation.js';
+export {
   type StatusWriteKey,
   toMessageAudit,
   toMessageEntity,

@@ -2,14 +2,11 @@ import { MessageType } from '@nimbus/core';
 import { describe, expect, it } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
 import type { StatusWrite } from '../contracts/tracking-requests.js';
-import { ALL_RESOLUTION_STATUSES, ResolutionStatus as RS } from '../enums.js';
-import { decideStatusWrite } from '../stale-write-guard.js';
+import { ResolutionStatus as RS } from '../enums.js';
 import { sampleEvent, sampleMessage } from './fixtures.js';
 import type { OpenedStore } from './harness.js';
 
 type Open = () => Promise<OpenedStore<MessageTrackingStore>>;
-
-const ALL_TYPES = Object.values(MessageType);
 
 export function registerBatchCases(open: Open): void {
   describe('batch writes', () => {
@@ -87,44 +84,6 @@ export function registerBatchCases(open: Open): void {
       ).rejects.toThrow(/messages/);
       expect(await store.getEvent(key)).toBeNull();
       expect(await store.getMessage({ eventId: key.eventId, messageId: 'm1' })).toBeNull();
-    });
-
-    it('the batch guard decides exactly as decideStatusWrite for every stored and incoming row', async () => {
-      const { store, clock, id } = await open();
-      const ep = id('ep');
-      const seeds: StatusWrite[] = [];
-      const incoming: StatusWrite[] = [];
-      const expected: boolean[] = [];
-      let n = 0;
-      for (const storedStatus of ALL_RESOLUTION_STATUSES) {
-        for (const storedType of ALL_TYPES) {
-          for (const incomingType of ALL_TYPES) {
-            for (const ownParent of [true, false]) {
-              const key = { endpointId: ep, eventId: id(`g${n++}`), sessionId: 's' };
-              const parentMessageId = ownParent ? 'incoming-id' : 'other-id';
-              seeds.push({
-                key,
-                status: storedStatus,
-                content: sampleEvent(clock, ep, { messageType: storedType, parentMessageId }),
-              });
-              const status = incomingType === MessageType.ErrorResponse ? RS.Failed : RS.Pending;
-              incoming.push({
-                key,
-                status,
-                content: sampleEvent(clock, ep, { messageType: incomingType, lastMessageId: 'incoming-id' }),
-              });
-              expected.push(
-                decideStatusWrite(
-                  { resolutionStatus: storedStatus, messageType: storedType, parentMessageId },
-                  { resolutionStatus: status, messageType: incomingType, lastMessageId: 'incoming-id' },
-                ) === 'write',
-              );
-            }
-          }
-        }
-      }
-      expect(new Set(await store.writeStatuses(seeds))).toEqual(new Set([true]));
-      expect(await store.writeStatuses(incoming)).toEqual(expected);
     });
 
     it('concurrent batch writes racing single writes lose no update and leave no stale row', async () => {

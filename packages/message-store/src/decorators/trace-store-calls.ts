@@ -9,7 +9,7 @@ import {
   TelemetryScope,
   withSpan,
 } from '@nimbus/core';
-import type { StoreDecorator } from './decorate-store.js';
+import type { StoreCall, StoreDecorator } from './decorate-store.js';
 
 /**
  * The tracing link: every call in a `nimbus.store {method}` span (a child of whatever span makes it),
@@ -38,13 +38,15 @@ export function traceStoreCalls(clock: Pick<Clock, 'now'>): StoreDecorator {
   };
 }
 
-/** The error-translation link: `translate` maps a provider's error to the store vocabulary. */
-export function translateStoreErrors(translate: (error: unknown) => unknown): StoreDecorator {
-  return async (_call, proceed) => {
+/** The error-translation link: `translate` maps a provider's error (of `call`) to the store vocabulary. */
+export function translateStoreErrors(
+  translate: (error: unknown, call: StoreCall) => unknown,
+): StoreDecorator {
+  return async (call, proceed) => {
     try {
       return await proceed();
     } catch (error) {
-      throw translate(error);
+      throw translate(error, call);
     }
   };
 }

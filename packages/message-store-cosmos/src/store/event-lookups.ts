@@ -1,0 +1,89 @@
+import {
+  type EndpointEventRef,
+  type EventIdsOnEndpoint,
+  HANDOFF_SUB_STATUS,
+  type HandoffJobRef,
+  type NextHandoffRequest,
+  ResolutionStatus,
+  type TrackedEventKey,
+  type TrackingEventLookups,
+  type UnresolvedEvent,
+} from '@nimbus/message-store';
+import { EndpointRows } from './endpoint-rows.js';
+import { encodeId, trackingDocumentId } from './layout.js';
+import { fromTrackingDocument, type TrackingDocument } from './tracking-document.js';
+import type { Where } from './where.js';
+
+const pendingHandoff = (w: Where) =>
+  w.equals('c.resolutionStatus', ResolutionStatus.Pending).equals('c.pendingSubStatus', HANDOFF_SUB_STATUS);
+
+/** Single-row and small-set reads; a status lookup is one point read in the session's partition. */
+export class CosmosEventLookups extends EndpointRows implements TrackingEventLookups {
+  async getEventInStatus(key: TrackedEventKey, status: ResolutionStatus): Promise<UnresolvedEvent | null> {
+    const { endpointId, eventId, sessionId } = key;
+    const container = await this.context.endpointContainer(endpointId);
+    if (container === null || typeof sessionId !== 'string' || !eventId) return null;
+    const { resource } = await container
+      .item(trackingDocumentId(eventId, sessionId), sessionId)
+      .read<TrackingDocument>();
+    if (resource === undefined || resource.visibility !== 'live' || resource.resolutionStatus !== status)
+      return null;
+    return fromTrackingDocument(resource);
+  }
+
+  async getEvent({ endpointId, eventId }: EndpointEventRef): Promise<UnresolvedEvent | null> {
+    const [newest] = await this.live(endpointId, (w) => w.equals('c.eventId', eventId), 1);
+    return newest ?? null;
+  }
+
+  async getEventById({
+    endpointId,
+    id,
+  }: {
+    readonly endpointId: string;
+    readonly id: string;
+  }): Promise<UnresolvedEvent | null> {
+    const [row] = await this.live(endpointId, (w) => w.equals('c.id', encodeId(id)), 1);
+    return row ?? null;
+  }
+
+  async getEventsByIds({ endpointId, ids }: EventIdsOnEndpoint): Promise<UnresolvedEvent[]> {
+    if (ids.length === 0) return [];
+    return this.live(endpointId, (w) => {
+      const composite = w.value(ids.map(encodeId));
+      const bare = w.value([...ids]);
+      return w.raw(`(ARRAY_CONTAINS(${composite}, c.id) OR ARRAY_CONTAINS(${bare}, c.eventId))`);
+    });
+  }
+
+  async getCompletedEventsOnEndpoint(endpointId: string): Promise<UnresolvedEvent[]> {
+    return this.live(endpointId, (w) => w.equals('c.resolutionStatus', ResolutionStatus.Completed));
+  }
+
+  async getPendingHandoffByExternalJobId({
+    endpointId,
+    externalJobId,
+  }: HandoffJobRef): Promise<UnresolvedEvent | null> {
+    if (externalJobId == null || externalJobId === '') return null;
+    const [row] = await this.live(
+      endpointId,
+      (w) => pendingHandoff(w).equals('c.externalJobId', externalJobId),
+      1,
+    );
+    return row ?? null;
+  }
+
+  async getNextPendingHandoffEvent({
+    endpointId,
+    eventTypeIds,
+  }: NextHandoffRequest): Promise<UnresolvedEvent | null> {
+    const types = eventTypeIds?.filter((t) => t !== '') ?? [];
+    // Handoff rows are few; ordering by (enqueuedTimeUtc, write order) is done here rather than with a
+    // two-field ORDER BY, which would need a composite index on every endpoint container.
+    const docs = await this.liveDocuments(endpointId, (w) => pendingHandoff(w).oneOf('c.eventTypeId', types));
+    const oldest = docs.sort((a, b) =>
+      a.enqueuedTimeUtc < b.enqueuedTimeUtc ? -1 : a.enqueuedTimeUtc > b.enqueuedTimeUtc ? 1 : a.seq - b.seq,
+    )[0];
+    return oldest === undefined ? null : fromTrackingDocument(oldest);
+  }
+}

@@ -1,0 +1,106 @@
+import type { Entry } from '../broker/message.js';
+import type { Consumer, Queue } from '../broker/queue.js';
+import { asBrokerError, BrokerError, Condition } from '../wire/errors.js';
+import { renderEntry } from './render.js';
+import { messageCodec, type RheaContext, type RheaDelivery, type RheaLink } from './rhea.js';
+
+const LOCK_TOKEN = Symbol('lock token');
+
+/**
+ * A client's receiver link on a subscription (or its dead-letter sub-queue): delivers on credit, answers drain,
+ * and settles every disposition itself with the outcome or an error condition.
+ */
+export class OutgoingLink implements Consumer {
+  sessionId: string | null = null;
+  #closed = false;
+
+  constructor(
+    readonly link: RheaLink,
+    readonly queue: Queue,
+  ) {}
+
+  get name(): string {
+    return this.link.name;
+  }
+
+  credit(): number {
+    if (this.#closed || !this.link.is_open() || !this.link.sendable()) return 0;
+    return this.link.credit;
+  }
+
+  start(): void {
+    const link = this.link;
+    link.on('sendable', () => this.queue.pump());
+    // Drain: deliver what there is, then give the remaining credit back so the SDK's receive returns.
+    link.on('sender_draining', () => {
+      this.queue.pump();
+      link.set_drained(true);
+    });
+    link.on('accepted', (context) => this.#settle(context, (token) => this.queue.complete(token, this)));
+    link.on('released', (context) => this.#settle(context, (token) => this.queue.release(token, this)));
+    link.on('modified', (context) => {
+      const state = context.delivery?.remote_state ?? {};
+      this.#settle(context, (token) => {
+        if (state.undeliverable_here) this.queue.defer(token, this);
+        else this.queue.abandon(token, this, state.message_annotations);
+      });
+    });
+    link.on('rejected', (context) => {
+      const error = context.delivery?.remote_state?.error ?? {};
+      const info = (error.info ?? {}) as Record<string, unknown>;
+      const { DeadLetterReason, DeadLetterErrorDescription, ...extra } = info;
+      this.#settle(context, (token) =>
+        this.queue.deadLetter(
+          token,
+          this,
+          DeadLetterReason as string | undefined,
+          DeadLetterErrorDescription as string | undefined,
+          extra,
+        ),
+      );
+    });
+    this.queue.addConsumer(this);
+  }
+
+  deliver(entry: Entry, tag: Buffer, lockedUntil: number): void {
+    const delivery = this.link.send(renderEntry(entry, lockedUntil), tag);
+    delivery[LOCK_TOKEN] = entry.lock!.token;
+  }
+
+  onSessionLockLost(sessionId: string): void {
+    this.close({
+      condition: Condition.sessionLockLost,
+      description: `the lock on session '${sessionId}' expired`,
+    });
+  }
+
+  close(error?: { condition: string; description: string }): void {
+    if (this.#closed) return;
+    this.detached();
+    if (!this.link.is_closed()) this.link.close(error);
+  }
+
+  /** The link is gone: its locks end, messages stay in place without counting a delivery. */
+  detached(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.queue.cancelSessionWait(this);
+    this.queue.removeConsumer(this);
+  }
+
+  /** Applies a disposition and settles the delivery: the outcome on success, `rejected` with the condition otherwise. */
+  #settle(context: RheaContext, apply: (token: string) => void): void {
+    const delivery = context.delivery as RheaDelivery;
+    const token = delivery[LOCK_TOKEN] as string | undefined;
+    try {
+      if (!token) throw new BrokerError(Condition.messageLockLost, 'unknown delivery');
+      apply(token);
+      delivery.update(true, messageCodec.accepted().described());
+    } catch (error) {
+      delivery.update(true, messageCodec.rejected({ error: asBrokerError(error).toAmqp() }).described());
+    }
+    // The outcome is final (the client settles second and says nothing more), so rhea may free the slot;
+    // otherwise its 2,048-delivery session buffer fills and the link stalls.
+    (delivery as { remote_settled?: boolean }).remote_settled = true;
+  }
+}

@@ -1,0 +1,154 @@
+import { BrokerError, Condition } from '../wire/errors.js';
+import { MemoryBudget } from './budget.js';
+import type { Queue } from './queue.js';
+import { DEFAULT_SUBSCRIPTION, Subscription, type SubscriptionProperties } from './subscription.js';
+import { Topic } from './topic.js';
+
+export interface NamespaceOptions {
+  readonly maxMessages?: number;
+  readonly maxBytes?: number;
+  /** Called after every topology change (topics, subscriptions, rules), e.g. to write a journal. */
+  readonly onTopologyChanged?: () => void;
+  readonly log?: (line: string) => void;
+}
+
+export type ResolvedEntity =
+  | { readonly kind: 'topic'; readonly topic: Topic }
+  | {
+      readonly kind: 'queue';
+      readonly topic: Topic;
+      readonly subscription: Subscription;
+      readonly queue: Queue;
+    };
+
+/** The SDK recognises a missing entity by this wording (MessagingEntityNotFound). */
+export function entityNotFound(path: string): BrokerError {
+  return new BrokerError(Condition.notFound, `The messaging entity '${path}' could not be found.`);
+}
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,259}$/;
+
+function assertName(kind: string, name: string): void {
+  if (!NAME.test(name) || name.includes('..')) {
+    throw new BrokerError(Condition.invalidField, `invalid ${kind} name '${name}'`);
+  }
+}
+
+/** The emulated namespace: topics with subscriptions, a global sequence counter and a memory budget. */
+export class Namespace {
+  readonly topics = new Map<string, Topic>();
+  readonly budget: MemoryBudget;
+  #sequence = 0;
+
+  constructor(readonly options: NamespaceOptions = {}) {
+    this.budget = new MemoryBudget(options.maxMessages ?? 200_000, options.maxBytes ?? 256 * 1024 * 1024);
+  }
+
+  nextSequence = (): number => ++this.#sequence;
+
+  createTopic(name: string): Topic {
+    assertName('topic', name);
+    if (this.topics.has(name.toLowerCase())) {
+      throw new BrokerError(Condition.entityAlreadyExists, `topic '${name}' already exists`);
+    }
+    const topic = new Topic(name, this.budget, this.nextSequence, (sequence, error) =>
+      this.options.log?.(
+        `scheduled message ${sequence} on topic ${name} could not be enqueued: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
+    this.topics.set(name.toLowerCase(), topic);
+    this.#changed();
+    return topic;
+  }
+
+  deleteTopic(name: string): void {
+    const topic = this.topic(name);
+    for (const subscription of topic.subscriptions.values()) this.#releaseQueues(subscription);
+    topic.dispose();
+    this.topics.delete(name.toLowerCase());
+    this.#changed();
+  }
+
+  topic(name: string): Topic {
+    const topic = this.topics.get(name.toLowerCase());
+    if (!topic) throw entityNotFound(name);
+    return topic;
+  }
+
+  createSubscription(
+    topicName: string,
+    name: string,
+    properties: Partial<SubscriptionProperties> = {},
+  ): Subscription {
+    assertName('subscription', name);
+    const topic = this.topic(topicName);
+    if (topic.subscriptions.has(name.toLowerCase())) {
+      throw new BrokerError(
+        Condition.entityAlreadyExists,
+        `subscription '${name}' already exists on topic '${topicName}'`,
+      );
+    }
+    const subscription = new Subscription(
+      topic.name,
+      name,
+      { ...DEFAULT_SUBSCRIPTION, ...properties },
+      this.budget,
+    );
+    topic.subscriptions.set(name.toLowerCase(), subscription);
+    topic.updatedAt = new Date();
+    this.#changed();
+    return subscription;
+  }
+
+  deleteSubscription(topicName: string, name: string): void {
+    const subscription = this.subscription(topicName, name);
+    this.#releaseQueues(subscription);
+    this.topic(topicName).subscriptions.delete(name.toLowerCase());
+    this.#changed();
+  }
+
+  subscription(topicName: string, name: string): Subscription {
+    const subscription = this.topic(topicName).subscriptions.get(name.toLowerCase());
+    if (!subscription) {
+      throw entityNotFound(`${topicName}/Subscriptions/${name}`);
+    }
+    return subscription;
+  }
+
+  /** Tells the namespace a rule changed (the rule itself lives on its subscription). */
+  ruleChanged(): void {
+    this.#changed();
+  }
+
+  /** Resolves an AMQP address: `topic`, `topic/Subscriptions/sub` or `…/sub/$DeadLetterQueue`. */
+  resolve(address: string): ResolvedEntity {
+    const parts = address.replace(/^\/+/, '').split('/');
+    const topic = this.topic(parts[0] ?? '');
+    if (parts.length === 1) return { kind: 'topic', topic };
+    if (parts.length >= 3 && parts[1]!.toLowerCase() === 'subscriptions') {
+      const subscription = this.subscription(topic.name, parts[2]!);
+      if (parts.length === 3) return { kind: 'queue', topic, subscription, queue: subscription.queue };
+      if (parts.length === 4 && parts[3]!.toLowerCase() === '$deadletterqueue') {
+        return { kind: 'queue', topic, subscription, queue: subscription.deadLetter };
+      }
+    }
+    throw new BrokerError(
+      Condition.notFound,
+      `no entity at '${address}' (the emulator serves topics and subscriptions; queues are not implemented)`,
+    );
+  }
+
+  dispose(): void {
+    for (const topic of this.topics.values()) topic.dispose();
+  }
+
+  #releaseQueues(subscription: Subscription): void {
+    for (const queue of [subscription.queue, subscription.deadLetter]) {
+      this.budget.release(queue.size, 0);
+    }
+  }
+
+  #changed(): void {
+    this.options.onTopologyChanged?.();
+  }
+}

@@ -1,0 +1,78 @@
+import { DEFAULT_RULE, Rule, type RuleDefinition } from '../rules/rule.js';
+import { BrokerError, Condition } from '../wire/errors.js';
+import type { MemoryBudget } from './budget.js';
+import { type AmqpMessage, copyMessage } from './message.js';
+import { Queue } from './queue.js';
+
+export interface SubscriptionProperties {
+  readonly requiresSession: boolean;
+  readonly lockDurationMs: number;
+  readonly maxDeliveryCount: number;
+}
+
+export const DEFAULT_SUBSCRIPTION: SubscriptionProperties = {
+  requiresSession: false,
+  lockDurationMs: 60_000,
+  maxDeliveryCount: 10,
+};
+
+/** A topic subscription: its rules, its queue and the queue's dead-letter sub-queue. */
+export class Subscription {
+  readonly rules = new Map<string, Rule>();
+  readonly queue: Queue;
+  readonly deadLetter: Queue;
+  readonly createdAt = new Date();
+  updatedAt = new Date();
+
+  constructor(
+    readonly topicName: string,
+    readonly name: string,
+    readonly properties: SubscriptionProperties,
+    budget: MemoryBudget,
+    rule: RuleDefinition = DEFAULT_RULE,
+  ) {
+    const path = `${topicName}/Subscriptions/${name}`;
+    this.deadLetter = new Queue({
+      path: `${path}/$DeadLetterQueue`,
+      requiresSession: false,
+      lockDurationMs: properties.lockDurationMs,
+      maxDeliveryCount: Number.MAX_SAFE_INTEGER,
+      budget,
+      deadLetter: null,
+    });
+    this.queue = new Queue({ path, ...properties, budget, deadLetter: this.deadLetter });
+    this.addRule(rule);
+  }
+
+  addRule(definition: RuleDefinition): Rule {
+    const key = definition.name.toLowerCase();
+    if (this.rules.has(key)) {
+      throw new BrokerError(
+        Condition.entityAlreadyExists,
+        `rule '${definition.name}' already exists on ${this.queue.path}`,
+      );
+    }
+    const rule = new Rule(definition);
+    this.rules.set(key, rule);
+    this.updatedAt = new Date();
+    return rule;
+  }
+
+  removeRule(name: string): void {
+    if (!this.rules.delete(name.toLowerCase())) {
+      throw new BrokerError(Condition.notFound, `rule '${name}' does not exist on ${this.queue.path}`);
+    }
+    this.updatedAt = new Date();
+  }
+
+  /** The copy this subscription takes of `message` (with every matching rule's action applied), or null. */
+  select(message: AmqpMessage): AmqpMessage | null {
+    let copy: AmqpMessage | null = null;
+    for (const rule of this.rules.values()) {
+      if (!rule.matches(message)) continue;
+      copy ??= copyMessage(message);
+      rule.apply(copy);
+    }
+    return copy;
+  }
+}
