@@ -37,7 +37,11 @@ async function checkEveryCombination(store: SqlMessageStore): Promise<void> {
     for (const storedType of types) {
       for (const incomingType of types) {
         for (const ownParent of CONTROL_REQUEST_TYPES.has(incomingType) ? [true, false] : [false]) {
-          for (const status of [ResolutionStatus.Pending, ResolutionStatus.Deferred, ResolutionStatus.Failed]) {
+          for (const status of [
+            ResolutionStatus.Pending,
+            ResolutionStatus.Deferred,
+            ResolutionStatus.Failed,
+          ]) {
             const key = { endpointId: 'guard', eventId: `g${n++}`, sessionId: 's' };
             const parentMessageId = ownParent ? 'incoming-id' : 'other-id';
             seeds.push({ key, status: storedStatus, content: row(storedType, { parentMessageId }) });
