@@ -1,10 +1,12 @@
 import { join, resolve } from 'node:path';
 
 export type BackendKind = 'sqlite' | 'postgres' | 'memory';
+/** Cosmos DB is a store only (no Cosmos transport). */
+export type StoreKind = BackendKind | 'cosmos';
 
 export interface NimbusConfig {
   readonly dataDir: string;
-  readonly store: BackendKind;
+  readonly store: StoreKind;
   readonly transport: BackendKind;
   /** PostgreSQL connection string, from the environment only (never argv). */
   readonly postgresUrl: string | null;
@@ -29,10 +31,11 @@ export class ConfigError extends Error {
 }
 
 const KINDS: readonly BackendKind[] = ['sqlite', 'postgres', 'memory'];
+export const STORE_KINDS: readonly StoreKind[] = [...KINDS, 'cosmos'];
 
-function kind(option: string, value: string): BackendKind {
-  if ((KINDS as readonly string[]).includes(value)) return value as BackendKind;
-  throw new ConfigError(`${option} must be one of ${KINDS.join(', ')}; got '${value}'.`);
+function kind<K extends string>(option: string, value: string, kinds: readonly K[]): K {
+  if ((kinds as readonly string[]).includes(value)) return value as K;
+  throw new ConfigError(`${option} must be one of ${kinds.join(', ')}; got '${value}'.`);
 }
 
 function port(option: string, value: string | number): number {
@@ -55,10 +58,12 @@ export function loadConfig(
   const store = kind(
     overrides.store ? '--store' : 'NIMBUS_STORE',
     overrides.store ?? env.NIMBUS_STORE ?? 'sqlite',
+    STORE_KINDS,
   );
   const transport = kind(
     overrides.transport ? '--transport' : 'NIMBUS_TRANSPORT',
     overrides.transport ?? env.NIMBUS_TRANSPORT ?? 'sqlite',
+    KINDS,
   );
   const postgresUrl = env.NIMBUS_POSTGRES_URL ?? null;
   if ((store === 'postgres' || transport === 'postgres') && !postgresUrl) {

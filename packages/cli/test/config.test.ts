@@ -37,7 +37,12 @@ describe('loadConfig', () => {
   it('names the setting that is wrong', () => {
     expect(() => loadConfig({ store: 'mysql' }, {})).toThrow(ConfigError);
     expect(() => loadConfig({ store: 'mysql' }, {})).toThrow(
-      "--store must be one of sqlite, postgres, memory; got 'mysql'",
+      "--store must be one of sqlite, postgres, memory, cosmos; got 'mysql'",
+    );
+    // Cosmos DB is a store, not a transport.
+    expect(loadConfig({ store: 'cosmos' }, {}).store).toBe('cosmos');
+    expect(() => loadConfig({ transport: 'cosmos' }, {})).toThrow(
+      "--transport must be one of sqlite, postgres, memory; got 'cosmos'",
     );
     expect(() => loadConfig({}, { NIMBUS_TRANSPORT: 'kafka' })).toThrow(/^NIMBUS_TRANSPORT must be one of/);
     expect(() => loadConfig({ port: '70000' }, {})).toThrow(

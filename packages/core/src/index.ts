@@ -13,10 +13,13 @@ export {
   UnauthorizedRequestError,
   UnsupportedMessageTypeError,
 } from './engine/errors.js';
-export type {
-  EventContextHandler,
-  MessageHandlingContext,
-  PendingHandoff,
+export {
+  type EventContextHandler,
+  HandlerCancelledError,
+  type HandlerCancelReason,
+  type MessageHandlingContext,
+  type PendingHandoff,
+  runWithHandlerSignal,
 } from './engine/handler-context.js';
 export { type EngineInbox, InboxUnavailableError } from './engine/inbox-step.js';
 export {

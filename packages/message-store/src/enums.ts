@@ -78,6 +78,13 @@ export const MessageAuditType = {
   CopyEndpointData: 'CopyEndpointData',
   /** The engine refused an operator request (the event no longer awaited it); `comment` says why. */
   Refused: 'Refused',
+  SignIn: 'SignIn',
+  SignInFailed: 'SignInFailed',
+  SignInLockedOut: 'SignInLockedOut',
+  SignOut: 'SignOut',
+  ChangePassword: 'ChangePassword',
+  CreateApiToken: 'CreateApiToken',
+  RevokeApiToken: 'RevokeApiToken',
 } as const;
 export type MessageAuditType = (typeof MessageAuditType)[keyof typeof MessageAuditType];
 

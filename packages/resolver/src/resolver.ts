@@ -1,11 +1,14 @@
 import {
   type Clock,
   consoleLogger,
+  type LifecycleState,
   type Logger,
   type ProcessorErrorContext,
   RESOLVER_INPUT,
+  type ServiceLifecycle,
   SessionProcessor,
   type SessionProcessorStats,
+  type StopOptions,
   systemClock,
   type Transport,
 } from '@nimbus/core';
@@ -27,6 +30,8 @@ export interface ResolverOptions {
   readonly version?: string;
   /** Auditor named on the audit rows of automatic retries. Default `Manager`. */
   readonly auditorName?: string;
+  /** How long `stop()` lets in-flight projections finish. Default 30 000 ms. */
+  readonly drainTimeoutMs?: number;
 }
 
 export interface CreateResolverArgs {
@@ -40,10 +45,10 @@ export interface CreateResolverArgs {
   readonly onError?: (error: unknown, context: ProcessorErrorContext) => void;
 }
 
-export interface Resolver {
+export interface Resolver extends ServiceLifecycle {
   start(): Promise<void>;
-  /** Finishes in-flight messages, releases every session, then resolves. */
-  stop(): Promise<void>;
+  /** Finishes in-flight messages (within `timeoutMs`, default `drainTimeoutMs`), releases every session. */
+  stop(options?: StopOptions): Promise<void>;
   readonly running: boolean;
   readonly stats: ResolverStats & { readonly processor: SessionProcessorStats };
 }
@@ -92,13 +97,23 @@ export function createResolver(args: CreateResolverArgs): Resolver {
     receiveBatchSize: options.receiveBatchSize ?? 16,
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 1_000,
     acceptWaitMs: options.acceptWaitMs ?? 1_000,
+    ...(options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: options.drainTimeoutMs }),
     clock,
     logger,
     ...(args.onError ? { onError: args.onError } : {}),
   });
+  let started = false;
   return {
-    start: () => processor.start(),
-    stop: () => processor.stop(),
+    start: () => {
+      started = true;
+      return processor.start();
+    },
+    stop: (stopOptions) => processor.stop(stopOptions),
+    [Symbol.asyncDispose]: () => processor.stop(),
+    get state(): LifecycleState {
+      const state = processor.state;
+      return state === 'stopped' ? (started ? 'stopped' : 'idle') : state;
+    },
     get running() {
       return processor.running;
     },

@@ -4,11 +4,14 @@ import {
   type EndpointCircuitBreaker,
   type EngineHandlingOptions,
   gateTransport,
+  type LifecycleState,
   type Logger,
   MessageEngine,
   type Platform,
+  type ServiceLifecycle,
   SessionProcessor,
   type SessionProcessorOptions,
+  type StopOptions,
   type Transport,
 } from '@nimbus/core';
 import { assertEndpointInbox, EndpointHostConfigurationError, type EndpointInbox } from './endpoint-inbox.js';
@@ -43,7 +46,7 @@ export interface EndpointHostOptions extends EngineHandlingOptions {
  * A receiving endpoint: the session processor over the endpoint's input, feeding the workflow engine,
  * which runs the subscriber's handlers. Also gives a publisher and a handoff client bound to the endpoint.
  */
-export class EndpointHost {
+export class EndpointHost implements ServiceLifecycle {
   readonly endpoint: Endpoint;
   readonly engine: MessageEngine;
   readonly publisher: Publisher;
@@ -52,6 +55,7 @@ export class EndpointHost {
   readonly circuitBreaker: EndpointCircuitBreaker | null;
   readonly #inbox: EndpointInbox | null;
   #stopCleanup: (() => Promise<void>) | null = null;
+  #started = false;
 
   constructor(options: EndpointHostOptions) {
     const endpoint =
@@ -116,19 +120,35 @@ export class EndpointHost {
     });
   }
 
+  /** `idle` before the first start; then the processor's state. */
+  get state(): LifecycleState {
+    const state = this.processor.state;
+    if (state === 'stopped') return this.#started ? 'stopped' : 'idle';
+    return state;
+  }
+
   async start(): Promise<void> {
+    this.#started = true;
     await this.processor.start();
     if (this.#inbox?.startCleanup && !this.#stopCleanup) {
       this.#stopCleanup = this.#inbox.startCleanup(this.endpoint.id);
     }
   }
 
-  /** Stops taking sessions, waits for the ones in hand to finish their current message, stops the inbox cleanup. */
-  async stop(): Promise<void> {
-    await this.processor.stop();
+  /**
+   * Stops taking sessions, lets the messages in hand finish within `timeoutMs` (default: the processor's
+   * `drainTimeoutMs`, 30 s; near its end handlers' signals are aborted and their messages abandoned), stops the
+   * inbox cleanup.
+   */
+  async stop(options: StopOptions = {}): Promise<void> {
+    await this.processor.stop(options);
     const stopCleanup = this.#stopCleanup;
     this.#stopCleanup = null;
     await stopCleanup?.();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.stop();
   }
 }
 

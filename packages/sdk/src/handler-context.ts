@@ -31,6 +31,11 @@ export interface HandlerContext extends MessageLineage {
   ): Promise<PublishReceipt>;
   /** Records that the work continues outside the handler; settle it later with the HandoffClient. */
   markPendingHandoff(handoff: PendingHandoff): void;
+  /**
+   * Aborted on shutdown past the drain timeout, on session lock loss or after the handler timeout; pass it to
+   * your I/O. Stopping because of it abandons the message (delivered again), it is not a failure.
+   */
+  readonly signal: AbortSignal;
   /** The engine-level context, for advanced use. */
   readonly raw: MessageHandlingContext;
 }

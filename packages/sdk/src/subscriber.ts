@@ -304,6 +304,7 @@ export class Subscriber {
       endpointId: raw.endpointId,
       retryCount: message.retryCount ?? 0,
       isReplay: raw.isReplay,
+      signal: raw.signal,
       raw,
       markPendingHandoff: (handoff) => raw.markPendingHandoff(handoff),
       publish: (type, payload, options) => {

@@ -41,6 +41,7 @@ export function contextFor(
     endpointId: 'Billing',
     isReplay: false,
     deliveryCount: 1,
+    signal: new AbortController().signal,
     markPendingHandoff: (h) => {
       handoff = h;
     },

@@ -98,6 +98,37 @@ describe('emulator sessions', () => {
     expect(again!.deliveryCount).toBe(0);
   });
 
+  it('never delivers beyond the credit: an abandoned session message comes back before the next one', async () => {
+    const sender = sessionTopic();
+    await sender.sendMessages([
+      { body: 'a', sessionId: 'x' },
+      { body: 'b', sessionId: 'x' },
+    ]);
+    const receiver = await ctx.client.acceptSession('t', 's', 'x');
+    const [a] = await receiver.receiveMessages(1, { maxWaitTimeInMs: 500 });
+    await receiver.abandonMessage(a!);
+    const [again] = await receiver.receiveMessages(1, { maxWaitTimeInMs: 500 });
+    expect(again).toMatchObject({ body: 'a', deliveryCount: 1 });
+  });
+
+  it('hands out the next session in the order sessions became available (a released one queues behind)', async () => {
+    const sender = sessionTopic();
+    await sender.sendMessages([
+      { body: 1, sessionId: 'busy' },
+      { body: 2, sessionId: 'busy' },
+    ]);
+    await sender.sendMessages({ body: 'x', sessionId: 'patient' });
+    const busy = await ctx.client.acceptNextSession('t', 's');
+    expect(busy.sessionId).toBe('busy');
+    const [first] = await busy.receiveMessages(1, { maxWaitTimeInMs: 500 });
+    await busy.completeMessage(first!);
+    await busy.close();
+    await sender.sendMessages({ body: 'y', sessionId: 'late' });
+    const order = [];
+    for (let i = 0; i < 3; i++) order.push((await ctx.client.acceptNextSession('t', 's')).sessionId);
+    expect(order).toEqual(['patient', 'busy', 'late']);
+  });
+
   it('defers and receives deferred messages by sequence number; peek shows them', async () => {
     const sender = sessionTopic();
     await sender.sendMessages([

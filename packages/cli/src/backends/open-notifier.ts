@@ -7,7 +7,7 @@ import { CliError } from '../exit-codes.js';
 
 export interface OpenNotifier {
   readonly notifier: SubscribableNotifier;
-  /** The cross-process notifier when the store is SQL (null for the in-memory store). */
+  /** The cross-process notifier when the store is SQL (null for the in-memory and Cosmos stores). */
   readonly sql: SqlStateChangeNotifier | null;
   close(): Promise<void>;
 }
@@ -17,7 +17,8 @@ export interface OpenNotifier {
  * SQLite change log beside the store file. Only the memory store keeps notifications in-process.
  */
 export async function openNotifier(config: NimbusConfig, logger: Logger): Promise<OpenNotifier> {
-  if (config.store === 'memory') {
+  // Cosmos DB: in-process only (its change feed is not used; see docs/storage-cosmos.md).
+  if (config.store === 'memory' || config.store === 'cosmos') {
     return { notifier: new InProcessStateChangeNotifier({ logger }), sql: null, close: async () => {} };
   }
   try {

@@ -9,6 +9,7 @@ import {
 } from '@nimbus/message-store-sql';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { openCosmosStore } from './open-cosmos-store.js';
 
 export interface OpenStoreOptions {
   readonly migrationMode?: MigrationMode;
@@ -16,15 +17,20 @@ export interface OpenStoreOptions {
   readonly logger: Logger;
   /** The retention sweeper runs in long-lived services only. */
   readonly retentionSweep?: boolean;
+  /** `--store cosmos` without a configured account starts the local Cosmos server (`nimbus dev`). */
+  readonly localCosmosWhenUnconfigured?: boolean;
+  /** Status lines (which Cosmos server is used). */
+  readonly print?: (line: string) => void;
 }
 
 export type CliStore = OpenMessageStore;
 
-/** Opens the configured message store (SQLite file under the data dir, PostgreSQL, or memory). */
+/** Opens the configured message store (SQLite file under the data dir, PostgreSQL, Cosmos DB or memory). */
 export async function openStore(config: NimbusConfig, options: OpenStoreOptions): Promise<CliStore> {
   if (config.store === 'memory') {
     return createMemoryMessageStore();
   }
+  if (config.store === 'cosmos') return openCosmosStore(options);
   if (config.store === 'sqlite') mkdirSync(config.dataDir, { recursive: true });
   try {
     return await createSqlMessageStore({

@@ -16,6 +16,7 @@ export function withBackendOptions(command: Command): Command {
         'sqlite',
         'postgres',
         'memory',
+        'cosmos',
       ]),
     )
     .addOption(

@@ -60,6 +60,7 @@ export function devCommand(print: (line: string) => void): Command {
       print,
       environment: 'dev',
       enableHeartbeatsWhenUnconfigured: true,
+      localCosmosWhenUnconfigured: true,
     });
     printSignIn(print, services.bootstrap);
     print(`NimBus dev ready at ${services.url}`);

@@ -18,6 +18,7 @@ interface ServiceOptions extends ServiceCommandOptions {
   healthPort?: string;
   healthHost?: string;
   trustProxy?: boolean;
+  drainTimeout?: string;
 }
 
 function migrationModeOption(): Option {
@@ -48,6 +49,7 @@ async function runUntilSignal(
     environment: process.env.NIMBUS_ENVIRONMENT ?? 'production',
     generateBootstrapPassword: true,
     health: healthFrom(options),
+    drainTimeoutMs: drainTimeoutFrom(options.drainTimeout),
     trustProxy: options.trustProxy ?? trustProxyFromEnv(),
     ...(process.env.NIMBUS_METRICS_TOKEN ? { metricsToken: process.env.NIMBUS_METRICS_TOKEN } : {}),
   });
@@ -69,6 +71,18 @@ function healthFrom(options: ServiceOptions): { host: string; port: number } | n
     throw usageError(`--health-port must be a port number between 0 and 65535; got '${raw}'.`);
   return { host: options.healthHost ?? process.env.NIMBUS_HEALTH_HOST ?? '127.0.0.1', port };
 }
+
+/** `--drain-timeout` / `NIMBUS_DRAIN_TIMEOUT_MS`: how long a stop waits for in-flight work. */
+export function drainTimeoutFrom(option: string | undefined): number {
+  const raw = option ?? process.env.NIMBUS_DRAIN_TIMEOUT_MS ?? '30000';
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0)
+    throw usageError(`--drain-timeout must be a whole number of milliseconds >= 0; got '${raw}'.`);
+  return ms;
+}
+
+export const DRAIN_TIMEOUT_HELP =
+  'on SIGTERM, how long in-flight work may finish before it is abandoned (env NIMBUS_DRAIN_TIMEOUT_MS, default 30000)';
 
 function trustProxyFromEnv(): boolean {
   const raw = (process.env.NIMBUS_TRUST_PROXY ?? '').toLowerCase();
@@ -106,6 +120,7 @@ export function webappCommand(print: (line: string) => void): Command {
     )
     .option('--platform <module>', `${PLATFORM_OPTION_HELP}; lists its endpoints and event types`)
     .addOption(migrationModeOption())
+    .option('--drain-timeout <ms>', DRAIN_TIMEOUT_HELP)
     .option(
       '--trust-proxy',
       'behind a reverse proxy: take the client IP and https from X-Forwarded-* (env NIMBUS_TRUST_PROXY=true)',

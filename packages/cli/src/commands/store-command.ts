@@ -23,6 +23,11 @@ function describe(config: NimbusConfig): string {
 
 async function run(config: NimbusConfig, mode: MigrationMode, print: (line: string) => void) {
   if (config.store === 'memory') throw usageError('The memory store has no schema to migrate or verify.');
+  if (config.store === 'cosmos') {
+    throw usageError(
+      'The Cosmos DB store creates its database and containers when it opens; there is no schema to migrate or verify.',
+    );
+  }
   if (config.store === 'sqlite') mkdirSync(config.dataDir, { recursive: true });
   try {
     return await migrateSqlMessageStore({

@@ -44,6 +44,10 @@ export interface ServicesOptions {
   /** `/metrics` then wants `Authorization: Bearer <token>` on the WebApp. */
   readonly metricsToken?: string;
   readonly trustProxy?: boolean;
+  /** `--store cosmos` without an account starts the local Cosmos server; `nimbus dev` does. */
+  readonly localCosmosWhenUnconfigured?: boolean;
+  /** How long the Resolver and the WebApp get to finish in-flight work at stop. Default 30 000 ms. */
+  readonly drainTimeoutMs?: number;
 }
 
 const DEV_HEARTBEAT_INTERVAL_SECONDS = 60;
@@ -65,12 +69,15 @@ function serviceNameOf(options: ServicesOptions): string {
 export async function startServices(options: ServicesOptions): Promise<RunningServices> {
   const { config, logger, print } = options;
   const closers = new Closers();
+  const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
   try {
     const store = await openStore(config, {
       logger,
       migrationMode: options.migrationMode,
       onMigrationProgress: (progress) => print(migrationProgressLine(progress)),
       retentionSweep: true,
+      localCosmosWhenUnconfigured: options.localCosmosWhenUnconfigured ?? false,
+      print,
     });
     closers.add('the message store', () => store.close());
     const transport = await openTransport(config);
@@ -95,7 +102,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     if (options.resolver) {
       const resolver = createResolver({ transport, store, notifier, logger });
       await resolver.start();
-      closers.add('the resolver', () => resolver.stop());
+      closers.add('the resolver', () => resolver.stop({ timeoutMs: drainTimeoutMs }));
 
       if (options.enableHeartbeatsWhenUnconfigured) {
         const settings = await store.getHeartbeatSettings();
@@ -151,7 +158,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         ...(options.trustProxy ? { trustProxy: true } : {}),
       });
       bootstrap = webapp.bootstrap;
-      closers.add('the webapp', () => webapp.close());
+      closers.add('the webapp', () => webapp.close({ timeoutMs: drainTimeoutMs }));
       url = await webapp
         .listen({ host: config.host, port: config.port })
         .catch((error: NodeJS.ErrnoException) => {

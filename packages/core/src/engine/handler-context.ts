@@ -1,4 +1,30 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MessageEnvelope } from '../envelope/envelope.js';
+
+/** Why a handler's signal was aborted (`signal.reason` is a {@link HandlerCancelledError} with this cause). */
+export type HandlerCancelReason = 'shutdown' | 'lockLost' | 'timeout';
+
+/** The reason of an aborted handler signal. A handler that stops because of it has its message delivered again. */
+export class HandlerCancelledError extends Error {
+  override readonly name = 'HandlerCancelledError';
+  constructor(
+    readonly reason: HandlerCancelReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+const handlerSignals = new AsyncLocalStorage<AbortSignal>();
+
+/**
+ * Runs `work` (the handling of one message, or one batch) with `signal` as its handlers' signal: the session
+ * processor calls this, the engine reads it into each {@link MessageHandlingContext}.
+ */
+export function runWithHandlerSignal<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  return handlerSignals.run(signal, work);
+}
 
 /** What `markPendingHandoff` records: the work continues outside the handler and is settled later. */
 export interface PendingHandoff {
@@ -17,6 +43,12 @@ export interface MessageHandlingContext {
   /** Marks the message as handed off; repeated calls overwrite (last wins). */
   markPendingHandoff(handoff: PendingHandoff): void;
   readonly pendingHandoff: PendingHandoff | null;
+  /**
+   * Aborted when the host shuts down past its drain timeout, the session lock is lost, or the handler timeout
+   * passes (`signal.reason` is a {@link HandlerCancelledError}). Pass it to I/O (`fetch(url, { signal })`). A
+   * handler that fails after its signal was aborted is not a failure: the message is abandoned and delivered again.
+   */
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -40,6 +72,7 @@ export function createHandlingContext(
     endpointId,
     isReplay,
     deliveryCount,
+    signal: handlerSignals.getStore() ?? NEVER_ABORTED,
     markPendingHandoff(value) {
       if (!value || typeof value.reason !== 'string' || value.reason.trim() === '') {
         throw new TypeError('markPendingHandoff needs a non-blank reason.');

@@ -16,6 +16,14 @@ export type HandlerResult =
   | { readonly kind: 'discarded'; readonly error: unknown }
   | { readonly kind: 'failed'; readonly error: unknown };
 
+/** A handler stopped by its signal: transient, so the message is abandoned and delivered again, not failed. */
+function cancelled(signal: AbortSignal, error: unknown): TransientError {
+  const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+  return new TransientError(`The handler was cancelled (${reason}); the message will be delivered again`, {
+    cause: error,
+  });
+}
+
 export function isTransient(error: unknown): boolean {
   return error instanceof TransientError || (isTransportError(error) && error.isRetryable);
 }
@@ -38,6 +46,7 @@ export async function invokeHandler(step: Step): Promise<HandlerResult> {
   try {
     await deps.handler.handle(context);
   } catch (error) {
+    if (context.signal.aborted) throw cancelled(context.signal, error);
     if (error instanceof EventHandlerNotFoundError) return { kind: 'notFound' };
     if (error instanceof PermanentFailureError) throw error;
     step.outcomes.failure(error);

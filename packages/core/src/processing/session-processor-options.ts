@@ -62,6 +62,14 @@ export interface SessionProcessorOptions {
   /** First back-off after a transport error; doubles per consecutive error up to `maxErrorBackoffMs`. Default 1 000. */
   readonly errorBackoffMs?: number;
   readonly maxErrorBackoffMs?: number;
+  /**
+   * How long `stop()` lets in-flight handlers finish (unless `stop({ timeoutMs })` says otherwise); near its
+   * end their signals are aborted, and what is still running when it ends is left to its lock's expiry
+   * (delivered again). Default 30 000.
+   */
+  readonly drainTimeoutMs?: number;
+  /** A handler running longer than this has its signal aborted. Default 0: no handler timeout. */
+  readonly handlerTimeoutMs?: number;
   readonly clock?: Clock;
   readonly logger?: Logger;
   /** Observes every error the processor survives (it has already been logged). */
@@ -81,6 +89,8 @@ export interface ResolvedProcessorOptions {
   readonly acceptWaitMs: number;
   readonly errorBackoffMs: number;
   readonly maxErrorBackoffMs: number;
+  readonly drainTimeoutMs: number;
+  readonly handlerTimeoutMs: number;
 }
 
 export class SessionProcessorOptionsError extends Error {
@@ -131,5 +141,7 @@ export function resolveProcessorOptions(options: SessionProcessorOptions): Resol
     acceptWaitMs: integer('acceptWaitMs', options.acceptWaitMs ?? 5_000, 1),
     errorBackoffMs,
     maxErrorBackoffMs: integer('maxErrorBackoffMs', options.maxErrorBackoffMs ?? 30_000, errorBackoffMs),
+    drainTimeoutMs: integer('drainTimeoutMs', options.drainTimeoutMs ?? 30_000, 0),
+    handlerTimeoutMs: integer('handlerTimeoutMs', options.handlerTimeoutMs ?? 0, 0),
   };
 }

@@ -1,8 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import { type Clock, systemClock } from '../clock.js';
+import { HandlerCancelledError } from '../engine/handler-context.js';
+import type { StopOptions } from '../lifecycle/service-lifecycle.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import type { SessionHandle } from '../transport/transport.js';
 import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
+import { HandlerCancellation, settlesWithin } from './handler-cancellation.js';
 import { LockRenewer } from './lock-renewer.js';
 import {
   type ProcessorErrorContext,
@@ -78,9 +81,11 @@ export class SessionProcessor {
   #stopController = new AbortController();
   #stopped: Promise<typeof STOPPED> = Promise.resolve(STOPPED);
   #loops: Promise<void>[] = [];
+  readonly #cancellation: HandlerCancellation;
 
   constructor(options: SessionProcessorOptions) {
     this.#options = resolveProcessorOptions(options);
+    this.#cancellation = new HandlerCancellation(this.#options.handlerTimeoutMs);
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? consoleLogger;
     this.#onError = options.onError;
@@ -108,6 +113,7 @@ export class SessionProcessor {
     if (this.#state === 'running') return;
     if (this.#state === 'stopping') throw new Error('SessionProcessor cannot start while it is stopping');
     this.#stopController = new AbortController();
+    this.#cancellation.reset();
     const signal = this.#stopController.signal;
     // Every accept loop (and the transport and breaker waits under it) listens on this one signal.
     setMaxListeners(0, signal);
@@ -120,14 +126,28 @@ export class SessionProcessor {
     );
   }
 
-  /** Stops accepting, lets in-flight messages finish, releases every session, then resolves. */
-  async stop(): Promise<void> {
+  /**
+   * Stops accepting, lets in-flight messages finish, releases every session, then resolves, within
+   * `timeoutMs` (default `drainTimeoutMs`): shortly before it passes the handlers' signals are aborted (a
+   * cancelled handler's message is abandoned); whatever still runs when it passes is left to its lock's expiry.
+   */
+  async stop(options: StopOptions = {}): Promise<void> {
     if (this.#state === 'stopped') return;
     if (this.#state === 'running') {
       this.#setState('stopping');
       this.#stopController.abort();
     }
-    await Promise.all(this.#loops);
+    const timeoutMs = options.timeoutMs ?? this.#options.drainTimeoutMs;
+    const graceMs = Math.min(1_000, Math.floor(timeoutMs / 4));
+    const drained = Promise.all(this.#loops);
+    if (!(await settlesWithin(drained, timeoutMs - graceMs))) {
+      this.#cancellation.shutdown(`the host is stopping and its ${timeoutMs} ms drain timeout is ending`);
+      if (!(await settlesWithin(drained, graceMs)))
+        this.#logger.warn(
+          { input: this.#options.input, activeSessions: this.#stats.activeSessions, timeoutMs },
+          'SessionProcessor stopped with handlers still running; their messages are delivered again when the locks expire',
+        );
+    }
     if (this.#state === 'stopping') {
       this.#loops = [];
       this.#setState('stopped');
@@ -180,9 +200,12 @@ export class SessionProcessor {
     const sessionId = session.sessionId;
     this.#stats.sessionsAccepted += 1;
     this.#stats.activeSessions += 1;
-    const renewer = new LockRenewer(session, this.#clock, maxAutoLockRenewalDurationMs, (error) =>
-      this.#report(error, 'renewLock', sessionId),
-    );
+    const cancel = this.#cancellation.forSession();
+    const renewer = new LockRenewer(session, this.#clock, maxAutoLockRenewalDurationMs, (error) => {
+      this.#report(error, 'renewLock', sessionId);
+      if (isTransportError(error, TransportErrorCode.SessionLockLost))
+        cancel.abort(new HandlerCancelledError('lockLost', `the lock of session '${sessionId}' was lost`));
+    });
     renewer.start();
     let healthy = true;
     try {
@@ -199,9 +222,10 @@ export class SessionProcessor {
         const batch = await this.#receiveUnlessStopped(session, receiveBatchSize, sessionIdleTimeoutMs);
         if (batch === STOPPED || batch.length === 0) break;
         turn.count(batch.length);
-        if (batch.length > 1 && handler.handleMessages) {
+        const handleMessages = handler.handleMessages?.bind(handler);
+        if (batch.length > 1 && handleMessages) {
           try {
-            await handler.handleMessages(session, batch);
+            await this.#cancellation.run(cancel.signal, () => handleMessages(session, batch));
             this.#stats.messagesHandled += batch.length;
           } catch (error) {
             if (isTransportError(error, TransportErrorCode.SessionLockLost)) throw error;
@@ -216,7 +240,7 @@ export class SessionProcessor {
           if (this.#state !== 'running') break;
           renewer.resetBudget();
           try {
-            await handler.handleMessage(session, message);
+            await this.#cancellation.run(cancel.signal, () => handler.handleMessage(session, message));
             this.#stats.messagesHandled += 1;
           } catch (error) {
             if (isTransportError(error, TransportErrorCode.SessionLockLost)) throw error;

@@ -1,4 +1,5 @@
 export { type LoopbackCertificate, loopbackCertificate } from './loopback-certificate.js';
+export { type LocalCosmosStore, openLocalCosmosMessageStore } from './open-local-cosmos-store.js';
 export {
   LOCAL_COSMOS_KEY,
   type LocalCosmosServer,

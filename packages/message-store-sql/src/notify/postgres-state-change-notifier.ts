@@ -1,9 +1,8 @@
 import { LifecycleRunner, type Logger } from '@nimbus/core';
 import type { StateChangeListener } from '@nimbus/message-store';
-import pg from 'pg';
+import { openPostgresPool, ReconnectingPgListener } from '@nimbus/sql';
 import { decodeChanges } from './change-payloads.js';
 import { CoalescingSender } from './coalescing-sender.js';
-import { PgChangeListener } from './pg-change-listener.js';
 import type { SqlNotifierTuning, SqlStateChangeNotifier } from './sql-state-change-notifier.js';
 import { Subscribers } from './subscribers.js';
 
@@ -12,11 +11,9 @@ export interface PostgresNotifierOptions extends SqlNotifierTuning {
   /** The store's schema: stores in different schemas of one database do not hear each other. */
   readonly schema: string;
   readonly logger: Logger;
-  /** Default 10 000 ms. */
-  readonly probeIntervalMs?: number;
 }
 
-/** The channel name for a schema (an identifier PostgreSQL keeps as is when quoted). */
+/** The channel name for a schema (a plain identifier: the schema name is one). */
 export function stateChangeChannel(schema: string): string {
   return `nimbus_state_${schema}`.slice(0, 63);
 }
@@ -29,12 +26,11 @@ export function stateChangeChannel(schema: string): string {
 export function createPostgresStateChangeNotifier(options: PostgresNotifierOptions): SqlStateChangeNotifier {
   const channel = stateChangeChannel(options.schema);
   const subscribers = new Subscribers(options.logger);
-  const pool = new pg.Pool({
+  const pool = openPostgresPool({
     connectionString: options.connectionString,
     max: 2,
-    application_name: 'nimbus-state-changes',
+    applicationName: 'nimbus-state-changes',
   });
-  pool.on('error', () => undefined);
   const sender = new CoalescingSender({
     logger: options.logger,
     delayMs: options.coalesceMs ?? 50,
@@ -46,14 +42,17 @@ export function createPostgresStateChangeNotifier(options: PostgresNotifierOptio
       ]);
     },
   });
-  const listener = new PgChangeListener({
+  const listener = new ReconnectingPgListener({
     connectionString: options.connectionString,
-    channel,
+    applicationName: 'nimbus-state-changes',
+    channels: [channel],
     logger: options.logger,
-    probeIntervalMs: options.probeIntervalMs ?? 10_000,
-    maxRetryDelayMs: 5_000,
-    onPayload: (payload) => void subscribers.deliver(decodeChanges(payload)),
-    onReconnected: () => void subscribers.deliver([{ kind: 'resync' }]),
+    events: {
+      onNotification: (_channel, payload) => void subscribers.deliver(decodeChanges(payload)),
+      onConnected: ({ reconnected }) => {
+        if (reconnected) void subscribers.deliver([{ kind: 'resync' }]);
+      },
+    },
   });
   const lifecycle = new LifecycleRunner({
     start: () => listener.start(),
@@ -72,7 +71,7 @@ export function createPostgresStateChangeNotifier(options: PostgresNotifierOptio
     notifyServiceHealthChanged: async (serviceId) => sender.add({ kind: 'serviceHealth', serviceId }),
     flush: () => sender.flush(),
     get listening() {
-      return listener.connected;
+      return listener.listening;
     },
     get state() {
       return lifecycle.state;

@@ -1,8 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { LifecycleRunner, type Logger } from '@nimbus/core';
 import type { StateChangeListener } from '@nimbus/message-store';
-import Database from 'better-sqlite3';
+import { openSqliteDatabase } from '@nimbus/sql';
+import type Database from 'better-sqlite3';
 import { decodeChanges } from './change-payloads.js';
 import { CoalescingSender } from './coalescing-sender.js';
 import type { SqlNotifierTuning, SqlStateChangeNotifier } from './sql-state-change-notifier.js';
@@ -45,10 +44,7 @@ export function createSqliteStateChangeNotifier(options: SqliteNotifierOptions):
   let lastPruneAt = 0;
 
   const open = () => {
-    mkdirSync(dirname(options.filename), { recursive: true });
-    const opened = new Database(options.filename, { timeout: options.busyTimeoutMs ?? 5_000 });
-    opened.pragma('journal_mode = WAL');
-    opened.pragma('synchronous = NORMAL');
+    const opened = openSqliteDatabase(options.filename, { busyTimeoutMs: options.busyTimeoutMs ?? 5_000 });
     opened.exec(
       'create table if not exists nimbus_state_changes (seq integer primary key autoincrement, payload text not null, at_ms integer not null)',
     );

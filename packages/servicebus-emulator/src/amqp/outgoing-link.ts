@@ -23,9 +23,18 @@ export class OutgoingLink implements Consumer {
     return this.link.name;
   }
 
+  /**
+   * Credit not yet spent: rhea lowers `credit` only when it writes a transfer (later, on its own tick), so the
+   * deliveries queued on this link's session but not yet written count against it too.
+   */
   credit(): number {
     if (this.#closed || !this.link.is_open() || !this.link.sendable()) return 0;
-    return this.link.credit;
+    const outgoing = (
+      this.link as unknown as {
+        session: { outgoing: { next_delivery_id: number; next_pending_delivery: number } };
+      }
+    ).session.outgoing;
+    return this.link.credit - (outgoing.next_delivery_id - outgoing.next_pending_delivery);
   }
 
   start(): void {

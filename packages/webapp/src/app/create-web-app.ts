@@ -1,11 +1,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
 import {
   type Clock,
   consoleLogger,
+  LifecycleRunner,
   type Logger,
   type Platform,
+  type ServiceLifecycle,
+  type StopOptions,
   systemClock,
   type Transport,
 } from '@nimbus/core';
@@ -18,10 +22,15 @@ import {
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AuditLog } from '../audit/audit-log.js';
 import { accountRoutes } from '../auth/account-routes.js';
+import { apiTokenRoutes } from '../auth/api-token-routes.js';
 import { Authenticator } from '../auth/authenticator.js';
-import { type BootstrapResult, bootstrapAdmin } from '../auth/bootstrap-admin.js';
+import { type BootstrapResult, bootstrapAdmin, DEFAULT_ADMIN_PASSWORD } from '../auth/bootstrap-admin.js';
+import { DefaultPasswordCheck } from '../auth/default-password.js';
+import { prepareDummyHash } from '../auth/password.js';
+import { createLimiter, DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-limits.js';
 import { renderApiDocsPage } from '../http/api-docs-page.js';
 import { installErrorHandler } from '../http/error-handler.js';
+import { installInputGuard } from '../http/input-guard.js';
 import { buildOpenApiDocument } from '../http/openapi.js';
 import { registerRoute } from '../http/register-route.js';
 import type { AnyRouteSpec } from '../http/route.js';
@@ -30,6 +39,7 @@ import type { IdentityStore } from '../identity/identity-store.js';
 import { LiveUpdateHub, type SubscribableNotifier } from '../live/live-update-hub.js';
 import { registerSseRoute } from '../live/sse-route.js';
 import { registerStorageHookRoutes } from '../live/storage-hook-routes.js';
+import { StreamRegistry } from '../live/stream-registry.js';
 import { type MetricsEndpoint, registerProbeRoutes } from '../observability/probe-routes.js';
 import { webAppReadiness } from '../observability/web-app-readiness.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
@@ -37,6 +47,7 @@ import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
 import { endpointRoutes } from '../routes/endpoint-routes.js';
 import { eventRoutes } from '../routes/event-routes.js';
+import { eventTypeRoutes } from '../routes/event-type-routes.js';
 import { healthRoutes } from '../routes/health-routes.js';
 import { metricsRoutes } from '../routes/metrics-routes.js';
 import { platformRoutes } from '../routes/platform-routes.js';
@@ -80,13 +91,15 @@ export interface WebAppOptions {
   /** Endpoint ids to list even without a platform definition or stored metadata. */
   readonly extraEndpoints?: readonly string[];
   readonly sseKeepAliveMs?: number;
+  /** Sign-in rate limits and lockouts (defaults: `DEFAULT_SIGN_IN_LIMITS`). */
+  readonly signInLimits?: Partial<SignInLimits>;
   /** Serves `/metrics` (Prometheus text) when given. */
   readonly metrics?: MetricsEndpoint;
   /** `/metrics` then wants `Authorization: Bearer <token>`. */
   readonly metricsToken?: string;
 }
 
-export interface WebApp {
+export interface WebApp extends ServiceLifecycle {
   readonly server: FastifyInstance;
   readonly notifier: SubscribableNotifier;
   readonly bootstrap: BootstrapResult;
@@ -94,7 +107,10 @@ export interface WebApp {
   readonly openApi: ReturnType<typeof buildOpenApiDocument>;
   /** Starts listening; resolves the base URL (`http://127.0.0.1:12345`). */
   listen(options?: { readonly host?: string; readonly port?: number }): Promise<string>;
-  close(): Promise<void>;
+  /** The base URL once listening. */
+  readonly url: string | null;
+  /** Stops taking requests and ends live streams; in-flight requests get `timeoutMs` (default 10 000) to finish. */
+  close(options?: StopOptions): Promise<void>;
 }
 
 const VERSION = '0.1.0';
@@ -108,6 +124,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   const hub = new LiveUpdateHub(notifier);
   const identityStore = options.identityStore;
   await identityStore.initialize();
+  prepareDummyHash();
   const bootstrap = await bootstrapAdmin({
     identityStore,
     logger,
@@ -122,8 +139,11 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     bodyLimit: 2 * 1024 * 1024,
   });
   await server.register(fastifyCookie);
+  // No global limit: the sign-in and password-check limiters are created below from this plugin.
+  await server.register(fastifyRateLimit, { global: false });
   addSecurityHeaders(server);
   installErrorHandler(server, logger);
+  installInputGuard(server);
 
   const authenticator = new Authenticator({
     identityStore,
@@ -140,7 +160,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   const auditLog = new AuditLog(
     (row) =>
       store.storeMessageAudit({
-        eventId: row.eventId ?? '',
+        eventId: row.eventId ?? 'site',
         audit: row,
         endpointId: row.endpointId,
         eventTypeId: row.eventTypeId,
@@ -148,8 +168,11 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     clock,
     logger,
   );
+  const streams = new StreamRegistry();
+  const limits: SignInLimits = { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits };
   const deps: ApiDeps = {
     store,
+    streams,
     transport: options.transport,
     platform: options.platform ?? null,
     catalog: new EndpointCatalog(options.platform ?? null, store, options.extraEndpoints),
@@ -173,13 +196,28 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       cookiePolicy: { secure: options.secureCookies ?? 'auto' },
       clock,
       logger,
+      auditLog,
+      streams,
+      signIn: {
+        identityStore,
+        auditLog,
+        clock,
+        logger,
+        limits,
+        perAddress: createLimiter(server, limits.perAddress, 'sign-in (this address)'),
+        perAccount: createLimiter(server, limits.perAccount, 'sign-in (this account)'),
+      },
+      passwordCheck: createLimiter(server, limits.passwordCheck, 'current-password'),
+      defaultPassword: new DefaultPasswordCheck(DEFAULT_ADMIN_PASSWORD),
     }),
+    ...apiTokenRoutes({ identityStore, auditLog, clock, streams }),
     ...endpointRoutes(deps),
     ...eventRoutes(deps),
     ...actionRoutes(deps, actions, new BulkJobs(hub)),
     ...metricsRoutes(deps),
     ...healthRoutes(deps),
     ...platformRoutes(deps),
+    ...eventTypeRoutes(deps),
     ...userRoutes(deps),
   ];
   for (const route of routes) registerRoute(server, authenticator, route);
@@ -193,7 +231,12 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
   });
-  registerSseRoute(server, { hub, keepAliveMs: options.sseKeepAliveMs ?? 25_000 });
+  registerSseRoute(server, {
+    hub,
+    streams,
+    authenticator,
+    keepAliveMs: options.sseKeepAliveMs ?? 25_000,
+  });
   if (options.storageHookKey) registerStorageHookRoutes(server, hub, options.storageHookKey);
   const { built } = await serveUi(server, options.uiDistDir ?? DEFAULT_UI_DIST);
   if (!built)
@@ -202,20 +245,45 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       'WebApp UI is not built; browser pages show how to build it (npm run build:ui -w @nimbus/webapp)',
     );
 
+  let url: string | null = null;
+  let listenOn: { host?: string; port?: number } = {};
+  const lifecycle = new LifecycleRunner({
+    start: async () => {
+      url = await server.listen({ host: listenOn.host ?? '127.0.0.1', port: listenOn.port ?? 0 });
+      logger.info({ url }, `NimBus WebApp listening on ${url}`);
+    },
+    stop: async ({ timeoutMs = 10_000 }) => {
+      // Keep-alive and slow requests must not hold the shutdown beyond its timeout.
+      const timer = setTimeout(() => server.server.closeAllConnections(), timeoutMs);
+      timer.unref();
+      try {
+        await server.close();
+      } finally {
+        clearTimeout(timer);
+        hub.detach();
+      }
+    },
+  });
   return {
     server,
     notifier,
     bootstrap,
     uiBuilt: built,
     openApi,
-    listen: async ({ host = '127.0.0.1', port = 0 } = {}) => {
-      const url = await server.listen({ host, port });
-      logger.info({ url }, `NimBus WebApp listening on ${url}`);
+    get url() {
       return url;
     },
-    close: async () => {
-      await server.close();
-      hub.detach();
+    get state() {
+      return lifecycle.state;
     },
+    listen: async (options = {}) => {
+      listenOn = options;
+      await lifecycle.start();
+      return url as string;
+    },
+    start: () => lifecycle.start(),
+    stop: (stopOptions) => lifecycle.stop(stopOptions),
+    close: (stopOptions) => lifecycle.stop(stopOptions),
+    [Symbol.asyncDispose]: () => lifecycle.stop(),
   };
 }

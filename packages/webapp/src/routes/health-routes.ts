@@ -5,6 +5,7 @@ import { authorize } from '../auth/authorize.js';
 import { iso } from '../http/dto.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import { Role } from '../identity/roles.js';
+import { effectiveHeartbeatStatus, lastSeenAgeSeconds } from '../operator/heartbeat-freshness.js';
 
 const Settings = z.object({
   enabled: z.boolean(),
@@ -41,18 +42,27 @@ export function healthRoutes(deps: ApiDeps): AnyRouteSpec[] {
           lastEndTime: z.string().nullable(),
           roundTripMs: z.number().nullable(),
           sdkVersion: z.string().nullable(),
+          /** The stored status, before freshness is applied. */
+          reportedStatus: z.string(),
+          lastSeenAgeSeconds: z.number().nullable(),
         }),
       ),
       handler: async ({ principal }) => {
         await authorize(auditLog, principal!, Role.Reader, null);
+        const settings = await store.getHeartbeatSettings();
+        const now = deps.clock.now();
         const rows = new Map(
           (await store.getHeartbeatOverview()).map((r) => [r.endpointId.toLowerCase(), r]),
         );
         return (await catalog.list()).map((endpointId) => {
           const row = rows.get(endpointId.toLowerCase());
+          const reportedStatus = row?.status ?? 'Unknown';
+          const lastAnswer = row?.lastEndTime ?? null;
           return {
             endpointId,
-            status: row?.status ?? 'Unknown',
+            status: effectiveHeartbeatStatus(reportedStatus, lastAnswer, settings, now),
+            reportedStatus,
+            lastSeenAgeSeconds: lastSeenAgeSeconds(lastAnswer, now),
             isHeartbeatEnabled: row?.isHeartbeatEnabled ?? null,
             lastStartTime: iso(row?.lastStartTime),
             lastReceivedTime: iso(row?.lastReceivedTime),

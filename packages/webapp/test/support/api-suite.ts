@@ -207,6 +207,27 @@ export function describeWebAppApi(factory: StoreFactory): void {
         expect(JSON.parse(sent.body).eventContent.eventJson).toBe(edited);
       });
 
+      it('refuses an edited payload its event type rejects (400 with field errors) and sends nothing', async () => {
+        const before = (await erpMessages()).length;
+        const invalid = await h.admin.post(
+          `/api/endpoints/${ERP}/events/${OTHER_FAILED_EVENT}/resubmit-with-changes`,
+          { eventJson: JSON.stringify({ customerId: 'cust-4', name: 5 }) },
+        );
+        expect(invalid.status).toBe(400);
+        const body = obj(invalid.body);
+        expect(body.message).toContain("event type 'CustomerChanged'");
+        expect(body.issues).toEqual([{ path: 'body.eventJson.name', message: expect.any(String) }]);
+        const unknownType = await h.admin.post(
+          `/api/endpoints/${ERP}/events/${OTHER_FAILED_EVENT}/resubmit-with-changes`,
+          { eventJson: '{}', eventTypeId: 'NoSuchType' },
+        );
+        expect(unknownType.status).toBe(400);
+        expect(obj(unknownType.body).issues).toEqual([
+          { path: 'body.eventTypeId', message: "unknown event type 'NoSuchType'" },
+        ]);
+        expect((await erpMessages()).length).toBe(before);
+      });
+
       it('skips a failed event with a SkipRequest; the optional comment goes into its one audit row', async () => {
         const ok = await h.admin.post(`/api/endpoints/${ERP}/events/${OTHER_FAILED_EVENT}/skip`, {
           comment: '  ERP team confirmed the customer is gone  ',
@@ -268,12 +289,22 @@ export function describeWebAppApi(factory: StoreFactory): void {
         expect((await auditsOf(PENDING_EVENT)).filter((a) => a.auditType === 'Reconcile')).toHaveLength(1);
       });
 
-      it('asks for a deferred replay with a ProcessDeferredRequest on the session', async () => {
-        const ok = await h.admin.post(`/api/endpoints/${ERP}/sessions/${BLOCKED_SESSION}/reprocess-deferred`);
+      it('asks for a deferred replay with a ProcessDeferredRequest on a session no failure blocks', async () => {
+        const ok = await h.admin.post(`/api/endpoints/${ERP}/sessions/cust-6/reprocess-deferred`);
         expect(ok.status).toBe(200);
         const sent = (await erpMessages()).find((m) => m.messageId === obj(ok.body).messageId)!;
-        expect(sent).toMatchObject({ sessionId: BLOCKED_SESSION });
+        expect(sent).toMatchObject({ sessionId: 'cust-6' });
         expect(sent.headers.MessageType).toBe('ProcessDeferredRequest');
+      });
+
+      it('refuses reprocess-deferred while a failed event blocks the session, naming it, and sends nothing', async () => {
+        const before = (await erpMessages()).length;
+        const refused = await h.admin.post(
+          `/api/endpoints/${ERP}/sessions/${BLOCKED_SESSION}/reprocess-deferred`,
+        );
+        expect(refused.status).toBe(409);
+        expect(obj(refused.body).message).toContain(`blocked by event '${FAILED_EVENT}' (Failed)`);
+        expect((await erpMessages()).length).toBe(before);
       });
 
       it('runs a bulk resubmit in the background and reports progress', async () => {
@@ -431,9 +462,9 @@ export function describeWebAppApi(factory: StoreFactory): void {
         const user = await h.signedIn({ email: 'ep@example.test', password: 'Endpoint!Pass1' });
         const me = obj((await user.get('/api/auth/me')).body);
         expect(me.endpointRoles).toEqual([{ endpointId: ERP, role: 'Contributor' }]);
-        expect(
-          (await user.post(`/api/endpoints/${ERP}/sessions/${BLOCKED_SESSION}/reprocess-deferred`)).status,
-        ).toBe(200);
+        expect((await user.post(`/api/endpoints/${ERP}/sessions/cust-6/reprocess-deferred`)).status).toBe(
+          200,
+        );
       });
     });
   });

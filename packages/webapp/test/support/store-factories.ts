@@ -74,3 +74,20 @@ export const sqliteStores: StoreFactory = {
     };
   },
 };
+
+/**
+ * The Cosmos DB store on the local Cosmos server (the real @azure/cosmos SDK over https, started in this
+ * process), with the memory identity store (identity is not part of the message store).
+ */
+export const cosmosStores: StoreFactory = {
+  name: 'Cosmos DB store (local Cosmos server) + memory identity',
+  create: async () => {
+    const { openLocalCosmosMessageStore } = await import('@nimbus/message-store-cosmos/local-server');
+    const store = await openLocalCosmosMessageStore({ env: {} });
+    return {
+      store,
+      identityStore: createMemoryIdentityStore(),
+      cleanup: () => store.close(),
+    };
+  },
+};

@@ -3,6 +3,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Field errors of a 400 (`{ path: 'body.eventJson.quantity', message }`). */
+    readonly issues: readonly { path: string; message: string }[] = [],
   ) {
     super(message);
   }
@@ -29,7 +31,11 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
   if (!response.ok)
-    throw new ApiError(response.status, data?.message ?? `${response.status} ${response.statusText}`);
+    throw new ApiError(
+      response.status,
+      data?.message ?? `${response.status} ${response.statusText}`,
+      Array.isArray(data?.issues) ? data.issues : [],
+    );
   return data as T;
 }
 

@@ -12,6 +12,9 @@ export const EVENTS_PAGE_SIZE = 50;
 
 const STATUSES = ['Failed', 'DeadLettered', 'Unsupported', 'Deferred', 'Pending', 'Completed', 'Skipped'];
 
+/** A session blocked by one of these has to be resolved first: replaying its parked events would overtake it. */
+const FAILURE_STATUSES = new Set(['Failed', 'DeadLettered', 'Unsupported']);
+
 interface BlockedSession {
   sessionId: string;
   blockingEventId: string;
@@ -159,7 +162,12 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
                 {s.deferredCount} deferred, {s.pendingCount} pending
               </td>
               <td>
-                {s.deferredCount > 0 && (
+                {s.deferredCount > 0 && FAILURE_STATUSES.has(s.blockingStatus) && (
+                  <span className="hint">
+                    Resubmit or skip the blocking event; the parked ones then follow in order.
+                  </span>
+                )}
+                {s.deferredCount > 0 && !FAILURE_STATUSES.has(s.blockingStatus) && (
                   <button type="button" onClick={() => reprocess.mutate(s.sessionId)}>
                     Reprocess deferred
                   </button>

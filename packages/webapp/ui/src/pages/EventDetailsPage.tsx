@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, type EventRow, get, post } from '../api.js';
 import { Link } from '../components/Link.js';
+import { PayloadProblems, usePayloadProblems } from '../components/PayloadProblems.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 
 interface EventDetails {
@@ -57,6 +58,17 @@ function commentOf(audit: Audit): string | null {
   }
 }
 
+/** What the operator reads after an action was accepted (the bus does the rest; the page updates live). */
+const SENT_NOTICE: Record<string, string> = {
+  '/resubmit': 'Resubmit sent: the event is handled again.',
+  '/resubmit-with-changes': 'Edited payload sent: the event is handled again with your changes.',
+  '/skip': 'Skip sent: the session continues with the next event.',
+  '/handoff/complete': 'Handoff marked complete.',
+  '/handoff/fail': 'Handoff marked failed.',
+  '/reconcile': 'Event reconciled as completed.',
+  '': 'Event deleted.',
+};
+
 function pretty(json: string | null): string {
   if (!json) return '';
   try {
@@ -101,7 +113,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
     mutationFn: ({ path, body, method }: { path: string; body?: unknown; method?: string }) =>
       api(method ?? 'POST', `${base}${path}`, body ?? {}),
     onSuccess: (_data, variables) => {
-      setMessage(`${variables.path.replace('/', '') || 'delete'} sent.`);
+      setMessage(SENT_NOTICE[variables.path] ?? 'Done.');
       setEditing(null);
       setConfirming(null);
       setActionComment('');
@@ -119,6 +131,11 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
     onError: (error) => setCommentError(error.message),
   });
   const optionalComment = () => actionComment.trim() || null;
+  const payloadProblems = usePayloadProblems(
+    endpointId,
+    details.data?.payloadEventTypeId ?? details.data?.event.eventTypeId ?? null,
+    editing,
+  );
 
   if (details.error) return <p className="error">{details.error.message}</p>;
   if (!details.data) return <p>Loading…</p>;
@@ -232,10 +249,15 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
             value={editing}
             onChange={(e) => setEditing(e.target.value)}
           />
+          <PayloadProblems problems={payloadProblems} />
           <ActionCommentField value={actionComment} onChange={setActionComment} />
           <div className="actions">
             <button
               type="button"
+              disabled={payloadProblems.length > 0}
+              title={
+                payloadProblems.length > 0 ? 'Fix the payload first: nothing invalid is sent.' : undefined
+              }
               onClick={() =>
                 act.mutate({
                   path: '/resubmit-with-changes',

@@ -4,7 +4,9 @@ import { StatusBadge } from '../components/StatusBadge.js';
 
 interface Heartbeat {
   endpointId: string;
+  /** Late or Off once the endpoint stopped answering, whatever its last answer said. */
   status: string;
+  lastSeenAgeSeconds: number | null;
   lastEndTime: string | null;
   roundTripMs: number | null;
   sdkVersion: string | null;
@@ -19,10 +21,19 @@ interface Service {
 
 const when = (value: string | null) => (value ? new Date(value).toLocaleString() : '—');
 
+function age(seconds: number | null): string {
+  if (seconds === null) return 'never';
+  if (seconds < 90) return `${seconds} s ago`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min ago`;
+  return `${Math.round(seconds / 3600)} h ago`;
+}
+
 export function HealthPage() {
   const heartbeats = useQuery({
     queryKey: ['health', 'heartbeat'],
     queryFn: () => get<Heartbeat[]>('/api/heartbeat/overview'),
+    // Late and Off are a matter of time passing, not of a stored change: re-read on a timer too.
+    refetchInterval: 15_000,
   });
   const services = useQuery({
     queryKey: ['health', 'services'],
@@ -58,6 +69,7 @@ export function HealthPage() {
           <tr>
             <th>Endpoint</th>
             <th>Status</th>
+            <th>Last seen</th>
             <th>Last answer</th>
             <th>Round trip</th>
             <th>SDK</th>
@@ -70,6 +82,7 @@ export function HealthPage() {
               <td>
                 <StatusBadge status={h.status} />
               </td>
+              <td data-testid="last-seen">{age(h.lastSeenAgeSeconds)}</td>
               <td>{when(h.lastEndTime)}</td>
               <td>{h.roundTripMs === null ? '—' : `${h.roundTripMs} ms`}</td>
               <td>{h.sdkVersion ?? '—'}</td>

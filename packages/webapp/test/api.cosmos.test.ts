@@ -1,0 +1,4 @@
+import { describeWebAppApi } from './support/api-suite.js';
+import { cosmosStores } from './support/store-factories.js';
+
+describeWebAppApi(cosmosStores);
