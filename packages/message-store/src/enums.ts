@@ -78,6 +78,8 @@ export const MessageAuditType = {
   CopyEndpointData: 'CopyEndpointData',
   /** The engine refused an operator request (the event no longer awaited it); `comment` says why. */
   Refused: 'Refused',
+  /** A read the caller's role does not allow (privileged actions use their own type when refused). */
+  AccessDenied: 'AccessDenied',
   SignIn: 'SignIn',
   SignInFailed: 'SignInFailed',
   SignInLockedOut: 'SignInLockedOut',

@@ -28,3 +28,9 @@ export {
   type ProbeRouteOptions,
   registerProbeRoutes,
 } from './observability/probe-routes.js';
+export {
+  type BulkJobStore,
+  createMemoryBulkJobStore,
+  type StoredBulkJob,
+} from './operator/bulk-job-store.js';
+export { createSqlBulkJobStore, type SqlBulkJobStoreOptions } from './operator/sql-bulk-job-store.js';

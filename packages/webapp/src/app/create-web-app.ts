@@ -42,6 +42,7 @@ import { registerStorageHookRoutes } from '../live/storage-hook-routes.js';
 import { StreamRegistry } from '../live/stream-registry.js';
 import { type MetricsEndpoint, registerProbeRoutes } from '../observability/probe-routes.js';
 import { webAppReadiness } from '../observability/web-app-readiness.js';
+import { type BulkJobStore, createMemoryBulkJobStore } from '../operator/bulk-job-store.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
@@ -93,6 +94,12 @@ export interface WebAppOptions {
   readonly sseKeepAliveMs?: number;
   /** Sign-in rate limits and lockouts (defaults: `DEFAULT_SIGN_IN_LIMITS`). */
   readonly signInLimits?: Partial<SignInLimits>;
+  /**
+   * Where bulk jobs are kept (default: in memory). Give every instance the same SQL one
+   * (`createSqlBulkJobStore`) so a job's progress is visible from each of them and outlasts a restart.
+   * The WebApp does not close it.
+   */
+  readonly bulkJobStore?: BulkJobStore;
   /** Serves `/metrics` (Prometheus text) when given. */
   readonly metrics?: MetricsEndpoint;
   /** `/metrics` then wants `Authorization: Bearer <token>`. */
@@ -124,6 +131,8 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   const hub = new LiveUpdateHub(notifier);
   const identityStore = options.identityStore;
   await identityStore.initialize();
+  const bulkJobStore = options.bulkJobStore ?? createMemoryBulkJobStore();
+  await bulkJobStore.initialize();
   prepareDummyHash();
   const bootstrap = await bootstrapAdmin({
     identityStore,
@@ -213,7 +222,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...apiTokenRoutes({ identityStore, auditLog, clock, streams }),
     ...endpointRoutes(deps),
     ...eventRoutes(deps),
-    ...actionRoutes(deps, actions, new BulkJobs(hub)),
+    ...actionRoutes(deps, actions, new BulkJobs(hub, bulkJobStore, clock, logger)),
     ...metricsRoutes(deps),
     ...healthRoutes(deps),
     ...platformRoutes(deps),
