@@ -1,5 +1,6 @@
 import {
   type Clock,
+  childLogger,
   consoleLogger,
   type LifecycleState,
   type Logger,
@@ -78,7 +79,7 @@ export function createResolver(args: CreateResolverArgs): Resolver {
     requireMethod(args.store, method, 'store');
   }
   const options = args.options ?? {};
-  const logger = args.logger ?? consoleLogger;
+  const logger = childLogger(args.logger ?? consoleLogger, { component: 'resolver' });
   const clock = args.clock ?? systemClock;
   const handler = new ResolverHandler({
     // Store calls are traced by the store's own decorator chain (`traceStoreCalls`).
