@@ -47,6 +47,8 @@ export interface ServicesOptions {
   readonly trustProxy?: boolean;
   /** `--store cosmos` without an account starts the local Cosmos server; `nimbus dev` does. */
   readonly localCosmosWhenUnconfigured?: boolean;
+  /** `--transport servicebus` without a namespace starts nimbus-sb-emulator in-process; `nimbus dev` does. */
+  readonly localServiceBusWhenUnconfigured?: boolean;
   /** How long the Resolver and the WebApp get to finish in-flight work at stop. Default 30 000 ms. */
   readonly drainTimeoutMs?: number;
 }
@@ -84,6 +86,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     const transport = await openTransport(config, {
       migrationMode: options.migrationMode,
       onMigrationProgress: (progress) => print(migrationProgressLine(progress, 'transport')),
+      serviceBus: { localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false, print },
     });
     closers.add('the transport', () => transport.close());
     const { notifier, close: closeNotifier } = await openNotifier(config, logger);

@@ -46,6 +46,7 @@ import { type BulkJobStore, createMemoryBulkJobStore } from '../operator/bulk-jo
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
+import { deadLetterRoutes } from '../routes/dead-letter-routes.js';
 import { endpointRoutes } from '../routes/endpoint-routes.js';
 import { eventRoutes } from '../routes/event-routes.js';
 import { eventTypeRoutes } from '../routes/event-type-routes.js';
@@ -215,6 +216,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     }),
     ...apiTokenRoutes({ identityStore, auditLog, clock, streams }),
     ...endpointRoutes(deps),
+    ...deadLetterRoutes(deps),
     ...eventRoutes(deps),
     ...actionRoutes(deps, actions, new BulkJobs(hub, bulkJobStore, clock, logger)),
     ...metricsRoutes(deps),
