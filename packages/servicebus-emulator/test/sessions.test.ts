@@ -98,6 +98,58 @@ describe('emulator sessions', () => {
     expect(again!.deliveryCount).toBe(0);
   });
 
+  it('never delivers beyond the credit: an abandoned session message comes back before the next one', async () => {
+    const sender = sessionTopic();
+    await sender.sendMessages([
+      { body: 'a', sessionId: 'x' },
+      { body: 'b', sessionId: 'x' },
+    ]);
+    const receiver = await ctx.client.acceptSession('t', 's', 'x');
+    const [a] = await receiver.receiveMessages(1, { maxWaitTimeInMs: 500 });
+    await receiver.abandonMessage(a!);
+    const [again] = await receiver.receiveMessages(1, { maxWaitTimeInMs: 500 });
+    expect(again).toMatchObject({ body: 'a', deliveryCount: 1 });
+  });
+
+  it('hands out the next session in the order sessions became available (a released one queues behind)', async () => {
+    const sender = sessionTopic();
+    await sender.sendMessages([
+      { body: 1, sessionId: 'busy' },
+      { body: 2, sessionId: 'busy' },
+    ]);
+    await sender.sendMessages({ body: 'x', sessionId: 'patient' });
+    const busy = await ctx.client.acceptNextSession('t', 's');
+    expect(busy.sessionId).toBe('busy');
+    const [first] = await busy.receiveMessages(1, { maxWaitTimeInMs: 500 });
+    await busy.completeMessage(first!);
+    await busy.close();
+    await sender.sendMessages({ body: 'y', sessionId: 'late' });
+    const order = [];
+    for (let i = 0; i < 3; i++) order.push((await ctx.client.acceptNextSession('t', 's')).sessionId);
+    expect(order).toEqual(['patient', 'busy', 'late']);
+  });
+
+  it("keeps a crashed client's session lock until it expires, and the expiry counts a delivery", async () => {
+    const sender = sessionTopic(400);
+    await sender.sendMessages({ body: 1, sessionId: 'crash' });
+    const doomed = new ServiceBusClient(ctx.emulator.connectionString);
+    const receiver = await doomed.acceptSession('t', 's', 'crash', { maxAutoLockRenewalDurationInMs: 0 });
+    await receiver.receiveMessages(1, { maxWaitTimeInMs: 500 });
+    // What a SIGKILL leaves behind: the socket goes away without an AMQP close.
+    const internals = doomed as unknown as {
+      _connectionContext: { connection: { _connection: { socket: { destroy(): void } } } };
+    };
+    internals._connectionContext.connection._connection.socket.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const early = await ctx.client.acceptSession('t', 's', 'crash').catch((e: unknown) => e);
+    expect(isServiceBusError(early) && early.code).toBe('SessionCannotBeLocked');
+    await new Promise((r) => setTimeout(r, 400));
+    const next = await ctx.client.acceptSession('t', 's', 'crash');
+    const [again] = await next.receiveMessages(1, { maxWaitTimeInMs: 500 });
+    expect(again).toMatchObject({ body: 1, deliveryCount: 1 });
+    void doomed.close().catch(() => undefined);
+  });
+
   it('defers and receives deferred messages by sequence number; peek shows them', async () => {
     const sender = sessionTopic();
     await sender.sendMessages([

@@ -1,4 +1,5 @@
 import { MAX_DELIVERY_COUNT_REASON, maxDeliveryDescription, uuidv7 } from '@nimbus/core';
+import type { Row } from './sql/database.js';
 import type { SqlCore } from './sql-core.js';
 import { localExpiry, SqlSessionHandle } from './sql-session-handle.js';
 
@@ -14,22 +15,46 @@ export async function tryLease(
   const named = sessionId === null ? '' : ' AND session_id = ?';
   const params: unknown[] = [core.options.lockDurationMs, token, input, input];
   if (sessionId !== null) params.push(sessionId);
-  const rows = await db.all(
-    `UPDATE ${t.sessions} SET locked_until = ${now} + ?, lock_token = ?
+  // Sessions are served in `locked_until` order: when their last lease ended (release stamps it) or when they got
+  // work while free (`readySince`), so the session that has waited longest goes first.
+  const lease = `UPDATE ${t.sessions} SET locked_until = ${now} + ?, lock_token = ?
      WHERE input = ? AND session_id = (
        SELECT session_id FROM ${t.sessions} WHERE input = ? AND message_count > 0 AND locked_until <= ${now}${named}
        ORDER BY locked_until LIMIT 1${db.skipLocked})
-     RETURNING session_id, locked_until, ${now} AS db_now`,
-    params,
-    { prepared: true },
-  );
+     RETURNING session_id, locked_until, ${now} AS db_now`;
+  const postgres = db.dialect === 'postgres';
+  // PostgreSQL: one round trip takes the lease and reads what the line holds (the UPDATE touches only sessions).
+  const sql = postgres
+    ? `WITH leased AS (${lease}) SELECT leased.*, ${lineFlags(core, 'leased.session_id')} FROM leased`
+    : lease;
+  const rows = await db.all(sql, postgres ? [...params, input, token, input] : params, { prepared: true });
   const row = rows[0];
   if (!row) return null;
   const lockedUntil = localExpiry(askedAt, row);
   const handle = new SqlSessionHandle(core, input, String(row.session_id), token, lockedUntil);
-  if (await deadLetterExhausted(core, input, String(row.session_id), token)) return handle;
+  const flags = postgres ? row : await readLineFlags(core, input, String(row.session_id), token);
+  if (await deadLetterExhausted(core, input, String(row.session_id), token, flags)) return handle;
   await handle.release();
   return null;
+}
+
+/** SELECT-list items `exhausted` and `pending` of a session's line; parameters: input, token, input. */
+function lineFlags(core: SqlCore, sessionId: string): string {
+  const { t } = core;
+  return `EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ${sessionId} AND held_by IS NOT NULL
+                    AND held_by <> ? AND delivery_count >= ${core.options.maxDeliveryCount}) AS exhausted,
+          EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ${sessionId}) AS pending`;
+}
+
+function readLineFlags(
+  core: SqlCore,
+  input: string,
+  sessionId: string,
+  token: string,
+): Promise<Row | undefined> {
+  return core.db
+    .all(`SELECT ${lineFlags(core, '?')}`, [input, sessionId, token, input, sessionId], { prepared: true })
+    .then((rows) => rows[0]);
 }
 
 /**
@@ -41,16 +66,10 @@ async function deadLetterExhausted(
   input: string,
   sessionId: string,
   token: string,
+  line: Row | undefined,
 ): Promise<boolean> {
   const { t, db } = core;
   const max = core.options.maxDeliveryCount;
-  const [line] = await db.all(
-    `SELECT EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ? AND held_by IS NOT NULL
-                      AND held_by <> ? AND delivery_count >= ?) AS exhausted,
-            EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ?) AS pending`,
-    [input, sessionId, token, max, input, sessionId],
-    { prepared: true },
-  );
   // A count left high by a lease that ended without release: nothing to do; releasing sets the count right.
   if (!truthy(line?.pending)) return false;
   if (!truthy(line?.exhausted)) return true;

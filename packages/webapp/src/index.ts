@@ -1,13 +1,17 @@
 export { createWebApp, type WebApp, type WebAppOptions } from './app/create-web-app.js';
 export { type BootstrapResult, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from './auth/bootstrap-admin.js';
 export { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './auth/cookies.js';
-export { hashPassword, passwordProblems, verifyPassword } from './auth/password.js';
+export { hashPassword, SCRYPT_COST, verifyPassword } from './auth/password.js';
+export { MIN_PASSWORD_LENGTH, passwordProblems } from './auth/password-policy.js';
+export { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from './auth/sign-in-limits.js';
 export {
+  type ApiTokenRecord,
   DuplicateEmailError,
   type EndpointRoleGrant,
   type IdentitySession,
   type IdentityStore,
   type IdentityUser,
+  type LoginAttemptPolicy,
   type NewIdentityUser,
 } from './identity/identity-store.js';
 export { createMemoryIdentityStore } from './identity/memory-identity-store.js';
@@ -24,3 +28,9 @@ export {
   type ProbeRouteOptions,
   registerProbeRoutes,
 } from './observability/probe-routes.js';
+export {
+  type BulkJobStore,
+  createMemoryBulkJobStore,
+  type StoredBulkJob,
+} from './operator/bulk-job-store.js';
+export { createSqlBulkJobStore, type SqlBulkJobStoreOptions } from './operator/sql-bulk-job-store.js';

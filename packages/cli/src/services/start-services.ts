@@ -2,6 +2,7 @@ import { type Logger, type Platform, readinessOf, readinessReport, topologyFromP
 import type { MigrationMode } from '@nimbus/message-store-sql';
 import { createHeartbeatScheduler, createResolver, startHealthServer } from '@nimbus/resolver';
 import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
+import { openBulkJobStore } from '../backends/open-bulk-jobs.js';
 import { openIdentityStore } from '../backends/open-identity.js';
 import { openNotifier } from '../backends/open-notifier.js';
 import { openStore } from '../backends/open-store.js';
@@ -46,6 +47,8 @@ export interface ServicesOptions {
   readonly trustProxy?: boolean;
   /** `--store cosmos` without an account starts the local Cosmos server; `nimbus dev` does. */
   readonly localCosmosWhenUnconfigured?: boolean;
+  /** `--transport servicebus` without a namespace starts nimbus-sb-emulator in-process; `nimbus dev` does. */
+  readonly localServiceBusWhenUnconfigured?: boolean;
   /** How long the Resolver and the WebApp get to finish in-flight work at stop. Default 30 000 ms. */
   readonly drainTimeoutMs?: number;
 }
@@ -80,7 +83,11 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       print,
     });
     closers.add('the message store', () => store.close());
-    const transport = await openTransport(config);
+    const transport = await openTransport(config, {
+      migrationMode: options.migrationMode,
+      onMigrationProgress: (progress) => print(migrationProgressLine(progress, 'transport')),
+      serviceBus: { localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false, print },
+    });
     closers.add('the transport', () => transport.close());
     const { notifier, close: closeNotifier } = await openNotifier(config, logger);
     closers.add('the state-change notifier', closeNotifier);
@@ -144,10 +151,13 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     if (options.webapp) {
       const identityStore = openIdentityStore(config);
       closers.add('the identity store', () => identityStore.close());
+      const bulkJobStore = openBulkJobStore(config);
+      closers.add('the bulk job store', () => bulkJobStore.close());
       const webapp = await createWebApp({
         store,
         transport,
         identityStore,
+        bulkJobStore,
         notifier,
         logger,
         environment: options.environment,

@@ -28,10 +28,16 @@ const traffic = await startTrafficGenerator({
 console.log('adapters ready');
 const stop = async () => {
   await traffic.stop();
+  console.log(`published ${traffic.published}`);
   await adapters.stop();
   await transport.close();
   console.log('adapters stopped');
   process.exit(0);
 };
 process.once('SIGTERM', stop);
+// SIGUSR2: stop generating traffic, keep handling.
+process.once('SIGUSR2', async () => {
+  await traffic.stop();
+  console.log(`traffic stopped, published ${traffic.published}`);
+});
 process.once('SIGINT', stop);

@@ -126,6 +126,11 @@ export class WorkWaiters {
     }
   }
 
+  /** How many accepts of the next available session wait on `input` now. */
+  waitingAccepts(input: string): number {
+    return this.#inputs.get(input)?.anySession.size ?? 0;
+  }
+
   /** A consumer of this process leased or received from the session: work noted for it is no longer unclaimed. */
   taken(input: string, sessionId: string): void {
     this.#inputs.get(input)?.unclaimed.delete(sessionId);

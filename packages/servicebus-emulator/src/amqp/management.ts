@@ -1,10 +1,11 @@
 import type { Namespace } from '../broker/namespace.js';
 import type { Queue } from '../broker/queue.js';
+import { peekQueue, sessionIds } from '../broker/queue-views.js';
 import type { LockHolder } from '../broker/session-record.js';
 import { Rule, type RuleDefinition } from '../rules/rule.js';
 import { lockTokenOf, longBuffer, readLong, ticksBuffer } from '../wire/encoding.js';
 import { BrokerError, Condition, notImplemented } from '../wire/errors.js';
-import { renderEntry } from './render.js';
+import { renderEntry, renderScheduled } from './render.js';
 import { messageCodec, types, type Untyped } from './rhea.js';
 
 export interface ManagementRequest {
@@ -76,9 +77,7 @@ export function handleManagement(namespace: Namespace, request: ManagementReques
       const since = body['last-updated-time'] instanceof Date ? body['last-updated-time'].getTime() : 0;
       const skip = Number(body.skip ?? 0);
       const top = Number(body.top ?? 100);
-      const ids = queueOf(namespace, entityAddress)
-        .sessionIds(since)
-        .slice(skip, skip + top);
+      const ids = sessionIds(queueOf(namespace, entityAddress), since).slice(skip, skip + top);
       return ids.length === 0 ? { status: 204, body: {} } : OK({ skip, 'sessions-ids': ids });
     }
     case 'com.microsoft:peek-message':
@@ -134,14 +133,29 @@ function peek(namespace: Namespace, address: string, body: Record<string, Untype
   const max = Number(body['message-count'] ?? 1);
   const sessionId = typeof body['session-id'] === 'string' ? body['session-id'] : null;
   const entity = namespace.resolve(address);
-  const entries =
-    entity.kind === 'queue'
-      ? entity.queue.peek(from, max, entity.queue.options.requiresSession ? sessionId : null)
-      : [];
-  if (entries.length === 0) return { status: 204, body: {} };
-  const messages = entries.map((entry) => ({
-    message: types.wrap_binary(messageCodec.encode(renderEntry(entry, null))),
-  }));
+  if (entity.kind !== 'queue') return { status: 204, body: {} };
+  const queue = entity.queue;
+  const rendered: { sequence: number; message: object }[] = peekQueue(
+    queue,
+    from,
+    max,
+    queue.options.requiresSession ? sessionId : null,
+  ).map((entry) => ({ sequence: entry.sequence, message: renderEntry(entry, null) }));
+  if (queue === entity.subscription.queue) {
+    // Scheduled messages wait on the topic; a subscription they will reach shows them in state `scheduled`.
+    for (const scheduled of entity.topic.scheduled()) {
+      if (scheduled.sequence < from) continue;
+      const copy = entity.subscription.select(scheduled.message);
+      if (!copy || (sessionId !== null && copy.group_id !== sessionId)) continue;
+      rendered.push({
+        sequence: scheduled.sequence,
+        message: renderScheduled(scheduled.sequence, copy, scheduled.at),
+      });
+    }
+  }
+  const page = rendered.sort((a, b) => a.sequence - b.sequence).slice(0, max);
+  if (page.length === 0) return { status: 204, body: {} };
+  const messages = page.map((m) => ({ message: types.wrap_binary(messageCodec.encode(m.message)) }));
   return OK({ messages });
 }
 

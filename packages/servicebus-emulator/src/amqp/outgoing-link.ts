@@ -23,9 +23,18 @@ export class OutgoingLink implements Consumer {
     return this.link.name;
   }
 
+  /**
+   * Credit not yet spent: rhea lowers `credit` only when it writes a transfer (later, on its own tick), so the
+   * deliveries queued on this link's session but not yet written count against it too.
+   */
   credit(): number {
     if (this.#closed || !this.link.is_open() || !this.link.sendable()) return 0;
-    return this.link.credit;
+    const outgoing = (
+      this.link as unknown as {
+        session: { outgoing: { next_delivery_id: number; next_pending_delivery: number } };
+      }
+    ).session.outgoing;
+    return this.link.credit - (outgoing.next_delivery_id - outgoing.next_pending_delivery);
   }
 
   start(): void {
@@ -80,12 +89,17 @@ export class OutgoingLink implements Consumer {
     if (!this.link.is_closed()) this.link.close(error);
   }
 
-  /** The link is gone: its locks end, messages stay in place without counting a delivery. */
-  detached(): void {
+  /**
+   * The link is gone. Closed by the client: its locks end and messages stay in place without counting a delivery.
+   * Lost with its connection (a crashed client): like the service, the locks are kept until they expire, and the
+   * expiry counts a delivery.
+   */
+  detached(abrupt = false): void {
     if (this.#closed) return;
     this.#closed = true;
     this.queue.cancelSessionWait(this);
-    this.queue.removeConsumer(this);
+    if (abrupt) this.queue.forgetConsumer(this);
+    else this.queue.removeConsumer(this);
   }
 
   /** Applies a disposition and settles the delivery: the outcome on success, `rejected` with the condition otherwise. */

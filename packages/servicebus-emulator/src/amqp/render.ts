@@ -1,4 +1,4 @@
-import type { Entry } from '../broker/message.js';
+import type { AmqpMessage, Entry } from '../broker/message.js';
 import { longBuffer } from '../wire/encoding.js';
 import { types } from './rhea.js';
 
@@ -18,4 +18,19 @@ export function renderEntry(
   if (entry.state === 'deferred') annotations['x-opt-message-state'] = types.wrap_int(1);
   const { delivery_count: _ignored, ...message } = entry.message;
   return { ...message, delivery_count: entry.deliveryCount, message_annotations: annotations };
+}
+
+/** A scheduled message as peek shows it on a subscription it will reach (message state 2). */
+export function renderScheduled(sequence: number, message: AmqpMessage, at: number): object {
+  return {
+    ...message,
+    delivery_count: 0,
+    message_annotations: {
+      ...message.message_annotations,
+      'x-opt-sequence-number': types.wrap_long(longBuffer(sequence)),
+      'x-opt-enqueued-time': new Date(at),
+      'x-opt-scheduled-enqueue-time': new Date(at),
+      'x-opt-message-state': types.wrap_int(2),
+    },
+  };
 }

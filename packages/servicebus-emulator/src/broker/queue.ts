@@ -34,6 +34,7 @@ export class Queue {
   readonly #byToken = new Map<string, { entry: Entry; session: SessionRecord }>();
   readonly #bySequence = new Map<number, { entry: Entry; session: SessionRecord }>();
   readonly #sessionWaiters = new SessionWaiters();
+  #tick = 0;
 
   constructor(readonly options: QueueOptions) {}
 
@@ -91,6 +92,11 @@ export class Queue {
     this.pump();
   }
 
+  /** A consumer whose connection was lost: it gets nothing more, but its locks run until they expire. */
+  forgetConsumer(consumer: Consumer): void {
+    this.#consumers.delete(consumer);
+  }
+
   /** Delivers available messages to every consumer with credit, in FIFO order per session. */
   pump(): void {
     for (const consumer of this.#consumers) {
@@ -135,11 +141,14 @@ export class Queue {
   /** Locks the next unlocked session with an available message, waiting up to `timeoutMs` for one. */
   lockNextSession(holder: LockHolder, timeoutMs: number): Promise<SessionRecord | null> {
     this.#requireSessions();
+    let next: SessionRecord | null = null;
     for (const session of this.sessions.values()) {
-      if (session.holder === null && session.hasAvailable()) {
-        this.#startSessionLock(session, holder);
-        return Promise.resolve(session);
-      }
+      if (session.holder !== null || !session.hasAvailable()) continue;
+      if (next === null || session.availableSince < next.availableSince) next = session;
+    }
+    if (next) {
+      this.#startSessionLock(next, holder);
+      return Promise.resolve(next);
     }
     if (timeoutMs <= 0) return Promise.resolve(null);
     return this.#sessionWaiters.wait(holder, timeoutMs);
@@ -166,14 +175,9 @@ export class Queue {
     session.updatedAt = Date.now();
   }
 
-  sessionIds(updatedSince: number): string[] {
-    return [...this.sessions.values()]
-      .filter((s) => s.id !== NO_SESSION && s.updatedAt >= updatedSince && !s.isEmpty)
-      .map((s) => s.id);
-  }
-
   #startSessionLock(session: SessionRecord, holder: LockHolder): void {
     if (session.timer) clearTimeout(session.timer);
+    session.availableSince = 0;
     session.holder = holder;
     session.lockedUntil = Date.now() + this.options.lockDurationMs;
     session.timer = setTimeout(() => this.#sessionLockExpired(session), this.options.lockDurationMs).unref();
@@ -201,6 +205,7 @@ export class Queue {
   }
 
   #offerSession(session: SessionRecord): void {
+    session.markAvailable(++this.#tick);
     if (session.id === NO_SESSION || session.holder !== null || !session.hasAvailable()) return;
     const waiter = this.#sessionWaiters.take();
     if (!waiter) return;
@@ -386,15 +391,5 @@ export class Queue {
     this.options.budget.release(1, entry.size);
     if (session.isEmpty) this.sessions.delete(session.id);
     return entry;
-  }
-
-  /** Messages from `fromSequence` in sequence order, locked or not, deferred included. */
-  peek(fromSequence: number, max: number, sessionId: string | null): Entry[] {
-    const entries: Entry[] = [];
-    const sessions =
-      sessionId === null ? [...this.sessions.values()] : [this.sessions.get(sessionId)].filter((s) => !!s);
-    for (const session of sessions)
-      entries.push(...session!.entries.filter((e) => e.sequence >= fromSequence));
-    return entries.sort((a, b) => a.sequence - b.sequence).slice(0, max);
   }
 }

@@ -14,8 +14,17 @@ export class SessionRecord {
   lockedUntil = 0;
   timer: NodeJS.Timeout | null = null;
   updatedAt = Date.now();
+  /** When the session last became available to `lockNextSession` (got work while free, or was freed with work). */
+  availableSince = 0;
 
   constructor(readonly id: string) {}
+
+  /** Marks the moment the session became available, if it just did (`tick` orders events within a millisecond). */
+  markAvailable(tick: number): void {
+    if (this.holder === null && this.availableSince === 0 && this.hasAvailable()) {
+      this.availableSince = tick;
+    }
+  }
 
   insert(entry: Entry): void {
     const entries = this.entries;

@@ -7,6 +7,7 @@ import type {
 import type { AuditLog } from '../audit/audit-log.js';
 import type { IdentityStore } from '../identity/identity-store.js';
 import type { LiveUpdateHub } from '../live/live-update-hub.js';
+import type { StreamRegistry } from '../live/stream-registry.js';
 import type { EndpointCatalog } from './endpoint-catalog.js';
 
 /** Everything the API routes work with; built once by `createWebApp`. */
@@ -17,6 +18,8 @@ export interface ApiDeps {
   readonly catalog: EndpointCatalog;
   readonly identityStore: IdentityStore;
   readonly hub: LiveUpdateHub;
+  /** Open live-update streams, ended when the rights they were opened with change. */
+  readonly streams: StreamRegistry;
   readonly auditLog: AuditLog;
   readonly clock: Clock;
   readonly logger: Logger;

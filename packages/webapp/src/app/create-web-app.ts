@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
 import {
   type Clock,
   consoleLogger,
@@ -21,10 +22,15 @@ import {
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AuditLog } from '../audit/audit-log.js';
 import { accountRoutes } from '../auth/account-routes.js';
+import { apiTokenRoutes } from '../auth/api-token-routes.js';
 import { Authenticator } from '../auth/authenticator.js';
-import { type BootstrapResult, bootstrapAdmin } from '../auth/bootstrap-admin.js';
+import { type BootstrapResult, bootstrapAdmin, DEFAULT_ADMIN_PASSWORD } from '../auth/bootstrap-admin.js';
+import { DefaultPasswordCheck } from '../auth/default-password.js';
+import { prepareDummyHash } from '../auth/password.js';
+import { createLimiter, DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-limits.js';
 import { renderApiDocsPage } from '../http/api-docs-page.js';
 import { installErrorHandler } from '../http/error-handler.js';
+import { installInputGuard } from '../http/input-guard.js';
 import { buildOpenApiDocument } from '../http/openapi.js';
 import { registerRoute } from '../http/register-route.js';
 import type { AnyRouteSpec } from '../http/route.js';
@@ -33,11 +39,14 @@ import type { IdentityStore } from '../identity/identity-store.js';
 import { LiveUpdateHub, type SubscribableNotifier } from '../live/live-update-hub.js';
 import { registerSseRoute } from '../live/sse-route.js';
 import { registerStorageHookRoutes } from '../live/storage-hook-routes.js';
+import { StreamRegistry } from '../live/stream-registry.js';
 import { type MetricsEndpoint, registerProbeRoutes } from '../observability/probe-routes.js';
 import { webAppReadiness } from '../observability/web-app-readiness.js';
+import { type BulkJobStore, createMemoryBulkJobStore } from '../operator/bulk-job-store.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
+import { deadLetterRoutes } from '../routes/dead-letter-routes.js';
 import { endpointRoutes } from '../routes/endpoint-routes.js';
 import { eventRoutes } from '../routes/event-routes.js';
 import { eventTypeRoutes } from '../routes/event-type-routes.js';
@@ -84,6 +93,14 @@ export interface WebAppOptions {
   /** Endpoint ids to list even without a platform definition or stored metadata. */
   readonly extraEndpoints?: readonly string[];
   readonly sseKeepAliveMs?: number;
+  /** Sign-in rate limits and lockouts (defaults: `DEFAULT_SIGN_IN_LIMITS`). */
+  readonly signInLimits?: Partial<SignInLimits>;
+  /**
+   * Where bulk jobs are kept (default: in memory). Give every instance the same SQL one
+   * (`createSqlBulkJobStore`) so a job's progress is visible from each of them and outlasts a restart.
+   * The WebApp does not close it.
+   */
+  readonly bulkJobStore?: BulkJobStore;
   /** Serves `/metrics` (Prometheus text) when given. */
   readonly metrics?: MetricsEndpoint;
   /** `/metrics` then wants `Authorization: Bearer <token>`. */
@@ -115,6 +132,9 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   const hub = new LiveUpdateHub(notifier);
   const identityStore = options.identityStore;
   await identityStore.initialize();
+  const bulkJobStore = options.bulkJobStore ?? createMemoryBulkJobStore();
+  await bulkJobStore.initialize();
+  prepareDummyHash();
   const bootstrap = await bootstrapAdmin({
     identityStore,
     logger,
@@ -129,8 +149,11 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     bodyLimit: 2 * 1024 * 1024,
   });
   await server.register(fastifyCookie);
+  // No global limit: the sign-in and password-check limiters are created below from this plugin.
+  await server.register(fastifyRateLimit, { global: false });
   addSecurityHeaders(server);
   installErrorHandler(server, logger);
+  installInputGuard(server);
 
   const authenticator = new Authenticator({
     identityStore,
@@ -145,12 +168,15 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
 
   const store = options.store;
   const auditLog = new AuditLog(
-    (row) => store.storeMessageAudit(row.eventId ?? '', row, row.endpointId, row.eventTypeId),
+    (row) => store.storeMessageAudit(row.eventId ?? 'site', row, row.endpointId, row.eventTypeId),
     clock,
     logger,
   );
+  const streams = new StreamRegistry();
+  const limits: SignInLimits = { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits };
   const deps: ApiDeps = {
     store,
+    streams,
     transport: options.transport,
     platform: options.platform ?? null,
     catalog: new EndpointCatalog(options.platform ?? null, store, options.extraEndpoints),
@@ -174,10 +200,25 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       cookiePolicy: { secure: options.secureCookies ?? 'auto' },
       clock,
       logger,
+      auditLog,
+      streams,
+      signIn: {
+        identityStore,
+        auditLog,
+        clock,
+        logger,
+        limits,
+        perAddress: createLimiter(server, limits.perAddress, 'sign-in (this address)'),
+        perAccount: createLimiter(server, limits.perAccount, 'sign-in (this account)'),
+      },
+      passwordCheck: createLimiter(server, limits.passwordCheck, 'current-password'),
+      defaultPassword: new DefaultPasswordCheck(DEFAULT_ADMIN_PASSWORD),
     }),
+    ...apiTokenRoutes({ identityStore, auditLog, clock, streams }),
     ...endpointRoutes(deps),
+    ...deadLetterRoutes(deps),
     ...eventRoutes(deps),
-    ...actionRoutes(deps, actions, new BulkJobs(hub)),
+    ...actionRoutes(deps, actions, new BulkJobs(hub, bulkJobStore, clock, logger)),
     ...metricsRoutes(deps),
     ...healthRoutes(deps),
     ...platformRoutes(deps),
@@ -195,7 +236,12 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
   });
-  registerSseRoute(server, { hub, keepAliveMs: options.sseKeepAliveMs ?? 25_000 });
+  registerSseRoute(server, {
+    hub,
+    streams,
+    authenticator,
+    keepAliveMs: options.sseKeepAliveMs ?? 25_000,
+  });
   if (options.storageHookKey) registerStorageHookRoutes(server, hub, options.storageHookKey);
   const { built } = await serveUi(server, options.uiDistDir ?? DEFAULT_UI_DIST);
   if (!built)

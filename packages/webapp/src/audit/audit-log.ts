@@ -1,15 +1,23 @@
 import type { Clock, Logger } from '@nimbus/core';
 import type { MessageAuditType, MessageAuditWrite } from '@nimbus/message-store';
 import type { Principal } from '../auth/principal.js';
+import { HttpError } from '../http/http-error.js';
 
 const MAX_DATA = 4096;
 
 export interface AuditRecord {
   readonly type: MessageAuditType;
-  readonly principal: Principal;
+  /** Who acted; for anonymous calls (a failed sign-in) give `auditorName` instead. */
+  readonly principal?: Principal | null;
+  readonly auditorName?: string;
   readonly accessDenied?: boolean;
   readonly data?: unknown;
   readonly eventId?: string | null;
+  /**
+   * What a row that is not about an event is filed under (the store keys audit rows by an id):
+   * `account:<email>`, `user:<id>`, `token:<id>`; default `site`.
+   */
+  readonly subject?: string;
   readonly endpointId?: string | null;
   readonly eventTypeId?: string | null;
 }
@@ -24,8 +32,9 @@ function serialise(data: unknown): string | null {
 }
 
 /**
- * Writes exactly one row per privileged action, on the allowed and on the denied branch. A failing sink is
- * logged and does not fail the action it describes (the action already happened or was already refused).
+ * Writes exactly one row per privileged action, on the allowed and on the denied branch. Callers write the
+ * row before they act: when the sink fails, `write` throws a 503 and the action (or the refusal) does not
+ * happen unaudited.
  */
 export class AuditLog {
   constructor(
@@ -36,12 +45,12 @@ export class AuditLog {
 
   async write(record: AuditRecord): Promise<void> {
     const row = {
-      auditorName: record.principal.name,
+      auditorName: record.principal?.name ?? record.auditorName ?? 'anonymous',
       auditTimestamp: new Date(this.clock.now()),
       auditType: record.type,
       accessDenied: record.accessDenied ?? false,
       data: serialise(record.data),
-      eventId: record.eventId ?? null,
+      eventId: record.eventId || record.subject || 'site',
       endpointId: record.endpointId ?? null,
       eventTypeId: record.eventTypeId ?? null,
     };
@@ -49,9 +58,14 @@ export class AuditLog {
     try {
       await this.sink(row);
     } catch (error) {
-      this.logger.warn(
+      this.logger.error(
         { err: (error as Error).message, auditType: row.auditType },
-        'Audit row could not be stored',
+        'Audit row could not be stored; the action is refused',
+      );
+      throw new HttpError(
+        503,
+        'AuditUnavailable',
+        `The audit row for ${row.auditType} could not be stored, so the action was not performed; retry later.`,
       );
     }
   }

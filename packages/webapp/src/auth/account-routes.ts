@@ -1,15 +1,19 @@
 import type { Clock, Logger } from '@nimbus/core';
+import { MessageAuditType } from '@nimbus/message-store';
 import { z } from 'zod';
-import { HttpError, unauthorized } from '../http/http-error.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { HttpError } from '../http/http-error.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import type { IdentityStore } from '../identity/identity-store.js';
+import { credentialKey, type StreamRegistry } from '../live/stream-registry.js';
 import type { Authenticator } from './authenticator.js';
 import { type CookiePolicy, clearSessionCookies, setSessionCookies } from './cookies.js';
-import { hashPassword, passwordProblems, verifyPassword } from './password.js';
+import type { DefaultPasswordCheck } from './default-password.js';
+import { hashPassword, verifyPassword } from './password.js';
+import { MAX_PASSWORD_LENGTH, passwordProblems } from './password-policy.js';
 import type { Principal } from './principal.js';
-
-export const MAX_FAILED_LOGINS = 5;
-export const LOCKOUT_MS = 15 * 60_000;
+import { type SignInDeps, signIn } from './sign-in.js';
+import type { Limiter } from './sign-in-limits.js';
 
 export interface AccountDeps {
   readonly identityStore: IdentityStore;
@@ -17,6 +21,11 @@ export interface AccountDeps {
   readonly cookiePolicy: CookiePolicy;
   readonly clock: Clock;
   readonly logger: Logger;
+  readonly auditLog: AuditLog;
+  readonly signIn: SignInDeps;
+  readonly passwordCheck: Limiter;
+  readonly streams: StreamRegistry;
+  readonly defaultPassword: DefaultPasswordCheck;
 }
 
 export const CurrentUser = z.object({
@@ -27,9 +36,15 @@ export const CurrentUser = z.object({
   siteRole: z.string().nullable(),
   endpointRoles: z.array(z.object({ endpointId: z.string(), role: z.string() })),
   csrfToken: z.string().nullable(),
+  usesDefaultPassword: z
+    .boolean()
+    .describe('true while the signed-in user still has the documented dev password (the UI shows a banner)'),
 });
 
-export function describeUser(principal: Principal | null): z.input<typeof CurrentUser> {
+export function describeUser(
+  principal: Principal | null,
+  usesDefaultPassword = false,
+): z.input<typeof CurrentUser> {
   if (!principal) {
     return {
       isAuthenticated: false,
@@ -39,6 +54,7 @@ export function describeUser(principal: Principal | null): z.input<typeof Curren
       siteRole: null,
       endpointRoles: [],
       csrfToken: null,
+      usesDefaultPassword: false,
     };
   }
   return {
@@ -48,74 +64,58 @@ export function describeUser(principal: Principal | null): z.input<typeof Curren
     displayName: principal.user.displayName,
     siteRole: principal.siteRole,
     endpointRoles: principal.endpointGrants(),
-    csrfToken: principal.session.csrfToken,
+    csrfToken: principal.csrfToken,
+    usesDefaultPassword,
   };
 }
 
 const Credentials = z.object({
   email: z.string().trim().min(1, 'email is required').max(320),
-  password: z.string().min(1, 'password is required').max(200),
+  password: z.string().min(1, 'password is required').max(MAX_PASSWORD_LENGTH),
 });
 
 const PasswordChange = z.object({
-  currentPassword: z.string().min(1, 'currentPassword is required').max(200),
-  newPassword: z.string().min(1, 'newPassword is required').max(200),
+  currentPassword: z.string().min(1, 'currentPassword is required').max(MAX_PASSWORD_LENGTH),
+  newPassword: z.string().min(1, 'newPassword is required').max(MAX_PASSWORD_LENGTH),
 });
 
 /** Sign-in, sign-out, change password and "who am I". */
 export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
-  const { identityStore, authenticator, cookiePolicy, clock, logger } = deps;
-  const invalid = () => unauthorized('Invalid email or password.');
+  const { identityStore, authenticator, cookiePolicy, clock, logger, auditLog, streams } = deps;
+  const describe = async (principal: Principal | null) =>
+    describeUser(principal, principal ? await deps.defaultPassword.uses(principal.user) : false);
 
   return [
     defineRoute({
       method: 'POST',
       url: '/account/login',
       tag: 'Account',
-      summary: 'Sign in with email and password; sets the session and CSRF cookies',
+      summary: 'Sign in with email and password; sets the session and CSRF cookies (rate-limited, locks out)',
       access: 'anonymous',
       body: Credentials,
       response: CurrentUser,
       handler: async ({ body, request, reply }) => {
-        const user = await identityStore.findUserByEmail(body.email);
-        if (!user) {
-          logger.info({ ip: request.ip }, 'Sign-in refused: unknown email');
-          throw invalid();
-        }
-        const now = clock.now();
-        if (user.lockedUntil && user.lockedUntil.getTime() > now) {
-          throw new HttpError(
-            401,
-            'LockedOut',
-            `Too many failed sign-ins; the account is locked until ${user.lockedUntil.toISOString()}.`,
-          );
-        }
-        if (!(await verifyPassword(body.password, user.passwordHash))) {
-          const failures = user.failedLogins + 1;
-          const lockedUntil = failures >= MAX_FAILED_LOGINS ? new Date(now + LOCKOUT_MS) : null;
-          await identityStore.recordLoginFailure(user.id, lockedUntil ? 0 : failures, lockedUntil);
-          logger.info(
-            { userId: user.id, failures, locked: lockedUntil !== null },
-            'Sign-in refused: wrong password',
-          );
-          throw invalid();
-        }
-        if (user.failedLogins > 0 || user.lockedUntil) await identityStore.resetLoginFailures(user.id);
+        const user = await signIn(deps.signIn, request, body.email, body.password);
         const session = await authenticator.startSession(user);
         setSessionCookies(request, reply, cookiePolicy, session.token, session.csrfToken, session.expiresAt);
         logger.info({ userId: user.id }, 'Signed in');
-        const principal = await authenticator.principalOfToken(session.token);
-        return describeUser(principal);
+        return describe(await authenticator.principalOfToken(session.token));
       },
     }),
     defineRoute({
       method: 'POST',
       url: '/account/logout',
       tag: 'Account',
-      summary: 'Sign out: ends the session and clears the cookies',
+      summary: 'Sign out: ends the session, its live-update streams and clears the cookies',
       access: 'authenticated',
-      handler: async ({ request, reply }) => {
+      handler: async ({ request, reply, principal }) => {
+        await auditLog.write({
+          type: MessageAuditType.SignOut,
+          principal,
+          subject: `user:${principal!.user.id}`,
+        });
         await authenticator.endSession(request);
+        streams.closeCredential(credentialKey(principal!));
         clearSessionCookies(request, reply, cookiePolicy);
         return undefined;
       },
@@ -124,35 +124,49 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
       method: 'POST',
       url: '/account/change-password',
       tag: 'Account',
-      summary: 'Change the signed-in user’s password; other sessions of the user end',
+      summary: 'Change the signed-in user’s password; other sessions and live streams of the user end',
       access: 'authenticated',
       body: PasswordChange,
       response: CurrentUser,
       handler: async ({ body, principal, request, reply }) => {
         const user = principal!.user;
+        await deps.passwordCheck(request, user.id);
         if (!(await verifyPassword(body.currentPassword, user.passwordHash))) {
+          await auditLog.write({
+            type: MessageAuditType.ChangePassword,
+            principal,
+            subject: `user:${user.id}`,
+            accessDenied: true,
+            data: { reason: 'the current password is wrong' },
+          });
           throw new HttpError(400, 'ValidationError', 'body.currentPassword: the current password is wrong', [
             { path: 'body.currentPassword', message: 'the current password is wrong' },
           ]);
         }
-        const problems = passwordProblems(body.newPassword);
+        const problems = passwordProblems(body.newPassword, [user.email, user.displayName ?? '']);
         if (problems.length > 0) {
           const message = `the new password needs ${problems.join(', ')}`;
           throw new HttpError(400, 'ValidationError', `body.newPassword: ${message}`, [
             { path: 'body.newPassword', message },
           ]);
         }
+        await auditLog.write({
+          type: MessageAuditType.ChangePassword,
+          principal,
+          subject: `user:${user.id}`,
+        });
         await identityStore.updatePassword(
           user.id,
           await hashPassword(body.newPassword),
           new Date(clock.now()),
         );
         await identityStore.deleteSessionsOfUser(user.id);
+        streams.closeUser(user.id);
         const refreshed = (await identityStore.findUserById(user.id))!;
         const session = await authenticator.startSession(refreshed);
         setSessionCookies(request, reply, cookiePolicy, session.token, session.csrfToken, session.expiresAt);
         logger.info({ userId: user.id }, 'Password changed');
-        return describeUser(await authenticator.principalOfToken(session.token));
+        return describe(await authenticator.principalOfToken(session.token));
       },
     }),
     defineRoute({
@@ -162,7 +176,7 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
       summary: 'The signed-in user, roles and CSRF token (isAuthenticated false when signed out)',
       access: 'anonymous',
       response: CurrentUser,
-      handler: async ({ principal }) => describeUser(principal),
+      handler: async ({ principal }) => describe(principal),
     }),
   ];
 }

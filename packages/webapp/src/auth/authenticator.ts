@@ -2,7 +2,7 @@ import type { Clock, Logger } from '@nimbus/core';
 import type { FastifyRequest } from 'fastify';
 import type { IdentityStore, IdentityUser } from '../identity/identity-store.js';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './cookies.js';
-import { Principal } from './principal.js';
+import { type Credential, Principal } from './principal.js';
 import { hashToken, newToken, sameToken } from './tokens.js';
 
 export interface AuthenticatorOptions {
@@ -18,7 +18,14 @@ export interface NewSession {
   readonly expiresAt: Date;
 }
 
-/** Turns session cookies into principals and back. */
+/** The secret of `Authorization: Bearer <secret>`; `null` without such a header. */
+function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : '';
+}
+
+/** Turns session cookies and API tokens into principals and back. */
 export class Authenticator {
   constructor(private readonly options: AuthenticatorOptions) {}
 
@@ -42,8 +49,13 @@ export class Authenticator {
     if (token) await this.options.identityStore.deleteSession(hashToken(token));
   }
 
-  /** `null` for a missing, unknown or expired session cookie, or a user that no longer exists. */
+  /**
+   * `Authorization: Bearer <API token>` when present (a wrong one is refused, never ignored), else the
+   * session cookie. `null` for a missing, unknown, revoked or expired credential, or a deleted user.
+   */
   async principalOf(request: FastifyRequest): Promise<Principal | null> {
+    const bearer = bearerToken(request.headers.authorization);
+    if (bearer !== null) return this.principalOfApiToken(bearer);
     const token = request.cookies[SESSION_COOKIE];
     return token ? this.principalOfToken(token) : null;
   }
@@ -51,11 +63,21 @@ export class Authenticator {
   async principalOfToken(token: string): Promise<Principal | null> {
     const store = this.options.identityStore;
     const session = await store.findSession(hashToken(token), new Date(this.options.clock.now()));
-    if (!session) return null;
-    const user = await store.findUserById(session.userId);
+    return session ? this.#principal(session.userId, { kind: 'session', session }) : null;
+  }
+
+  async principalOfApiToken(secret: string): Promise<Principal | null> {
+    const store = this.options.identityStore;
+    const token = await store.findApiToken(hashToken(secret), new Date(this.options.clock.now()));
+    return token ? this.#principal(token.userId, { kind: 'token', token }) : null;
+  }
+
+  async #principal(userId: string, credential: Credential): Promise<Principal | null> {
+    const store = this.options.identityStore;
+    const user = await store.findUserById(userId);
     if (!user) return null;
     const grants = await store.listEndpointRoles(user.id);
-    return new Principal(user, session, new Map(grants.map((g) => [g.endpointId, g.role])));
+    return new Principal(user, credential, new Map(grants.map((g) => [g.endpointId, g.role])));
   }
 
   /**
@@ -63,12 +85,13 @@ export class Authenticator {
    * token bound to the session, so a cross-site form (which cannot set headers) is refused.
    */
   csrfProblem(request: FastifyRequest, principal: Principal): string | null {
+    // A bearer token is sent by a script on purpose, never attached by a browser: no cross-site risk.
+    if (principal.csrfToken === null) return null;
     const header = request.headers[CSRF_HEADER];
     const cookie = request.cookies[CSRF_COOKIE];
     if (typeof header !== 'string' || header === '') return `missing ${CSRF_HEADER} header`;
     if (!cookie || !sameToken(header, cookie)) return `${CSRF_HEADER} header does not match the CSRF cookie`;
-    if (!sameToken(header, principal.session.csrfToken))
-      return `${CSRF_HEADER} header does not match the session`;
+    if (!sameToken(header, principal.csrfToken)) return `${CSRF_HEADER} header does not match the session`;
     return null;
   }
 }

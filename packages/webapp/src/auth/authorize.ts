@@ -1,4 +1,4 @@
-import type { MessageAuditType } from '@nimbus/message-store';
+import { MessageAuditType } from '@nimbus/message-store';
 import type { AuditLog } from '../audit/audit-log.js';
 import { forbidden } from '../http/http-error.js';
 import type { Role } from '../identity/roles.js';
@@ -13,7 +13,8 @@ export interface DeniedAudit {
 
 /**
  * Throws 403 unless the caller holds `required` on the endpoint (or site-wide when no endpoint is given).
- * With `audit`, a refusal first writes its access-denied row.
+ * Every refusal first writes one access-denied row: the action's own type when `audit` is given, else
+ * `AccessDenied` (a refused read).
  */
 export async function authorize(
   auditLog: AuditLog,
@@ -23,9 +24,14 @@ export async function authorize(
   audit?: DeniedAudit,
 ): Promise<void> {
   if (principal.has(required, endpointId)) return;
-  if (audit) {
-    await auditLog.write({ ...audit, principal, endpointId, accessDenied: true });
-  }
+  await auditLog.write({
+    type: MessageAuditType.AccessDenied,
+    data: { required, scope: endpointId ?? 'site' },
+    ...audit,
+    principal,
+    endpointId,
+    accessDenied: true,
+  });
   const scope = endpointId ? `endpoint '${endpointId}'` : 'the site';
   throw forbidden(
     `This action needs the ${required} role on ${scope}; you have ${principal.roleOn(endpointId)}.`,

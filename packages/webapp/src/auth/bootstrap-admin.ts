@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { type Clock, type Logger, uuidv7 } from '@nimbus/core';
 import type { IdentityStore } from '../identity/identity-store.js';
 import { Role } from '../identity/roles.js';
-import { hashPassword, passwordProblems } from './password.js';
+import { hashPassword } from './password.js';
+import { passwordProblems } from './password-policy.js';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@local';
 export const DEFAULT_ADMIN_PASSWORD = 'Local!Admin123';

@@ -1,5 +1,10 @@
-import type { IdentitySession, IdentityUser } from '../identity/identity-store.js';
-import { atLeast, maxRole, Role } from '../identity/roles.js';
+import type { ApiTokenRecord, IdentitySession, IdentityUser } from '../identity/identity-store.js';
+import { atLeast, maxRole, minRole, Role } from '../identity/roles.js';
+
+/** How the caller proved who it is: a browser session cookie or an API token (`Authorization: Bearer`). */
+export type Credential =
+  | { readonly kind: 'session'; readonly session: IdentitySession }
+  | { readonly kind: 'token'; readonly token: ApiTokenRecord };
 
 /** The signed-in caller of one request, with roles resolved once per request. */
 export class Principal {
@@ -7,7 +12,7 @@ export class Principal {
 
   constructor(
     readonly user: IdentityUser,
-    readonly session: IdentitySession,
+    readonly credential: Credential,
     endpointRoles: ReadonlyMap<string, Role>,
   ) {
     this.#endpointRoles = new Map(
@@ -16,17 +21,30 @@ export class Principal {
   }
 
   get name(): string {
-    return this.user.displayName ?? this.user.email;
+    const name = this.user.displayName ?? this.user.email;
+    return this.credential.kind === 'token' ? `${name} (token ${this.credential.token.name})` : name;
+  }
+
+  /** The session's CSRF token; `null` for API tokens, which need none (a browser never sends them itself). */
+  get csrfToken(): string | null {
+    return this.credential.kind === 'session' ? this.credential.session.csrfToken : null;
+  }
+
+  /** A token never acts above its own cap, whatever roles the user holds. */
+  #capped(role: Role): Role {
+    const cap = this.credential.kind === 'token' ? this.credential.token.maxRole : null;
+    return cap ? minRole(role, cap) : role;
   }
 
   get siteRole(): Role {
-    return this.user.siteRole;
+    return this.#capped(this.user.siteRole);
   }
 
   /** Effective role on an endpoint: the higher of the site role and the endpoint grant (ids case-insensitive). */
   roleOn(endpointId?: string | null): Role {
-    if (!endpointId) return this.user.siteRole;
-    return maxRole(this.user.siteRole, this.#endpointRoles.get(endpointId.toLowerCase())?.role ?? Role.None);
+    if (!endpointId) return this.siteRole;
+    const grant = this.#endpointRoles.get(endpointId.toLowerCase())?.role ?? Role.None;
+    return this.#capped(maxRole(this.user.siteRole, grant));
   }
 
   has(required: Role, endpointId?: string | null): boolean {
@@ -34,6 +52,6 @@ export class Principal {
   }
 
   endpointGrants(): { endpointId: string; role: Role }[] {
-    return [...this.#endpointRoles.values()].map((g) => ({ ...g }));
+    return [...this.#endpointRoles.values()].map((g) => ({ ...g, role: this.#capped(g.role) }));
   }
 }

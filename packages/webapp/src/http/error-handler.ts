@@ -1,4 +1,5 @@
 import type { Logger } from '@nimbus/core';
+import { InvalidStoreArgumentError } from '@nimbus/message-store';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './http-error.js';
 
@@ -6,10 +7,22 @@ import { HttpError } from './http-error.js';
 export function installErrorHandler(app: FastifyInstance, logger: Logger): void {
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
     if (error instanceof HttpError) {
+      reply.headers(error.headers);
       return reply.code(error.status).send({
         error: error.code,
         message: error.message,
         ...(error.issues.length > 0 ? { issues: error.issues } : {}),
+      });
+    }
+    if (error instanceof InvalidStoreArgumentError) {
+      // The store refused a client-supplied value (e.g. a continuationToken it did not issue).
+      const part = request.query && error.argument in (request.query as object) ? 'query' : 'body';
+      const path = `${part}.${error.argument}`;
+      const message = error.message.replace(/^[^:]+: /, '');
+      return reply.code(400).send({
+        error: 'ValidationError',
+        message: `Invalid request: ${path}: ${message}`,
+        issues: [{ path, message }],
       });
     }
     const status = (error as FastifyError).statusCode;

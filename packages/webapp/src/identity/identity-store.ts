@@ -7,8 +7,6 @@ export interface IdentityUser {
   readonly displayName: string | null;
   readonly passwordHash: string;
   readonly siteRole: Role;
-  readonly failedLogins: number;
-  readonly lockedUntil: Date | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -37,6 +35,36 @@ export interface IdentitySession {
   readonly expiresAt: Date;
 }
 
+/** How many sign-in attempts one key (an address and account, or an account) may make before it locks. */
+export interface LoginAttemptPolicy {
+  readonly maxAttempts: number;
+  /** Attempts older than this no longer count. */
+  readonly windowMs: number;
+  /** How long a lock lasts; it never extends itself (bounded). */
+  readonly lockMs: number;
+}
+
+export interface LoginAttemptCount {
+  /** Attempts in the current window, this one included. */
+  readonly attempts: number;
+  /** Set while the key is locked; the attempt that started the lock has `lockStarted`. */
+  readonly lockedUntil: Date | null;
+  readonly lockStarted: boolean;
+}
+
+/** An API token; only the SHA-256 hash of its secret is kept. */
+export interface ApiTokenRecord {
+  readonly id: string;
+  readonly userId: string;
+  readonly name: string;
+  readonly tokenHash: string;
+  /** The highest role the token acts with (never above the user's own); null = the user's roles. */
+  readonly maxRole: GrantableRole | null;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+  readonly revokedAt: Date | null;
+}
+
 /**
  * Where the WebApp keeps its local users, their roles and their sessions. Lives next to the message store
  * (same database for the SQL providers) but in its own `nimbus_identity_*` tables.
@@ -57,9 +85,13 @@ export interface IdentityStore {
   listUsers(): Promise<IdentityUser[]>;
   updatePassword(userId: string, passwordHash: string, at: Date): Promise<void>;
   setSiteRole(userId: string, role: Role, at: Date): Promise<void>;
-  /** Records a failed sign-in; `lockedUntil` set when the attempt locks the account. */
-  recordLoginFailure(userId: string, failedLogins: number, lockedUntil: Date | null): Promise<void>;
-  resetLoginFailures(userId: string): Promise<void>;
+  /**
+   * Counts one sign-in attempt for `key` atomically (parallel attempts each see their own count) and locks
+   * the key once it has made more than `policy.maxAttempts` in the window. A locked key is not counted.
+   */
+  countLoginAttempt(key: string, now: Date, policy: LoginAttemptPolicy): Promise<LoginAttemptCount>;
+  /** Forgets the attempts of these keys (after a successful sign-in). */
+  clearLoginAttempts(keys: readonly string[]): Promise<void>;
   /** `null` removes the grant. */
   setEndpointRole(userId: string, endpointId: string, role: GrantableRole | null): Promise<void>;
   listEndpointRoles(userId: string): Promise<EndpointRoleGrant[]>;
@@ -68,6 +100,13 @@ export interface IdentityStore {
   findSession(tokenHash: string, now: Date): Promise<IdentitySession | null>;
   deleteSession(tokenHash: string): Promise<void>;
   deleteSessionsOfUser(userId: string): Promise<void>;
+  createApiToken(token: ApiTokenRecord): Promise<void>;
+  /** `null` when unknown, revoked or expired at `now`. */
+  findApiToken(tokenHash: string, now: Date): Promise<ApiTokenRecord | null>;
+  /** The user's tokens, newest first, revoked and expired ones included. */
+  listApiTokens(userId: string): Promise<ApiTokenRecord[]>;
+  /** Returns whether a token of that user was revoked now (false when unknown or already revoked). */
+  revokeApiToken(userId: string, tokenId: string, at: Date): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -80,4 +119,27 @@ export class DuplicateEmailError extends Error {
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
+}
+
+/** The lock state after one more attempt, from the state before it (shared by every store implementation). */
+export function nextLoginAttempt(
+  previous: { attempts: number; windowStart: Date; lockedUntil: Date | null } | null,
+  now: Date,
+  policy: LoginAttemptPolicy,
+): { attempts: number; windowStart: Date; lockedUntil: Date | null; lockStarted: boolean } {
+  if (previous?.lockedUntil && previous.lockedUntil.getTime() > now.getTime()) {
+    return { ...previous, lockStarted: false };
+  }
+  const fresh =
+    !previous ||
+    previous.lockedUntil !== null ||
+    previous.windowStart.getTime() < now.getTime() - policy.windowMs;
+  const attempts = fresh ? 1 : previous.attempts + 1;
+  const lock = attempts > policy.maxAttempts;
+  return {
+    attempts,
+    windowStart: fresh ? now : previous.windowStart,
+    lockedUntil: lock ? new Date(now.getTime() + policy.lockMs) : null,
+    lockStarted: lock,
+  };
 }

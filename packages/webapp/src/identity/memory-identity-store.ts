@@ -1,10 +1,12 @@
 import {
+  type ApiTokenRecord,
   DuplicateEmailError,
   type EndpointRoleGrant,
   type IdentitySession,
   type IdentityStore,
   type IdentityUser,
   type NewIdentityUser,
+  nextLoginAttempt,
   normalizeEmail,
 } from './identity-store.js';
 import type { GrantableRole, Role } from './roles.js';
@@ -14,6 +16,8 @@ export function createMemoryIdentityStore(): IdentityStore {
   const users = new Map<string, IdentityUser>();
   const endpointRoles = new Map<string, EndpointRoleGrant>();
   const sessions = new Map<string, IdentitySession>();
+  const attempts = new Map<string, { attempts: number; windowStart: Date; lockedUntil: Date | null }>();
+  const tokens = new Map<string, ApiTokenRecord>();
 
   const update = (userId: string, change: Partial<IdentityUser>) => {
     const user = users.get(userId);
@@ -25,8 +29,6 @@ export function createMemoryIdentityStore(): IdentityStore {
     users.set(user.id, {
       ...user,
       email,
-      failedLogins: 0,
-      lockedUntil: null,
       updatedAt: user.createdAt,
     });
   };
@@ -48,9 +50,14 @@ export function createMemoryIdentityStore(): IdentityStore {
     listUsers: async () => [...users.values()].sort((a, b) => a.email.localeCompare(b.email)),
     updatePassword: async (userId, passwordHash, at) => update(userId, { passwordHash, updatedAt: at }),
     setSiteRole: async (userId, siteRole: Role, at) => update(userId, { siteRole, updatedAt: at }),
-    recordLoginFailure: async (userId, failedLogins, lockedUntil) =>
-      update(userId, { failedLogins, lockedUntil }),
-    resetLoginFailures: async (userId) => update(userId, { failedLogins: 0, lockedUntil: null }),
+    countLoginAttempt: async (key, now, policy) => {
+      const next = nextLoginAttempt(attempts.get(key) ?? null, now, policy);
+      attempts.set(key, next);
+      return { attempts: next.attempts, lockedUntil: next.lockedUntil, lockStarted: next.lockStarted };
+    },
+    clearLoginAttempts: async (keys) => {
+      for (const key of keys) attempts.delete(key);
+    },
     setEndpointRole: async (userId, endpointId, role: GrantableRole | null) => {
       const key = `${userId}\u0000${endpointId}`;
       if (role === null) endpointRoles.delete(key);
@@ -72,6 +79,23 @@ export function createMemoryIdentityStore(): IdentityStore {
     },
     deleteSessionsOfUser: async (userId) => {
       for (const [key, s] of sessions) if (s.userId === userId) sessions.delete(key);
+    },
+    createApiToken: async (token) => {
+      tokens.set(token.id, token);
+    },
+    findApiToken: async (tokenHash, now) =>
+      [...tokens.values()].find(
+        (t) => t.tokenHash === tokenHash && t.revokedAt === null && t.expiresAt.getTime() > now.getTime(),
+      ) ?? null,
+    listApiTokens: async (userId) =>
+      [...tokens.values()]
+        .filter((t) => t.userId === userId)
+        .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id.localeCompare(a.id)),
+    revokeApiToken: async (userId, tokenId, at) => {
+      const token = tokens.get(tokenId);
+      if (!token || token.userId !== userId || token.revokedAt !== null) return false;
+      tokens.set(tokenId, { ...token, revokedAt: at });
+      return true;
     },
     close: async () => undefined,
   };

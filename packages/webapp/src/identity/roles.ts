@@ -22,6 +22,10 @@ export function maxRole(a: Role, b: Role): Role {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
+export function minRole(a: Role, b: Role): Role {
+  return RANK[a] <= RANK[b] ? a : b;
+}
+
 /** Accepts any casing on input ("reader", "OWNER"); returns null for unknown names. */
 export function parseRole(value: string): Role | null {
   const match = Object.values(Role).find((r) => r.toLowerCase() === value.trim().toLowerCase());

@@ -29,4 +29,24 @@ export interface IdentityDatabase {
   nimbus_identity_users: UsersTable;
   nimbus_identity_endpoint_roles: EndpointRolesTable;
   nimbus_identity_sessions: SessionsTable;
+  nimbus_identity_login_attempts: LoginAttemptsTable;
+  nimbus_identity_api_tokens: ApiTokensTable;
+}
+
+export interface LoginAttemptsTable {
+  attempt_key: string;
+  attempts: number;
+  window_start: string;
+  locked_until: string | null;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  max_role: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
 }

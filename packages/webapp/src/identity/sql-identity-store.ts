@@ -9,7 +9,14 @@ import {
   normalizeEmail,
 } from './identity-store.js';
 import { type GrantableRole, parseRole, Role } from './roles.js';
+import { createApiTokensTable, sqlApiTokens } from './sql-api-tokens.js';
 import type { IdentityDatabase, UsersTable } from './sql-identity-schema.js';
+import {
+  clearLoginAttempts,
+  countLoginAttempt,
+  createLoginAttemptsTable,
+  type SqlIdentityContext,
+} from './sql-login-attempts.js';
 
 export type SqlIdentityStoreOptions =
   | { readonly dialect: 'sqlite'; readonly filename: string }
@@ -34,8 +41,6 @@ function toUser(row: UsersTable): IdentityUser {
     displayName: row.display_name,
     passwordHash: row.password_hash,
     siteRole: parseRole(row.site_role) ?? Role.None,
-    failedLogins: Number(row.failed_logins),
-    lockedUntil: row.locked_until === null ? null : new Date(row.locked_until),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -61,6 +66,7 @@ export function createSqlIdentityStore(options: SqlIdentityStoreOptions): Identi
           }),
         });
   const db = schema === null ? root : root.withSchema(schema);
+  const context: SqlIdentityContext = { dialect: options.dialect, root, schema };
 
   const insertUser = async (executor: Kysely<IdentityDatabase>, user: NewIdentityUser) => {
     const email = normalizeEmail(user.email);
@@ -133,6 +139,8 @@ export function createSqlIdentityStore(options: SqlIdentityStoreOptions): Identi
       .on('nimbus_identity_sessions')
       .column('user_id')
       .execute();
+    await createLoginAttemptsTable(db);
+    await createApiTokensTable(db);
   };
 
   return {
@@ -189,20 +197,8 @@ export function createSqlIdentityStore(options: SqlIdentityStoreOptions): Identi
         .where('id', '=', userId)
         .execute();
     },
-    recordLoginFailure: async (userId, failedLogins, lockedUntil) => {
-      await db
-        .updateTable('nimbus_identity_users')
-        .set({ failed_logins: failedLogins, locked_until: lockedUntil?.toISOString() ?? null })
-        .where('id', '=', userId)
-        .execute();
-    },
-    resetLoginFailures: async (userId) => {
-      await db
-        .updateTable('nimbus_identity_users')
-        .set({ failed_logins: 0, locked_until: null })
-        .where('id', '=', userId)
-        .execute();
-    },
+    countLoginAttempt: (key, now, policy) => countLoginAttempt(context, key, now, policy),
+    clearLoginAttempts: (keys) => clearLoginAttempts(db, keys),
     setEndpointRole: async (userId, endpointId, role: GrantableRole | null) => {
       await db.transaction().execute(async (trx) => {
         await trx
@@ -267,6 +263,7 @@ export function createSqlIdentityStore(options: SqlIdentityStoreOptions): Identi
     deleteSessionsOfUser: async (userId) => {
       await db.deleteFrom('nimbus_identity_sessions').where('user_id', '=', userId).execute();
     },
+    ...sqlApiTokens(db),
     close: () => root.destroy(),
   };
 }

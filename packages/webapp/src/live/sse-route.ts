@@ -1,11 +1,22 @@
 import type { FastifyInstance } from 'fastify';
+import type { Authenticator } from '../auth/authenticator.js';
+import type { Principal } from '../auth/principal.js';
 import { unauthorized } from '../http/http-error.js';
-import type { LiveUpdateHub } from './live-update-hub.js';
+import { Role } from '../identity/roles.js';
+import type { LiveUpdate, LiveUpdateHub } from './live-update-hub.js';
+import type { StreamRegistry } from './stream-registry.js';
 
 export interface SseOptions {
   readonly hub: LiveUpdateHub;
-  /** Comment line sent this often so proxies keep the stream open. */
+  readonly streams: StreamRegistry;
+  readonly authenticator: Authenticator;
+  /** Comment line sent this often so proxies keep the stream open; the credential is re-checked then. */
   readonly keepAliveMs: number;
+}
+
+/** Only what the caller may read: endpoint updates and bulk progress for endpoints it holds Reader on. */
+export function mayReceive(principal: Principal, update: LiveUpdate): boolean {
+  return 'endpointId' in update ? principal.has(Role.Reader, update.endpointId) : true;
 }
 
 /**
@@ -13,13 +24,11 @@ export interface SseOptions {
  * the browser re-reads what changed (updates are hints, never the data itself).
  */
 export function registerSseRoute(app: FastifyInstance, options: SseOptions): void {
-  const open = new Set<() => void>();
   // Open streams would keep `close()` waiting forever; end them first.
-  app.addHook('preClose', async () => {
-    for (const end of [...open]) end();
-  });
+  app.addHook('preClose', async () => options.streams.closeAll());
   app.get('/api/live', async (request, reply) => {
-    if (!request.principal) throw unauthorized();
+    let principal = request.principal;
+    if (!principal) throw unauthorized();
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -31,20 +40,27 @@ export function registerSseRoute(app: FastifyInstance, options: SseOptions): voi
     });
     raw.write('retry: 3000\n: connected\n\n');
     const unsubscribe = options.hub.subscribe((update) => {
-      raw.write(`event: ${update.type}\ndata: ${JSON.stringify(update)}\n\n`);
+      if (principal && mayReceive(principal, update))
+        raw.write(`event: ${update.type}\ndata: ${JSON.stringify(update)}\n\n`);
     });
-    const keepAlive = setInterval(() => raw.write(': keep-alive\n\n'), options.keepAliveMs);
+    const keepAlive = setInterval(async () => {
+      // A session ended or a token revoked in another process is noticed here.
+      const current = await options.authenticator.principalOf(request).catch(() => null);
+      if (!current) return end();
+      principal = current;
+      raw.write(': keep-alive\n\n');
+    }, options.keepAliveMs);
     keepAlive.unref();
     const stop = () => {
       clearInterval(keepAlive);
       unsubscribe();
-      open.delete(end);
+      forget();
     };
     const end = () => {
       stop();
       raw.end();
     };
-    open.add(end);
+    const forget = options.streams.add({ principal, end });
     request.raw.on('close', stop);
     raw.on('error', stop);
   });

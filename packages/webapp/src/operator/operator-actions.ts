@@ -38,8 +38,8 @@ export interface ActionResult {
 
 /**
  * Operator actions. Each checks Contributor on the endpoint (a refusal writes its denied audit row), finds
- * the stored row, sends a control message through the transport (the engine and the Resolver do the rest)
- * and writes exactly one audit row.
+ * the stored row, writes exactly one audit row and only then sends a control message through the transport
+ * (the engine and the Resolver do the rest): an action whose audit row cannot be stored is not performed.
  */
 export class OperatorActions {
   constructor(private readonly deps: ApiDeps) {}
@@ -85,7 +85,6 @@ export class OperatorActions {
     }
     if (editedJson) assertValidEditedPayload(this.deps.platform, content.eventTypeId, content.eventJson);
     const message = resubmissionRequest(row, content, this.deps.clock.now());
-    await this.#send(row.endpointId, message);
     return this.#done(principal, action, row, message, {
       ...withComment(comment),
       ...(editedJson ? { eventTypeId: content.eventTypeId, eventJson: content.eventJson } : {}),
@@ -95,7 +94,6 @@ export class OperatorActions {
   async skip(principal: Principal, row: UnresolvedEvent, comment?: string | null) {
     this.#requireStatus(row, RESUBMITTABLE, 'skip');
     const message = skipRequest(row, this.deps.clock.now());
-    await this.#send(row.endpointId, message);
     return this.#done(principal, 'skip', row, message, withComment(comment));
   }
 
@@ -111,14 +109,12 @@ export class OperatorActions {
     this.#requireHandoff(row);
     const result = note === null ? null : JSON.stringify({ note, completedBy: principal.name });
     const message = handoffCompletedRequest(row, result, this.deps.clock.now());
-    await this.#send(row.endpointId, message);
     return this.#done(principal, 'completeHandoff', row, message, note === null ? undefined : { note });
   }
 
   async failHandoff(principal: Principal, row: UnresolvedEvent, reason: string, errorType: string | null) {
     this.#requireHandoff(row);
     const message = handoffFailedRequest(row, reason, errorType, this.deps.clock.now());
-    await this.#send(row.endpointId, message);
     return this.#done(principal, 'failHandoff', row, message, { reason, errorType });
   }
 
@@ -129,39 +125,44 @@ export class OperatorActions {
         `Event '${row.eventId}' is ${row.resolutionStatus}; only Pending events can be reconciled.`,
       );
     }
-    const replaced = await this.deps.store.tryCompletePendingMessage(
-      row.eventId,
-      row.sessionId,
-      row.endpointId,
-      expectedLastMessageId,
-      { ...row, reason: `Reconciled by ${principal.name}` },
-    );
-    if (!replaced) {
-      throw conflict(
+    const stale = () =>
+      conflict(
         `Event '${row.eventId}' changed since it was read (or is no longer Pending); reload it and decide again.`,
       );
-    }
-    await this.deps.hub.notifyEndpointStateChanged(row.endpointId);
-    return this.#done(principal, 'reconcile', row, null, { expectedLastMessageId });
+    // Checked on the row first so a stale request is refused before anything is audited; the store's
+    // conditional write below stays the authority.
+    if (row.lastMessageId !== expectedLastMessageId) throw stale();
+    return this.#done(principal, 'reconcile', row, null, { expectedLastMessageId }, async () => {
+      const replaced = await this.deps.store.tryCompletePendingMessage(
+        row.eventId,
+        row.sessionId,
+        row.endpointId,
+        expectedLastMessageId,
+        { ...row, reason: `Reconciled by ${principal.name}` },
+      );
+      if (!replaced) throw stale();
+      await this.deps.hub.notifyEndpointStateChanged(row.endpointId);
+    });
   }
 
   async deleteEvent(principal: Principal, row: UnresolvedEvent) {
-    const removed = await this.deps.store.removeMessage(row.eventId, row.sessionId, row.endpointId);
-    if (!removed) throw notFound(`Event '${row.eventId}' was already removed.`);
-    await this.deps.hub.notifyEndpointStateChanged(row.endpointId);
-    return this.#done(principal, 'deleteEvent', row, null, { sessionId: row.sessionId });
+    return this.#done(principal, 'deleteEvent', row, null, { sessionId: row.sessionId }, async () => {
+      const removed = await this.deps.store.removeMessage(row.eventId, row.sessionId, row.endpointId);
+      if (!removed) throw notFound(`Event '${row.eventId}' was already removed.`);
+      await this.deps.hub.notifyEndpointStateChanged(row.endpointId);
+    });
   }
 
   async reprocessDeferred(principal: Principal, endpointId: string, sessionId: string) {
     await this.#refuseWhileSessionFailed(endpointId, sessionId);
     const message = processDeferredRequest(endpointId, sessionId, this.deps.clock.now());
-    await this.#send(endpointId, message);
     await this.deps.auditLog.write({
       type: AUDIT_TYPE_OF.reprocessDeferred,
       principal,
       endpointId,
       data: { action: 'reprocessDeferred', sessionId },
     });
+    await this.#send(endpointId, message);
     return {
       action: 'reprocessDeferred' as const,
       endpointId,
@@ -222,7 +223,11 @@ export class OperatorActions {
     row: UnresolvedEvent,
     message: TransportMessage | null,
     data?: Record<string, unknown>,
+    perform: () => Promise<void> = async () => {
+      if (message) await this.#send(row.endpointId, message);
+    },
   ): Promise<ActionResult> {
+    // The audit row first: if it cannot be stored, the action is not performed.
     await this.deps.auditLog.write({
       type: AUDIT_TYPE_OF[action],
       principal,
@@ -231,6 +236,7 @@ export class OperatorActions {
       eventTypeId: row.eventTypeId,
       data: { action, ...data },
     });
+    await perform();
     return {
       action,
       endpointId: row.endpointId,

@@ -25,6 +25,8 @@ const BulkStatus = z.object({
   failed: z.number(),
   errors: z.array(z.object({ eventId: z.string(), message: z.string() })),
   done: z.boolean(),
+  /** The instance running it stopped before it finished; the remaining events were not acted on. */
+  interrupted: z.boolean(),
 });
 
 const jsonText = z
@@ -189,7 +191,7 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: 
         const endpointId = await catalog.canonical(params.endpointId);
         await actions.authorize(principal!, body.action, endpointId, null, { bulk: body.eventIds.length });
         const ids = [...new Set(body.eventIds)];
-        const { job } = bulkJobs.start(body.action, endpointId, ids, async (eventId) => {
+        const { job } = await bulkJobs.start(body.action, endpointId, ids, async (eventId) => {
           const row = await actions.loadRow({ endpointId, eventId });
           if (body.action === 'resubmit') await actions.resubmit(principal!, row, undefined, body.comment);
           else await actions.skip(principal!, row, body.comment);
@@ -206,7 +208,7 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: 
       params: z.object({ jobId: z.string().min(1).max(100) }),
       response: BulkStatus,
       handler: async ({ params, principal }) => {
-        const job = bulkJobs.get(params.jobId);
+        const job = await bulkJobs.get(params.jobId);
         if (!job || !principal!.has(Role.Reader, job.endpointId)) {
           throw notFound(`Bulk job '${params.jobId}' not found.`);
         }

@@ -56,6 +56,10 @@ const commaList = z
       : [],
   );
 
+/** Endpoint ids compare case-insensitively, like the catalog's. */
+const sameEndpoint = (actual: string | null | undefined, endpointId: string) =>
+  actual?.toLowerCase() === endpointId.toLowerCase();
+
 const optionalDate = z.iso.datetime({ offset: true }).optional();
 
 /** Which actions the event's status allows (the server re-checks every one). */
@@ -180,8 +184,10 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
         const endpointId = await catalog.canonical(params.endpointId);
         await authorize(auditLog, principal!, Role.Reader, endpointId);
         const history = await store.getEventHistory(params.eventId);
+        // Only the copies recorded at this endpoint: another endpoint's copy of the same event (even one
+        // this endpoint sent) is that endpoint's data.
         return history
-          .filter((m) => m.endpointId === endpointId || m.to === endpointId || m.from === endpointId)
+          .filter((m) => sameEndpoint(m.endpointId, endpointId))
           .reverse()
           .map(messageDto);
       },
@@ -198,7 +204,10 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
         const endpointId = await catalog.canonical(params.endpointId);
         await authorize(auditLog, principal!, Role.Reader, endpointId);
         const audits = await store.getMessageAudits(params.eventId);
-        return audits.map(auditDto).reverse();
+        return audits
+          .filter((a) => sameEndpoint(a.endpointId, endpointId))
+          .map(auditDto)
+          .reverse();
       },
     }),
     defineRoute({
@@ -271,7 +280,7 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
         );
         return {
           audits: result.audits
-            .filter((a) => endpointId === null || a.endpointId?.toLowerCase() === endpointId.toLowerCase())
+            .filter((a) => endpointId === null || sameEndpoint(a.endpointId, endpointId))
             .map((a) => ({ ...auditDto(a.audit), createdAt: a.createdAt.toISOString() })),
           continuationToken: result.continuationToken,
         };

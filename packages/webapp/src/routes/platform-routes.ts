@@ -94,12 +94,13 @@ export function platformRoutes(deps: ApiDeps): AnyRouteSpec[] {
       body: z.object({ endpointId: z.string().min(1).max(200), target: z.string().min(1).max(2000) }),
       response: z.object({ eventsCopied: z.number() }),
       handler: async ({ body, principal }) => {
-        const endpointId = await catalog.canonical(body.endpointId);
+        // Authorised before the endpoint is looked up, so a refusal does not tell which endpoints exist.
         // The target (a connection string) is a secret: it never goes into the audit row.
         await authorize(auditLog, principal!, Role.Owner, null, {
           type: AUDIT_TYPE_OF.copyEndpointData,
-          data: { action: 'copyEndpointData', endpointId },
+          data: { action: 'copyEndpointData', endpointId: body.endpointId },
         });
+        await catalog.canonical(body.endpointId);
         throw notSupported(
           `Copy endpoint data is not supported by this provider ('${provider.name}'); use the database's own backup and restore tools.`,
         );

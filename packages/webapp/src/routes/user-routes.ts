@@ -3,7 +3,8 @@ import { MessageAuditType } from '@nimbus/message-store';
 import { z } from 'zod';
 import type { ApiDeps } from '../app/api-deps.js';
 import { authorize } from '../auth/authorize.js';
-import { hashPassword, passwordProblems } from '../auth/password.js';
+import { hashPassword } from '../auth/password.js';
+import { passwordProblems } from '../auth/password-policy.js';
 import { conflict, HttpError, notFound } from '../http/http-error.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import { DuplicateEmailError, type IdentityUser } from '../identity/identity-store.js';
@@ -22,7 +23,7 @@ const RoleName = z.enum([Role.None, ...GRANTABLE_ROLES]);
 
 /** Local user administration (site Owner). Every change writes one GrantRole/RevokeRole audit row. */
 export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
-  const { identityStore, auditLog, clock, catalog } = deps;
+  const { identityStore, auditLog, clock, catalog, streams } = deps;
   const dto = async (user: IdentityUser): Promise<z.input<typeof UserDto>> => ({
     id: user.id,
     email: user.email,
@@ -70,7 +71,7 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ body, principal }) => {
         const data = { email: body.email, siteRole: body.siteRole };
         await authorize(auditLog, principal!, Role.Owner, null, { type: MessageAuditType.GrantRole, data });
-        const problems = passwordProblems(body.password);
+        const problems = passwordProblems(body.password, [body.email, body.displayName ?? '']);
         if (problems.length > 0) {
           const message = `the password needs ${problems.join(', ')}`;
           throw new HttpError(400, 'ValidationError', `body.password: ${message}`, [
@@ -78,6 +79,12 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
           ]);
         }
         const id = uuidv7(clock.now());
+        await auditLog.write({
+          type: MessageAuditType.GrantRole,
+          principal: principal!,
+          subject: `user:${id}`,
+          data: { scope: 'site', ...data },
+        });
         try {
           await identityStore.createUser({
             id,
@@ -91,11 +98,6 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
           if (error instanceof DuplicateEmailError) throw conflict(error.message);
           throw error;
         }
-        await auditLog.write({
-          type: MessageAuditType.GrantRole,
-          principal: principal!,
-          data: { scope: 'site', ...data },
-        });
         return dto(await load(id));
       },
     }),
@@ -113,8 +115,10 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
         const data = { scope: 'site', userId: params.userId, role: body.role };
         await authorize(auditLog, principal!, Role.Owner, null, { type, data });
         const user = await load(params.userId);
+        await auditLog.write({ type, principal: principal!, subject: `user:${user.id}`, data });
         await identityStore.setSiteRole(user.id, body.role, new Date(clock.now()));
-        await auditLog.write({ type, principal: principal!, data });
+        // Streams opened with the old rights end; the browser reconnects with the new ones.
+        streams.closeUser(user.id);
         return dto(await load(user.id));
       },
     }),
@@ -133,8 +137,9 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
         const data = { scope: endpointId, userId: params.userId, role: body.role };
         await authorize(auditLog, principal!, Role.Owner, endpointId, { type, data });
         const user = await load(params.userId);
+        await auditLog.write({ type, principal: principal!, subject: `user:${user.id}`, endpointId, data });
         await identityStore.setEndpointRole(user.id, endpointId, body.role === Role.None ? null : body.role);
-        await auditLog.write({ type, principal: principal!, endpointId, data });
+        streams.closeUser(user.id);
         return dto(await load(user.id));
       },
     }),

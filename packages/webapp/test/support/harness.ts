@@ -1,7 +1,14 @@
 import { silentLogger, topologyFromPlatform } from '@nimbus/core';
 import { InProcessStateChangeNotifier } from '@nimbus/message-store';
 import { MemoryTransport } from '@nimbus/transport-memory';
-import { createWebApp, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, type WebApp } from '../../src/index.js';
+import {
+  createWebApp,
+  DEFAULT_ADMIN_EMAIL,
+  DEFAULT_ADMIN_PASSWORD,
+  DEFAULT_SIGN_IN_LIMITS,
+  type WebApp,
+  type WebAppOptions,
+} from '../../src/index.js';
 import { ApiClient } from './api-client.js';
 import { samplePlatform } from './sample-platform.js';
 import { seedErp } from './seed.js';
@@ -26,7 +33,7 @@ export interface Harness {
 /** A real WebApp on 127.0.0.1:0 over real stores, with the Erp endpoint seeded and a Reader and a Contributor. */
 export async function startHarness(
   factory: StoreFactory,
-  options: { uiDistDir?: string } = {},
+  options: { uiDistDir?: string; webApp?: Partial<WebAppOptions> } = {},
 ): Promise<Harness> {
   const stores = await factory.create();
   const transport = new MemoryTransport();
@@ -42,6 +49,9 @@ export async function startHarness(
     env: {},
     uiDistDir: options.uiDistDir ?? '/nonexistent-ui-dist',
     sseKeepAliveMs: 60_000,
+    // Suites sign in many times from 127.0.0.1; the sign-in tests set their own limits.
+    signInLimits: { perAddress: { ...DEFAULT_SIGN_IN_LIMITS.perAddress, max: 10_000 } },
+    ...options.webApp,
   });
   const url = await webApp.listen();
   await seedErp(stores.store);

@@ -32,7 +32,69 @@ export function describeIdentityStore(name: string, create: () => Promise<Identi
       await store.close();
     });
 
-    it('keeps roles, lockout state and sessions (expired sessions are not found)', async () => {
+    it('counts parallel sign-in attempts atomically and locks a key for a bounded time', async () => {
+      const store = await create();
+      const policy = { maxAttempts: 5, windowMs: 60_000, lockMs: 300_000 };
+      const now = new Date('2026-01-01T00:00:00Z');
+      const counts = await Promise.all(
+        Array.from({ length: 40 }, () => store.countLoginAttempt('address:1.2.3.4|a@x', now, policy)),
+      );
+      // Each attempt saw its own count: exactly five were let through, one started the lock.
+      expect(counts.filter((c) => c.lockedUntil === null)).toHaveLength(5);
+      expect(counts.filter((c) => c.lockStarted)).toHaveLength(1);
+      expect(
+        counts
+          .map((c) => c.attempts)
+          .sort((a, b) => a - b)
+          .slice(0, 6),
+      ).toEqual([1, 2, 3, 4, 5, 6]);
+      const locked = await store.countLoginAttempt(
+        'address:1.2.3.4|a@x',
+        new Date(now.getTime() + 1000),
+        policy,
+      );
+      expect(locked.lockedUntil?.toISOString()).toBe(new Date(now.getTime() + 300_000).toISOString());
+      expect(locked.lockStarted).toBe(false);
+      // Another key is untouched; the lock ends on its own.
+      expect((await store.countLoginAttempt('address:5.6.7.8|a@x', now, policy)).attempts).toBe(1);
+      const after = await store.countLoginAttempt(
+        'address:1.2.3.4|a@x',
+        new Date(now.getTime() + 300_001),
+        policy,
+      );
+      expect(after).toEqual({ attempts: 1, lockedUntil: null, lockStarted: false });
+      await store.clearLoginAttempts(['address:1.2.3.4|a@x']);
+      expect((await store.countLoginAttempt('address:1.2.3.4|a@x', now, policy)).attempts).toBe(1);
+      await store.close();
+    });
+
+    it('keeps API tokens hashed, finds only active ones, revokes once', async () => {
+      const store = await create();
+      await store.createUser(user('u1', 'a@example.test'));
+      const now = new Date('2026-01-01T00:00:00Z');
+      const token = {
+        id: 't1',
+        userId: 'u1',
+        name: 'ci',
+        tokenHash: 'hash-1',
+        maxRole: 'Reader' as const,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 60_000),
+        revokedAt: null,
+      };
+      await store.createApiToken(token);
+      expect(await store.findApiToken('hash-1', now)).toEqual(token);
+      expect(await store.findApiToken('hash-1', new Date(now.getTime() + 60_000))).toBeNull();
+      expect(await store.listApiTokens('u1')).toEqual([token]);
+      expect(await store.revokeApiToken('u2', 't1', now)).toBe(false);
+      expect(await store.revokeApiToken('u1', 't1', now)).toBe(true);
+      expect(await store.revokeApiToken('u1', 't1', now)).toBe(false);
+      expect(await store.findApiToken('hash-1', now)).toBeNull();
+      expect((await store.listApiTokens('u1'))[0]?.revokedAt?.toISOString()).toBe(now.toISOString());
+      await store.close();
+    });
+
+    it('keeps roles and sessions (expired sessions are not found)', async () => {
       const store = await create();
       await store.createUser(user('u1', 'a@example.test'));
       await store.setSiteRole('u1', 'Owner', new Date());
@@ -43,9 +105,6 @@ export function describeIdentityStore(name: string, create: () => Promise<Identi
       expect(await store.listEndpointRoles('u1')).toEqual([
         { userId: 'u1', endpointId: 'Erp', role: 'Contributor' },
       ]);
-      const lockedUntil = new Date('2026-01-01T00:15:00Z');
-      await store.recordLoginFailure('u1', 0, lockedUntil);
-      expect((await store.findUserById('u1'))?.lockedUntil?.toISOString()).toBe(lockedUntil.toISOString());
       const now = new Date('2026-01-01T00:00:00Z');
       await store.createSession({
         tokenHash: 'h1',

@@ -91,3 +91,29 @@ export const cosmosStores: StoreFactory = {
     };
   },
 };
+
+/** The SQL message store and the identity tables in one temporary PostgreSQL database. */
+export const postgresStores: StoreFactory = {
+  name: 'PostgreSQL store + PostgreSQL identity (same database)',
+  create: async () => {
+    const { createSqlMessageStore } = await import('@nimbus/message-store-sql');
+    const { createTemporaryDatabase } = await import('@nimbus/testing/postgres');
+    const database = await createTemporaryDatabase('nimbus_webapp_security');
+    const store = await createSqlMessageStore({
+      dialect: 'postgres',
+      connectionString: database.url,
+      env: {},
+      retentionSweep: false,
+    });
+    const identityStore = createSqlIdentityStore({ dialect: 'postgres', connectionString: database.url });
+    return {
+      store,
+      identityStore,
+      cleanup: async () => {
+        await identityStore.close();
+        await store.close();
+        await database.drop();
+      },
+    };
+  },
+};

@@ -1,0 +1,80 @@
+import type {
+  ServiceBusClient,
+  ServiceBusReceivedMessage,
+  ServiceBusSessionReceiver,
+} from '@azure/service-bus';
+import { TransportErrorCode } from '@nimbus/core';
+import { guarded, isCode } from './errors.js';
+import { topicOf } from './names.js';
+
+const RETRY_PAUSE_MS = 50;
+
+export interface Accepted {
+  readonly receiver: ServiceBusSessionReceiver;
+  readonly first: ServiceBusReceivedMessage[];
+}
+
+const RECEIVER_OPTIONS = { maxAutoLockRenewalDurationInMs: 0, skipParsingBodyAsJson: true } as const;
+
+/**
+ * A named session, once it has a message: Service Bus locks a named session at once, so the lease is taken and
+ * its first message awaited; a session another holder has is retried until the wait is over.
+ */
+export async function acceptNamed(
+  client: ServiceBusClient,
+  input: string,
+  sessionId: string,
+  waitMs: number,
+  signal?: AbortSignal,
+): Promise<Accepted | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    if (signal?.aborted) return null;
+    try {
+      const receiver = await guarded(`accept session '${sessionId}' at '${input}'`, () =>
+        client.acceptSession(topicOf(input), input, sessionId, RECEIVER_OPTIONS),
+      );
+      const remaining = Math.max(1, deadline - Date.now());
+      const first = await guarded('receive', () =>
+        receiver.receiveMessages(1, { maxWaitTimeInMs: remaining }),
+      );
+      if (first.length > 0) return { receiver, first };
+      await receiver.close();
+      return null;
+    } catch (error) {
+      if (!isCode(error, TransportErrorCode.SessionCannotBeLocked)) throw error;
+      if (Date.now() + RETRY_PAUSE_MS > deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
+    }
+  }
+}
+
+/**
+ * The next unlocked session with a message, or null when none comes within `waitMs`. `pollClient` has a short
+ * operation timeout (the server's `com.microsoft:timeout` for the attach), so the wait is a few short asks.
+ */
+export async function acceptNext(
+  pollClient: ServiceBusClient,
+  input: string,
+  waitMs: number,
+  signal?: AbortSignal,
+): Promise<Accepted | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    if (signal?.aborted) return null;
+    try {
+      const receiver = await guarded('accept next session', () =>
+        pollClient.acceptNextSession(topicOf(input), input, RECEIVER_OPTIONS),
+      );
+      return { receiver, first: [] };
+    } catch (error) {
+      if (
+        !isCode(error, TransportErrorCode.Timeout) &&
+        !isCode(error, TransportErrorCode.SessionCannotBeLocked)
+      ) {
+        throw error;
+      }
+      if (Date.now() >= deadline) return null;
+    }
+  }
+}

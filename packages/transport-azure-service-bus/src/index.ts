@@ -1,0 +1,2 @@
+export { DEFAULT_OPTIONS, MAX_BATCH_BYTES, type ServiceBusTransportOptions } from './options.js';
+export { createServiceBusTransport, ServiceBusTransport } from './service-bus-transport.js';

@@ -1,0 +1,257 @@
+import { DefaultAzureCredential } from '@azure/identity';
+import { ServiceBusAdministrationClient, ServiceBusClient } from '@azure/service-bus';
+import {
+  type AcceptOptions,
+  assertPublishBatchSize,
+  type DeadLetteredMessage,
+  type PeekedMessage,
+  type PublishRequest,
+  type PurgeTarget,
+  type ScheduleHandle,
+  type SessionHandle,
+  type Topology,
+  type TopologyChanges,
+  type Transport,
+  type TransportCapabilities,
+  type TransportCounts,
+  TransportError,
+  TransportErrorCode,
+  type TransportMessage,
+} from '@nimbus/core';
+import Long from 'long';
+import { acceptNamed, acceptNext } from './accept.js';
+import { guarded } from './errors.js';
+import { OperatorViews } from './operator-views.js';
+import { DEFAULT_OPTIONS, MAX_BATCH_BYTES, type ServiceBusTransportOptions } from './options.js';
+import { knownInputs, Publisher } from './publisher.js';
+import { ServiceBusSessionHandle } from './session-handle.js';
+import { disableNagle } from './socket-tuning.js';
+import { applyTopology, readTopology } from './topology-apply.js';
+
+function clients(options: ServiceBusTransportOptions, timeoutInMs: number, acceptPollMs: number) {
+  const retryOptions = { maxRetries: 3, retryDelayInMs: 200, timeoutInMs };
+  // Accepting the next session asks with a short server-side timeout and asks again until the wait is over.
+  const pollOptions = { retryOptions: { maxRetries: 0, timeoutInMs: acceptPollMs } };
+  const adminOptions = {
+    ...(options.managementCa ? { tlsOptions: { ca: options.managementCa } } : {}),
+    retryOptions: { maxRetries: 3 },
+  } as never;
+  if (options.connectionString) {
+    return {
+      client: new ServiceBusClient(options.connectionString, { retryOptions }),
+      pollClient: new ServiceBusClient(options.connectionString, pollOptions),
+      admin: new ServiceBusAdministrationClient(options.connectionString, adminOptions),
+    };
+  }
+  if (!options.namespace) {
+    throw new TypeError(
+      'ServiceBusTransport: give a connectionString, or a namespace (with an optional credential)',
+    );
+  }
+  const credential = options.credential ?? new DefaultAzureCredential();
+  return {
+    client: new ServiceBusClient(options.namespace, credential, { retryOptions }),
+    pollClient: new ServiceBusClient(options.namespace, credential, pollOptions),
+    admin: new ServiceBusAdministrationClient(options.namespace, credential, adminOptions),
+  };
+}
+
+/** The NimBus transport on Azure Service Bus; see docs/transport-azure-service-bus.md for the mapping and its limits. */
+export class ServiceBusTransport implements Transport {
+  readonly name = 'servicebus';
+  readonly capabilities: TransportCapabilities;
+  readonly #client: ServiceBusClient;
+  readonly #pollClient: ServiceBusClient;
+  readonly #receiveSliceMs: number;
+  readonly #admin: ServiceBusAdministrationClient;
+  readonly #publisher: Publisher;
+  readonly #views: OperatorViews;
+  readonly #sessions = new Set<ServiceBusSessionHandle>();
+  #topology: Promise<Topology> | null = null;
+  #closed = false;
+
+  constructor(options: ServiceBusTransportOptions) {
+    const lockDurationMs = options.lockDurationMs ?? DEFAULT_OPTIONS.lockDurationMs;
+    const maxDeliveryCount = options.maxDeliveryCount ?? DEFAULT_OPTIONS.maxDeliveryCount;
+    if (!Number.isInteger(lockDurationMs) || lockDurationMs < 100) {
+      throw new RangeError(
+        `ServiceBusTransport: lockDurationMs must be an integer ≥ 100, got ${lockDurationMs}`,
+      );
+    }
+    this.capabilities = {
+      atomicSettleAndPublish: false,
+      nativeScheduling: true,
+      settleMany: false,
+      maxBatchBytes: MAX_BATCH_BYTES,
+      maxDeliveryCount,
+      lockDurationMs,
+    };
+    const { client, pollClient, admin } = clients(
+      options,
+      options.operationTimeoutMs ?? DEFAULT_OPTIONS.operationTimeoutMs,
+      options.acceptPollMs ?? DEFAULT_OPTIONS.acceptPollMs,
+    );
+    this.#client = client;
+    this.#pollClient = pollClient;
+    disableNagle(client);
+    disableNagle(pollClient);
+    this.#receiveSliceMs = options.receiveSliceMs ?? DEFAULT_OPTIONS.receiveSliceMs;
+    this.#admin = admin;
+    this.#publisher = new Publisher(
+      client,
+      () => this.#currentTopology(),
+      () => this.#refreshTopology(),
+    );
+    this.#views = new OperatorViews(client, admin, this.#publisher);
+  }
+
+  async applyTopology(topology: Topology): Promise<TopologyChanges> {
+    this.#assertOpen();
+    const changes = await applyTopology(this.#admin, topology, this.capabilities);
+    this.#topology = Promise.resolve(topology);
+    return changes;
+  }
+
+  async getTopology(): Promise<Topology> {
+    this.#assertOpen();
+    return this.#refreshTopology();
+  }
+
+  async publish(requests: readonly PublishRequest[]): Promise<void> {
+    this.#assertOpen();
+    assertPublishBatchSize(requests, this.capabilities.maxBatchBytes);
+    await this.#publisher.send(await this.#publisher.plan(requests));
+  }
+
+  async schedule(source: string, message: TransportMessage, at: Date): Promise<ScheduleHandle> {
+    this.#assertOpen();
+    if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
+      throw new TransportError(TransportErrorCode.InvalidArgument, 'schedule: at must be a valid Date');
+    }
+    const planned = await this.#publisher.plan([{ source, messages: [message] }]);
+    const handles: [string, string][] = [];
+    for (const { topic, message: copy } of planned) {
+      const [sequence] = await guarded('schedule', () =>
+        this.#publisher.sender(topic).scheduleMessages(copy, at),
+      );
+      handles.push([topic, sequence!.toString()]);
+    }
+    return { id: JSON.stringify(handles), source };
+  }
+
+  async cancelScheduled(handle: ScheduleHandle): Promise<void> {
+    this.#assertOpen();
+    let handles: [string, string][];
+    try {
+      handles = JSON.parse(handle.id) as [string, string][];
+      if (!Array.isArray(handles)) throw new Error('not a list');
+    } catch {
+      throw new TransportError(
+        TransportErrorCode.MessageNotFound,
+        `cancelScheduled: unknown schedule handle '${handle.id}'`,
+      );
+    }
+    for (const [topic, sequence] of handles) {
+      await guarded('cancel scheduled', () =>
+        this.#publisher.sender(topic).cancelScheduledMessages(Long.fromString(sequence)),
+      );
+    }
+  }
+
+  async acceptSession(input: string, options: AcceptOptions): Promise<SessionHandle | null> {
+    this.#assertOpen();
+    if (!(options.waitMs >= 0))
+      throw new RangeError(`acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`);
+    await this.#assertInput(input);
+    const accepted = options.sessionId
+      ? await acceptNamed(this.#client, input, options.sessionId, options.waitMs, options.signal)
+      : await acceptNext(this.#pollClient, input, options.waitMs, options.signal);
+    if (!accepted) return null;
+    const handle = new ServiceBusSessionHandle(
+      input,
+      accepted.receiver,
+      this.#client,
+      this.#publisher,
+      this.capabilities.lockDurationMs,
+      this.#receiveSliceMs,
+      accepted.first,
+    );
+    this.#sessions.add(handle);
+    const release = handle.release.bind(handle);
+    handle.release = async () => {
+      this.#sessions.delete(handle);
+      await release();
+    };
+    return handle;
+  }
+
+  async peek(
+    input: string,
+    options: { readonly max?: number; readonly sessionId?: string } = {},
+  ): Promise<PeekedMessage[]> {
+    this.#assertOpen();
+    await this.#assertInput(input);
+    return this.#views.peek(input, options.max ?? 100, options.sessionId);
+  }
+
+  async counts(input: string): Promise<TransportCounts> {
+    this.#assertOpen();
+    await this.#assertInput(input);
+    return this.#views.counts(input);
+  }
+
+  async peekDeadLetters(input: string, max = 100): Promise<DeadLetteredMessage[]> {
+    this.#assertOpen();
+    await this.#assertInput(input);
+    return this.#views.peekDeadLetters(input, max);
+  }
+
+  async requeueDeadLetters(input: string, ids?: readonly string[]): Promise<number> {
+    this.#assertOpen();
+    await this.#assertInput(input);
+    return this.#views.requeue(input, ids);
+  }
+
+  async purge(input: string, target: PurgeTarget): Promise<number> {
+    this.#assertOpen();
+    await this.#assertInput(input);
+    return this.#views.purge(input, target);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([...this.#sessions].map((s) => s.release()));
+    await this.#publisher.close();
+    await this.#client.close();
+    await this.#pollClient.close();
+  }
+
+  #currentTopology(): Promise<Topology> {
+    this.#topology ??= readTopology(this.#admin);
+    return this.#topology;
+  }
+
+  #refreshTopology(): Promise<Topology> {
+    this.#topology = readTopology(this.#admin);
+    this.#topology.catch(() => {
+      this.#topology = null;
+    });
+    return this.#topology;
+  }
+
+  async #assertInput(input: string): Promise<void> {
+    if (knownInputs(await this.#currentTopology()).has(input)) return;
+    if (knownInputs(await this.#refreshTopology()).has(input)) return;
+    throw new TransportError(TransportErrorCode.EntityNotFound, `input '${input}' does not exist`);
+  }
+
+  #assertOpen(): void {
+    if (this.#closed)
+      throw new TransportError(TransportErrorCode.Closed, 'the Service Bus transport is closed');
+  }
+}
+
+export function createServiceBusTransport(options: ServiceBusTransportOptions): ServiceBusTransport {
+  return new ServiceBusTransport(options);
+}

@@ -1,0 +1,184 @@
+import type {
+  ServiceBusClient,
+  ServiceBusReceivedMessage,
+  ServiceBusSessionReceiver,
+} from '@azure/service-bus';
+import {
+  assertSessionState,
+  assertSettleEffects,
+  deadLetterOutcome,
+  type ParkedMessage,
+  type ReceivedMessage,
+  type SessionHandle,
+  type SessionState,
+  type SettleEffects,
+  TransportError,
+  TransportErrorCode,
+} from '@nimbus/core';
+import { guarded } from './errors.js';
+import { toReceived } from './message-mapping.js';
+import { DEAD_LETTERED_AT_PROPERTY } from './names.js';
+import { ParkedLine } from './parked-line.js';
+import type { Publisher } from './publisher.js';
+
+/** How long a receive that already has messages waits for more that are already on their way. */
+const COLLECT_MS = 20;
+
+/**
+ * A leased session of one input. Service Bus cannot settle, publish and set state in one step, so a settlement
+ * runs its effects in an order where a crash between any two is repaired by the redelivery that follows:
+ * publish (idempotent message ids), park (idempotent per sequence), dead-letter and unpark parked messages
+ * (a repeat finds them gone), session state, and only then the settlement of the message itself.
+ */
+export class ServiceBusSessionHandle implements SessionHandle {
+  readonly #held = new Map<string, ServiceBusReceivedMessage>();
+  readonly #buffered: ServiceBusReceivedMessage[] = [];
+  readonly #parked: ParkedLine;
+  #lockedUntil: Date;
+  #released = false;
+
+  constructor(
+    readonly input: string,
+    readonly receiver: ServiceBusSessionReceiver,
+    client: ServiceBusClient,
+    readonly publisher: Publisher,
+    lockDurationMs: number,
+    readonly receiveSliceMs: number,
+    first: ServiceBusReceivedMessage[] = [],
+  ) {
+    this.#lockedUntil = receiver.sessionLockedUntilUtc ?? new Date(Date.now() + lockDurationMs);
+    this.#buffered.push(...first);
+    this.#parked = new ParkedLine(client, publisher, input, receiver.sessionId, lockDurationMs);
+  }
+
+  get sessionId(): string {
+    return this.receiver.sessionId;
+  }
+
+  get lockedUntil(): Date {
+    return this.#lockedUntil;
+  }
+
+  async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
+    this.#assertHeld();
+    if (!(max >= 1)) throw new RangeError(`receive: max must be ≥ 1, got ${max}`);
+    const taken = this.#buffered.splice(0, max);
+    if (taken.length < max) {
+      const more = await guarded(`receive from '${this.input}'`, () =>
+        this.receiver.receiveMessages(max - taken.length, {
+          // With some in hand, only collect what is already there; otherwise wait at most one slice.
+          maxWaitTimeInMs: taken.length > 0 ? COLLECT_MS : Math.max(1, Math.min(waitMs, this.receiveSliceMs)),
+        }),
+      );
+      taken.push(...more);
+    }
+    return taken.map((message) => {
+      const received = toReceived(this.input, message);
+      this.#held.set(received.lockToken, message);
+      return received;
+    });
+  }
+
+  async getState(): Promise<SessionState | null> {
+    this.#assertHeld();
+    const state = await guarded('get session state', () => this.receiver.getSessionState());
+    if (state === null || state === undefined || (Buffer.isBuffer(state) && state.length === 0)) return null;
+    if (Buffer.isBuffer(state)) return JSON.parse(state.toString('utf8')) as SessionState;
+    return typeof state === 'object' ? (state as SessionState) : null;
+  }
+
+  async setState(state: SessionState | null): Promise<void> {
+    this.#assertHeld();
+    assertSessionState(state);
+    await guarded('set session state', () =>
+      this.receiver.setSessionState(state === null ? null : Buffer.from(JSON.stringify(state))),
+    );
+  }
+
+  async complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void> {
+    const held = this.#message(message);
+    await this.#applyEffects(effects);
+    await guarded('complete', () => this.receiver.completeMessage(held));
+    this.#held.delete(message.lockToken);
+  }
+
+  async abandon(message: ReceivedMessage): Promise<void> {
+    const held = this.#message(message);
+    await guarded('abandon', () => this.receiver.abandonMessage(held));
+    this.#held.delete(message.lockToken);
+  }
+
+  async deadLetter(
+    message: ReceivedMessage,
+    reason: string,
+    description: string | null,
+    effects?: SettleEffects,
+  ): Promise<void> {
+    const outcome = deadLetterOutcome(reason, description);
+    const held = this.#message(message);
+    await this.#applyEffects(effects);
+    await guarded('dead-letter', () =>
+      this.receiver.deadLetterMessage(held, {
+        deadLetterReason: outcome.reason,
+        deadLetterErrorDescription: outcome.description ?? undefined,
+        [DEAD_LETTERED_AT_PROPERTY]: new Date().toISOString(),
+      } as never),
+    );
+    this.#held.delete(message.lockToken);
+  }
+
+  async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {
+    this.#assertHeld();
+    return this.#parked.read(fromSequence, max);
+  }
+
+  async renewLock(): Promise<Date> {
+    this.#assertHeld();
+    this.#lockedUntil = await guarded('renew session lock', () => this.receiver.renewSessionLock());
+    await this.#parked.renew();
+    return this.#lockedUntil;
+  }
+
+  async release(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    this.#held.clear();
+    this.#buffered.length = 0;
+    await this.#parked.close();
+    await this.receiver.close().catch(() => undefined);
+  }
+
+  async #applyEffects(effects: SettleEffects | undefined): Promise<void> {
+    if (!effects) return;
+    assertSettleEffects(effects);
+    const deadLetters = effects.deadLetterParked ?? [];
+    const planned = effects.publish?.length ? await this.publisher.plan(effects.publish) : [];
+    await this.#parked.assertParked(deadLetters.map((d) => d.sequence));
+    if (planned.length > 0) await this.publisher.send(planned);
+    if (effects.park?.length) await this.#parked.park(effects.park);
+    if (deadLetters.length > 0) await this.#parked.deadLetter(deadLetters);
+    if (effects.unpark?.length) await this.#parked.unpark(effects.unpark);
+    if (effects.state !== undefined) await this.setState(effects.state);
+  }
+
+  #message(message: ReceivedMessage): ServiceBusReceivedMessage {
+    this.#assertHeld();
+    const held = this.#held.get(message.lockToken);
+    if (!held) {
+      throw new TransportError(
+        TransportErrorCode.MessageLockLost,
+        `message ${message.sequence} of session '${this.sessionId}' is not held by this lease (settled already?)`,
+      );
+    }
+    return held;
+  }
+
+  #assertHeld(): void {
+    if (this.#released) {
+      throw new TransportError(
+        TransportErrorCode.SessionLockLost,
+        `session '${this.sessionId}' was released`,
+      );
+    }
+  }
+}
