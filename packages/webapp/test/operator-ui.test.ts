@@ -217,6 +217,10 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
     await page.locator('[data-testid=audits] tr', { hasText: 'Comment' }).waitFor(WAIT);
     expect(await page.inputValue('textarea[aria-label="new comment"]')).toBe('');
     expect(await page.evaluate(() => (globalThis as unknown as { noReload?: boolean }).noReload)).toBe(true);
+
+    // An address the UI does not know says so instead of showing the endpoints.
+    await page.goto(`${stack.url}/no-such-page`);
+    await page.locator('[data-testid=not-found]', { hasText: '/no-such-page' }).waitFor(WAIT);
   }, 60_000);
 });
 
