@@ -141,7 +141,7 @@ export function DeadLettersPage({ input }: { input: string | null }) {
         </>
       )}
       {details.data && (
-        <div className="card" aria-label="dead letter">
+        <section className="card" aria-label="dead letter">
           <h2>Dead letter {details.data.id}</h2>
           <dl className="props">
             <dt>Reason</dt>
@@ -164,7 +164,7 @@ export function DeadLettersPage({ input }: { input: string | null }) {
               <pre>{details.data.body}</pre>
             </dd>
           </dl>
-        </div>
+        </section>
       )}
     </section>
   );
