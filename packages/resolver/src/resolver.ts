@@ -1,5 +1,6 @@
 import {
   type Clock,
+  childLogger,
   consoleLogger,
   type LifecycleState,
   type Logger,
@@ -73,7 +74,7 @@ export function createResolver(args: CreateResolverArgs): Resolver {
     requireMethod(args.store, method, 'store');
   }
   const options = args.options ?? {};
-  const logger = args.logger ?? consoleLogger;
+  const logger = childLogger(args.logger ?? consoleLogger, { component: 'resolver' });
   const clock = args.clock ?? systemClock;
   const handler = new ResolverHandler({
     store: tracedStore(args.store, clock),
