@@ -74,11 +74,11 @@ describe('WebApp: transport dead letters', () => {
     expect(requeued).toMatchObject({ status: 200, body: { requeued: 1 } });
     const back = await h.transport.peek(ERP, { sessionId: 'dl-2' });
     expect(back.map((m) => m.messageId)).toEqual([messageId]);
-    const audits = await h.stores.store.searchAudits(
-      { auditType: MessageAuditType.RequeueDeadLetters },
-      null,
-      10,
-    );
+    const audits = await h.stores.store.searchAudits({
+      filter: { auditType: MessageAuditType.RequeueDeadLetters },
+      continuationToken: null,
+      maxItems: 10,
+    });
     const rows = audits.audits;
     expect(rows.map((r) => r.audit.accessDenied).sort()).toEqual([false, true]);
     expect(rows.find((r) => !r.audit.accessDenied)?.audit.data).toContain('"requeued":1');
@@ -96,11 +96,11 @@ describe('WebApp: transport dead letters', () => {
     expect(purged.status).toBe(200);
     expect((purged.body as Json).purged).toBeGreaterThanOrEqual(1);
     expect(((await h.admin.get(`/api/dead-letters/${ERP}`)).body as Json).items).toEqual([]);
-    const audits = await h.stores.store.searchAudits(
-      { auditType: MessageAuditType.PurgeDeadLetters },
-      null,
-      10,
-    );
+    const audits = await h.stores.store.searchAudits({
+      filter: { auditType: MessageAuditType.PurgeDeadLetters },
+      continuationToken: null,
+      maxItems: 10,
+    });
     expect(audits.audits.map((r) => r.audit.accessDenied).sort()).toEqual([false, true]);
   });
 });

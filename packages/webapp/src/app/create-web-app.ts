@@ -187,7 +187,13 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
 
   const store = options.store;
   const auditLog = new AuditLog(
-    (row) => store.storeMessageAudit(row.eventId ?? 'site', row, row.endpointId, row.eventTypeId),
+    (row) =>
+      store.storeMessageAudit({
+        eventId: row.eventId ?? 'site',
+        audit: row,
+        endpointId: row.endpointId,
+        eventTypeId: row.eventTypeId,
+      }),
     clock,
     logger,
   );
