@@ -49,9 +49,9 @@ async function audit(
   const store = await openStore(config, { logger: createCliLogger(), migrationMode: 'VerifyOnly' });
   try {
     const key = auditKeyOf(input);
-    await store.storeMessageAudit(
-      key,
-      {
+    await store.storeMessageAudit({
+      eventId: key,
+      audit: {
         auditorName: cliAuditorName(),
         auditTimestamp: new Date(),
         auditType: type,
@@ -60,9 +60,9 @@ async function audit(
         eventId: key,
         endpointId: input === RESOLVER_INPUT ? null : input,
       },
-      input === RESOLVER_INPUT ? null : input,
-      null,
-    );
+      endpointId: input === RESOLVER_INPUT ? null : input,
+      eventTypeId: null,
+    });
   } finally {
     await store.close();
   }
