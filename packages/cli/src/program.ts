@@ -6,6 +6,7 @@ import { eventsCommand } from './commands/events-command.js';
 import { publishCommand } from './commands/publish-command.js';
 import { resolverCommand, webappCommand } from './commands/service-commands.js';
 import { storeCommand } from './commands/store-command.js';
+import { tokensCommand } from './commands/tokens-command.js';
 import { topologyCommand } from './commands/topology-command.js';
 import { CliError, ExitCode } from './exit-codes.js';
 
@@ -35,6 +36,7 @@ export function buildProgram(io: CliIo = processIo): Command {
     publishCommand(io.out),
     eventsCommand(io.out),
     deadLettersCommand(io.out),
+    tokensCommand(io.out),
   ]) {
     program.addCommand(command);
   }
