@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 if (!process.execArgv.some((arg) => arg.includes('conditions=source'))) {
   const self = fileURLToPath(import.meta.url);
-  const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', self], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', self], {
+    stdio: 'inherit',
+  });
   process.exit(run.status ?? 1);
 }
 
@@ -26,6 +28,7 @@ const PUBLISH_BATCH = 50;
 const EVENT_TYPE = 'CustomerChanged';
 const BODY = 'x'.repeat(1024);
 
+const errors = new Map<string, number>();
 const rate = (count: number, ms: number) => Math.round((count / ms) * 1000);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -37,7 +40,10 @@ function benchEvent(index: number) {
       sessionId: `s${index % SESSIONS}`,
       correlationId: `corr-${index}`,
       messageType: MessageType.EventRequest,
-      content: { eventContent: { eventTypeId: EVENT_TYPE, eventJson: JSON.stringify({ index, data: BODY }) }, errorContent: null },
+      content: {
+        eventContent: { eventTypeId: EVENT_TYPE, eventJson: JSON.stringify({ index, data: BODY }) },
+        errorContent: null,
+      },
     }),
   );
 }
@@ -46,7 +52,10 @@ type BenchTransport = import('@nimbus/core').Transport;
 
 async function serviceBus(): Promise<{ transport: BenchTransport; stop: () => Promise<void> }> {
   const emulator = await startEmulator({ port: 0 });
-  const transport = new ServiceBusTransport({ connectionString: emulator.connectionString, managementCa: emulator.caPem! });
+  const transport = new ServiceBusTransport({
+    connectionString: emulator.connectionString,
+    managementCa: emulator.caPem!,
+  });
   return { transport, stop: () => emulator.stop() };
 }
 
@@ -56,8 +65,15 @@ async function memory(): Promise<{ transport: BenchTransport; stop: () => Promis
 
 async function endToEnd(open: typeof memory): Promise<number> {
   const { transport, stop } = await open();
-  await transport.applyTopology({ endpoints: ['Crm', 'Erp'], routes: [{ source: 'Crm', eventTypeId: EVENT_TYPE, target: 'Erp' }] });
-  const engine = new MessageEngine({ endpointId: 'Erp', handler: { handle: async () => undefined }, logger: silentLogger });
+  await transport.applyTopology({
+    endpoints: ['Crm', 'Erp'],
+    routes: [{ source: 'Crm', eventTypeId: EVENT_TYPE, target: 'Erp' }],
+  });
+  const engine = new MessageEngine({
+    endpointId: 'Erp',
+    handler: { handle: async () => undefined },
+    logger: silentLogger,
+  });
   let handled = 0;
   let finished!: () => void;
   const done = new Promise<void>((resolve) => {
@@ -71,6 +87,12 @@ async function endToEnd(open: typeof memory): Promise<number> {
     sessionIdleTimeoutMs: 20,
     acceptWaitMs: 1000,
     logger: silentLogger,
+    onError: (error, context) => {
+      errors.set(
+        `${context.source}: ${String(error).slice(0, 120)}`,
+        (errors.get(`${context.source}: ${String(error).slice(0, 120)}`) ?? 0) + 1,
+      );
+    },
     handler: {
       onSessionAccepted: (session) => engine.onSessionAccepted(session),
       async handleMessage(session, message) {
@@ -82,7 +104,9 @@ async function endToEnd(open: typeof memory): Promise<number> {
   const started = Date.now();
   await processor.start();
   for (let i = 0; i < MESSAGES; i += PUBLISH_BATCH) {
-    const messages = Array.from({ length: Math.min(PUBLISH_BATCH, MESSAGES - i) }, (_, k) => benchEvent(i + k));
+    const messages = Array.from({ length: Math.min(PUBLISH_BATCH, MESSAGES - i) }, (_, k) =>
+      benchEvent(i + k),
+    );
     await transport.publish([{ source: 'Crm', messages }]);
   }
   await done;
@@ -94,9 +118,14 @@ async function endToEnd(open: typeof memory): Promise<number> {
   // At least one request copy and one response per message; a transport without atomic settle-and-publish may
   // repeat a response after a redelivery (the Resolver is idempotent per message id), so report the extra ones.
   if (resolverCopies < 2 * MESSAGES) {
-    throw new Error(`expected ${2 * MESSAGES} Resolver copies (request + response per message), found ${resolverCopies}`);
+    throw new Error(
+      `expected ${2 * MESSAGES} Resolver copies (request + response per message), found ${resolverCopies}`,
+    );
   }
-  if (resolverCopies > 2 * MESSAGES) console.log(`  ${resolverCopies - 2 * MESSAGES} responses repeated after redelivery`);
+  for (const [error, count] of errors) console.log(`  ${count}× ${error}`);
+  errors.clear();
+  if (resolverCopies > 2 * MESSAGES)
+    console.log(`  ${resolverCopies - 2 * MESSAGES} responses repeated after redelivery`);
   return rate(MESSAGES, elapsed);
 }
 
@@ -108,7 +137,9 @@ const nimbus: number[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
   raw.push(await endToEnd(memory));
   nimbus.push(await endToEnd(serviceBus));
-  console.log(`round ${round}: (a) memory transport ${raw.at(-1)} msg/s, (b) Service Bus transport ${nimbus.at(-1)} msg/s`);
+  console.log(
+    `round ${round}: (a) memory transport ${raw.at(-1)} msg/s, (b) Service Bus transport ${nimbus.at(-1)} msg/s`,
+  );
 }
 const a = median(raw);
 const b = median(nimbus);
