@@ -190,8 +190,13 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         intervalMs: options.sample.trafficIntervalMs,
         blockedScenario:
           options.sample.blockedScenario === 'auto'
-            ? (await store.getEventsByFilter({ sessionId: module.blockedDemoCustomer }, null, 1)).events
-                .length === 0
+            ? (
+                await store.getEventsByFilter({
+                  filter: { sessionId: module.blockedDemoCustomer },
+                  continuationToken: null,
+                  maxItems: 1,
+                })
+              ).events.length === 0
             : options.sample.blockedScenario,
       });
       closers.add('the traffic generator', () => traffic.stop());

@@ -9,6 +9,7 @@ import { EventDetailsPage } from './pages/EventDetailsPage.js';
 import { HealthPage } from './pages/HealthPage.js';
 import { LoginPage } from './pages/LoginPage.js';
 import { MetricsPage } from './pages/MetricsPage.js';
+import { NotFoundPage } from './pages/NotFoundPage.js';
 import { OperationsPage } from './pages/OperationsPage.js';
 import { SearchPage } from './pages/SearchPage.js';
 import { TopologyPage } from './pages/TopologyPage.js';
@@ -36,8 +37,11 @@ function Page({ path, me }: { path: string; me: Me }) {
       return <OperationsPage />;
     case 'account':
       return <AccountPage me={me} />;
-    default:
+    case undefined:
+    case 'endpoints':
       return <EndpointsPage />;
+    default:
+      return <NotFoundPage path={pathname} />;
   }
 }
 
