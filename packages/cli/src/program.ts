@@ -1,10 +1,12 @@
 import { EventValidationError } from '@nimbus/core';
 import { Command, CommanderError } from 'commander';
+import { deadLettersCommand } from './commands/dead-letters-command.js';
 import { devCommand } from './commands/dev-command.js';
 import { eventsCommand } from './commands/events-command.js';
 import { publishCommand } from './commands/publish-command.js';
 import { resolverCommand, webappCommand } from './commands/service-commands.js';
 import { storeCommand } from './commands/store-command.js';
+import { tokensCommand } from './commands/tokens-command.js';
 import { topologyCommand } from './commands/topology-command.js';
 import { CliError, ExitCode } from './exit-codes.js';
 
@@ -33,6 +35,8 @@ export function buildProgram(io: CliIo = processIo): Command {
     storeCommand(io.out),
     publishCommand(io.out),
     eventsCommand(io.out),
+    deadLettersCommand(io.out),
+    tokensCommand(io.out),
   ]) {
     program.addCommand(command);
   }
