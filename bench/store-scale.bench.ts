@@ -53,14 +53,23 @@ function content(i: number) {
 const reads = {
   'endpoint status counts': (store: Store) => store.downloadEndpointStateCount('Endpoint1'),
   'first page of failed events': (store: Store) =>
-    store.getEventsByFilter({ endpointId: 'Endpoint1', resolutionStatus: ['Failed'] }, null, 50),
+    store.getEventsByFilter({
+      filter: { endpointId: 'Endpoint1', resolutionStatus: ['Failed'] },
+      maxItems: 50,
+    }),
   'blocked sessions (actionable page)': (store: Store) =>
-    store.downloadEndpointStatePaging('Endpoint1', 50, null),
+    store.downloadEndpointStatePaging({ endpointId: 'Endpoint1', pageSize: 50 }),
   'blocked events on one session': (store: Store, g: number) =>
-    store.getBlockedEventsOnSession(`Endpoint${g % ENDPOINTS}`, `s-${g % SESSIONS}`, 0, 50),
-  'lookup by event id': (store: Store, g: number) => store.getEvent(`Endpoint${g % ENDPOINTS}`, `ev-${g}`),
+    store.getBlockedEventsOnSession({
+      endpointId: `Endpoint${g % ENDPOINTS}`,
+      sessionId: `s-${g % SESSIONS}`,
+      skip: 0,
+      take: 50,
+    }),
+  'lookup by event id': (store: Store, g: number) =>
+    store.getEvent({ endpointId: `Endpoint${g % ENDPOINTS}`, eventId: `ev-${g}` }),
   'search by event id': (store: Store, g: number) =>
-    store.getEventsByFilter({ eventId: `ev-${g}` }, null, 50),
+    store.getEventsByFilter({ filter: { eventId: `ev-${g}` }, maxItems: 50 }),
 } as const;
 type ReadName = keyof typeof reads;
 
@@ -69,10 +78,13 @@ const STATUS_CASE = `CASE WHEN g % 100 < 90 THEN 'Completed' WHEN g % 100 < 95 T
   WHEN g % 100 < 98 THEN 'Pending' ELSE 'Deferred' END`;
 
 async function seedTemplates(store: Store): Promise<void> {
-  await store.uploadCompletedMessage('tmpl-Completed', 'tmpl-session', 'Endpoint0', content(1));
-  await store.uploadFailedMessage('tmpl-Failed', 'tmpl-session', 'Endpoint0', content(2));
-  await store.uploadPendingMessage('tmpl-Pending', 'tmpl-session', 'Endpoint0', content(3));
-  await store.uploadDeferredMessage('tmpl-Deferred', 'tmpl-session', 'Endpoint0', content(4));
+  for (const [i, status] of ['Completed', 'Failed', 'Pending', 'Deferred'].entries()) {
+    await store.writeStatus({
+      key: { endpointId: 'Endpoint0', eventId: `tmpl-${status}`, sessionId: 'tmpl-session' },
+      status: status as import('@nimbus/message-store').ResolutionStatus,
+      content: content(i),
+    });
+  }
 }
 
 /** Clones the template rows into rows `from`..`to` (event ev-g, session s-(g % SESSIONS), endpoint g % 5). */

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ResolutionStatus } from '@nimbus/message-store';
 
 // Workspace packages resolve to their TypeScript sources under the `source` export condition.
 if (!process.execArgv.some((arg) => arg.includes('conditions=source'))) {
@@ -128,27 +129,33 @@ async function benchWrites({ store, dispose }: Opened): Promise<Record<string, n
     let fresh = 0;
     // A new row per write: the guard has nothing to decide against, so this is one insert.
     const guardedInsert = await measure(1, () =>
-      store.uploadPendingMessage(`new-${fresh++}`, 's1', ENDPOINT, request(fresh)),
+      store.writeStatus({
+        key: { endpointId: ENDPOINT, eventId: `new-${fresh++}`, sessionId: 's1' },
+        status: ResolutionStatus.Pending,
+        content: request(fresh),
+      }),
     );
     // Re-deferring existing rows: read under the write lock, decide with the guard, update.
     const guardedUpdate = await measure(1, (i) =>
-      store.uploadDeferredMessage(
-        `new-${i % fresh}`,
-        's1',
-        ENDPOINT,
-        request(i, MessageType.DeferralResponse),
-      ),
+      store.writeStatus({
+        key: { endpointId: ENDPOINT, eventId: `new-${i % fresh}`, sessionId: 's1' },
+        status: ResolutionStatus.Deferred,
+        content: request(i, MessageType.DeferralResponse),
+      }),
     );
     const guardedConcurrent = await measure(CONCURRENCY, (i) =>
-      store.uploadDeferredMessage(
-        `new-${i % fresh}`,
-        's1',
-        ENDPOINT,
-        request(i, MessageType.DeferralResponse),
-      ),
+      store.writeStatus({
+        key: { endpointId: ENDPOINT, eventId: `new-${i % fresh}`, sessionId: 's1' },
+        status: ResolutionStatus.Deferred,
+        content: request(i, MessageType.DeferralResponse),
+      }),
     );
     const terminal = await measure(1, (i) =>
-      store.uploadCompletedMessage(`done-${i}`, 's1', ENDPOINT, request(i, MessageType.ResolutionResponse)),
+      store.writeStatus({
+        key: { endpointId: ENDPOINT, eventId: `done-${i}`, sessionId: 's1' },
+        status: ResolutionStatus.Completed,
+        content: request(i, MessageType.ResolutionResponse),
+      }),
     );
     return {
       'guarded insert/s': Math.round(guardedInsert),
@@ -164,13 +171,19 @@ async function benchWrites({ store, dispose }: Opened): Promise<Record<string, n
 async function benchReads({ store, dispose }: Opened): Promise<Record<string, number>> {
   try {
     for (let i = 0; i < SEEDED_ROWS; i++) {
-      const status = i % 4 === 0 ? 'uploadCompletedMessage' : 'uploadFailedMessage';
-      await store[status](`seed-${i}`, `s${i % 50}`, ENDPOINT, request(i, MessageType.ErrorResponse));
+      const status = i % 4 === 0 ? ResolutionStatus.Completed : ResolutionStatus.Failed;
+      await store.writeStatus({
+        key: { endpointId: ENDPOINT, eventId: `seed-${i}`, sessionId: `s${i % 50}` },
+        status,
+        content: request(i, MessageType.ErrorResponse),
+      });
     }
     const byId = await measure(1, (i) =>
-      store.getEventById(ENDPOINT, `seed-${i % SEEDED_ROWS}_s${(i % SEEDED_ROWS) % 50}`),
+      store.getEventById({ endpointId: ENDPOINT, id: `seed-${i % SEEDED_ROWS}_s${(i % SEEDED_ROWS) % 50}` }),
     );
-    const list = await measure(1, () => store.downloadEndpointStatePaging(ENDPOINT, 50, null));
+    const list = await measure(1, () =>
+      store.downloadEndpointStatePaging({ endpointId: ENDPOINT, pageSize: 50, continuationToken: null }),
+    );
     const counts = await measure(1, () => store.downloadEndpointStateCount(ENDPOINT));
     return {
       'getEventById/s': Math.round(byId),

@@ -1,13 +1,17 @@
 import { join, resolve } from 'node:path';
 
 export type BackendKind = 'sqlite' | 'postgres' | 'memory';
+/** Azure Service Bus is a transport only. */
+export type TransportKind = BackendKind | 'servicebus';
 /** Cosmos DB is a store only (no Cosmos transport). */
 export type StoreKind = BackendKind | 'cosmos';
 
 export interface NimbusConfig {
   readonly dataDir: string;
   readonly store: StoreKind;
-  readonly transport: BackendKind;
+  readonly transport: TransportKind;
+  /** An emulator connection string from `--servicebus-connection-string`; otherwise from the environment. */
+  readonly servicebusConnectionString: string | null;
   /** PostgreSQL connection string, from the environment only (never argv). */
   readonly postgresUrl: string | null;
   readonly storeSqlitePath: string;
@@ -22,6 +26,7 @@ export interface ConfigOverrides {
   readonly dataDir?: string;
   readonly store?: string;
   readonly transport?: string;
+  readonly servicebusConnectionString?: string;
   readonly host?: string;
   readonly port?: string | number;
 }
@@ -32,6 +37,7 @@ export class ConfigError extends Error {
 
 const KINDS: readonly BackendKind[] = ['sqlite', 'postgres', 'memory'];
 export const STORE_KINDS: readonly StoreKind[] = [...KINDS, 'cosmos'];
+export const TRANSPORT_KINDS: readonly TransportKind[] = [...KINDS, 'servicebus'];
 
 function kind<K extends string>(option: string, value: string, kinds: readonly K[]): K {
   if ((kinds as readonly string[]).includes(value)) return value as K;
@@ -63,7 +69,7 @@ export function loadConfig(
   const transport = kind(
     overrides.transport ? '--transport' : 'NIMBUS_TRANSPORT',
     overrides.transport ?? env.NIMBUS_TRANSPORT ?? 'sqlite',
-    KINDS,
+    TRANSPORT_KINDS,
   );
   const postgresUrl = env.NIMBUS_POSTGRES_URL ?? null;
   if ((store === 'postgres' || transport === 'postgres') && !postgresUrl) {
@@ -73,6 +79,7 @@ export function loadConfig(
     dataDir,
     store,
     transport,
+    servicebusConnectionString: overrides.servicebusConnectionString ?? null,
     postgresUrl,
     storeSqlitePath: join(dataDir, 'store.db'),
     transportSqlitePath: join(dataDir, 'transport.db'),

@@ -42,7 +42,7 @@ describe('loadConfig', () => {
     // Cosmos DB is a store, not a transport.
     expect(loadConfig({ store: 'cosmos' }, {}).store).toBe('cosmos');
     expect(() => loadConfig({ transport: 'cosmos' }, {})).toThrow(
-      "--transport must be one of sqlite, postgres, memory; got 'cosmos'",
+      "--transport must be one of sqlite, postgres, memory, servicebus; got 'cosmos'",
     );
     expect(() => loadConfig({}, { NIMBUS_TRANSPORT: 'kafka' })).toThrow(/^NIMBUS_TRANSPORT must be one of/);
     expect(() => loadConfig({ port: '70000' }, {})).toThrow(

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertCliBuilt, CliDaemon } from './support/cli-process.js';
+import { operatorFixesBlockedSession } from './support/dev-browser-scenario.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const WAIT = { timeout: 20_000 };
 if (!existsSync(CHROMIUM)) {
   if (process.env.CI === 'true') throw new Error(`nimbus dev --store cosmos test: ${CHROMIUM} is missing`);
   console.warn(
@@ -66,49 +66,7 @@ describe.runIf(existsSync(CHROMIUM))('nimbus dev --store cosmos in a browser (lo
     expect(dev.stdout).toMatch(/using the local Cosmos server at https:\/\/127\.0\.0\.1:\d+\//);
   });
 
-  it('the operator fixes the blocked session in the browser and the parked updates complete in order', async () => {
-    await page.goto(`${baseUrl}/endpoints/Erp`);
-    await page.waitForURL(/\/account\/login/, WAIT);
-    await page.fill('input[name=email]', 'admin@local');
-    await page.fill('input[name=password]', 'Local!Admin123');
-    await page.click('button[type=submit]');
-    await page.waitForURL(/\/endpoints\/Erp$/, WAIT);
-
-    await page
-      .locator('[data-testid=blocked-sessions] tr', { hasText: 'C-2001' })
-      .filter({ hasText: '2 deferred' })
-      .waitFor(WAIT);
-    const rows = page.locator('[data-testid=events] tbody tr[data-row-id]');
-    const failedId = await rows
-      .filter({ has: page.locator('[data-status=Failed]') })
-      .first()
-      .getAttribute('data-row-id');
-    expect(failedId).toBeTruthy();
-    expect(dev.stdout).not.toContain('Erp applied customer C-2001');
-
-    await page.click(`[data-testid=events] a:text-is("${failedId}")`);
-    await page.waitForURL(new RegExp(`/events/${failedId}$`), WAIT);
-    const header = page.locator('h1 [data-status]');
-    await expect.poll(() => header.getAttribute('data-status'), WAIT).toBe('Failed');
-    await page.locator('.error-block', { hasText: 'not a valid VAT number' }).waitFor(WAIT);
-
-    await page.click('button:text-is("Resubmit with changes")');
-    const editor = page.locator('textarea[aria-label=payload]');
-    const payload = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
-    await editor.fill(JSON.stringify({ ...payload, vatNumber: 'DK12345678' }, null, 2));
-    await page.click('button:text-is("Send")');
-
-    await expect.poll(() => header.getAttribute('data-status'), WAIT).toBe('Completed');
-    await page.locator('[data-testid=audits] tr', { hasText: 'ResubmitWithChanges' }).waitFor(WAIT);
-    await expect
-      .poll(
-        () => [...dev.stdout.matchAll(/Erp applied customer C-2001 revision (\d+)/g)].map((m) => m[1]),
-        WAIT,
-      )
-      .toEqual(['1', '2', '3']);
-    await page.click('a:text-is("← Erp")');
-    await page.locator('[data-testid=blocked-sessions] td.empty').waitFor(WAIT);
-  }, 90_000);
+  operatorFixesBlockedSession(() => ({ dev, page, baseUrl }));
 
   it('stops cleanly, stopping the local Cosmos server with it', async () => {
     expect(await dev.stop()).toBe(0);

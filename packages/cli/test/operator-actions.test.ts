@@ -32,10 +32,14 @@ async function setup() {
       errorContent: null,
     },
   });
-  await store.uploadFailedMessage('ev-1', 'C-1', 'Erp', {
-    ...base,
-    messageType: MessageType.ErrorResponse,
-    lastMessageId: 'err-1',
+  await store.writeStatus({
+    key: { endpointId: 'Erp', eventId: 'ev-1', sessionId: 'C-1' },
+    status: ResolutionStatus.Failed,
+    content: {
+      ...base,
+      messageType: MessageType.ErrorResponse,
+      lastMessageId: 'err-1',
+    },
   });
   return { store, transport, actions: new CliOperatorActions(store, transport, 'cli:tester') };
 }
@@ -100,9 +104,13 @@ describe('CliOperatorActions', () => {
   });
 
   it('refuses events that are not failed, sending nothing and auditing nothing', async () => {
-    await ctx.store.uploadCompletedMessage('ev-1', 'C-1', 'Erp', {
-      enqueuedTimeUtc: new Date(),
-      messageType: MessageType.ResolutionResponse,
+    await ctx.store.writeStatus({
+      key: { endpointId: 'Erp', eventId: 'ev-1', sessionId: 'C-1' },
+      status: ResolutionStatus.Completed,
+      content: {
+        enqueuedTimeUtc: new Date(),
+        messageType: MessageType.ResolutionResponse,
+      },
     });
     const row = await ctx.actions.load('Erp', 'ev-1');
     expect(row.resolutionStatus).toBe(ResolutionStatus.Completed);

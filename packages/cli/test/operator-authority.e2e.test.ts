@@ -142,8 +142,10 @@ async function stack(kind: 'memory' | 'sqlite') {
   });
   expect(login.status).toBe(200);
   const crm = createPublisher({ transport, endpoint: 'Crm', platform });
-  const rowOf = (eventId: string) => store.getEvent('Erp', eventId);
-  const rows = async () => (await store.getEventsByFilter({ endpointId: 'Erp' }, null, 50)).events;
+  const rowOf = (eventId: string) => store.getEvent({ endpointId: 'Erp', eventId });
+  const rows = async () =>
+    (await store.getEventsByFilter({ filter: { endpointId: 'Erp' }, continuationToken: null, maxItems: 50 }))
+      .events;
   return { transport, store, handled, failing, crm, admin, rowOf, rows, startResolver, stopResolver };
 }
 

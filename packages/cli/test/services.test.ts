@@ -29,11 +29,13 @@ describe('nimbus resolver and nimbus webapp (compiled bin, SQLite)', () => {
     const webapp = new CliDaemon(['webapp', '--data-dir', dataDir, '--port', '0']);
     daemons.push(webapp);
     const url = (await webapp.waitFor(/NimBus webapp ready at (http:\/\/\S+)/, 20_000))[1];
-    // A deployment never gets the public default password: it is generated and logged once.
-    expect(webapp.stdout).toContain('with the generated password logged above');
-    expect(webapp.stdout).not.toContain('Local!Admin123');
-    const password = webapp.stderr.match(/as admin@local \/ (\S+) and change/)?.[1];
+    // A deployment never gets the public default password: it is generated and shown once, in the sign-in
+    // banner on stdout, never in a log line.
+    const password = webapp.stdout.match(/Sign in as admin@local with password (\S+) \(generated/)?.[1];
     expect(password).toBeDefined();
+    expect(webapp.stdout).not.toContain('Local!Admin123');
+    expect(webapp.stdout.split(password as string).length).toBe(2);
+    expect(webapp.stderr).not.toContain(password as string);
     const login = await fetch(`${url}/account/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

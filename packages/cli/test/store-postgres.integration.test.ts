@@ -7,6 +7,7 @@ import {
   shouldRunPostgresSuite,
   type TemporaryDatabase,
 } from '@nimbus/testing/postgres';
+import { TRANSPORT_MIGRATIONS } from '@nimbus/transport-sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertCliBuilt, cleanEnv, runCli } from './support/cli-process.js';
 
@@ -59,7 +60,14 @@ describe.runIf(runPg)('nimbus store and topology on PostgreSQL (compiled bin)', 
     expect(JSON.parse(again.stdout)).toEqual({
       applied: [],
       alreadyApplied: ALL_MIGRATIONS.map((m) => m.name),
+      transport: { applied: [], alreadyApplied: TRANSPORT_MIGRATIONS.map((m) => m.name) },
     });
+    TRANSPORT_MIGRATIONS.forEach((m, i) => {
+      expect(migrate.stdout).toContain(
+        `transport: applied ${m.name} (${i + 1}/${TRANSPORT_MIGRATIONS.length})`,
+      );
+    });
+    expect(verify.stdout).toContain('transport: schema is up to date');
   });
 
   it('topology apply provisions the sample platform once and then reports no changes', async () => {

@@ -73,7 +73,7 @@ export {
   type ServiceLifecycle,
   type StopOptions,
 } from './lifecycle/service-lifecycle.js';
-export { consoleLogger, type Logger, silentLogger } from './logger.js';
+export { childLogger, consoleLogger, type Logger, silentLogger } from './logger.js';
 export type { LifecycleContext, LifecycleObserver } from './pipeline/lifecycle.js';
 export { loggingBehaviour } from './pipeline/logging-behaviour.js';
 export { type PipelineBehaviour, type PipelineContext, runPipeline } from './pipeline/pipeline.js';

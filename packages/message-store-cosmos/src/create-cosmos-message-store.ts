@@ -1,11 +1,16 @@
 import { CosmosClient, type CosmosClientOptions } from '@azure/cosmos';
 import { type Clock, systemClock } from '@nimbus/core';
 import {
+  ComposedMessageStore,
+  decorateStore,
+  type MessageStoreSlices,
   type OpenMessageStore,
   parseRetentionOptions,
   type RetentionOptions,
   type StorageProviderCapabilities,
   type StorageProviderRegistration,
+  traceStoreCalls,
+  translateStoreErrors,
 } from '@nimbus/message-store';
 import {
   COSMOS_ENV,
@@ -16,13 +21,12 @@ import {
 } from './config/resolve-cosmos-connection.js';
 import { CosmosAuditsAndReports } from './store/audits-and-reports.js';
 import { CosmosStoreContext } from './store/cosmos-context.js';
-import { toTransientError, withTransientErrors } from './store/cosmos-errors.js';
+import { toTransientError } from './store/cosmos-errors.js';
 import { CosmosEndpointMetadataStore } from './store/endpoint-metadata-store.js';
 import { CosmosEndpointViews } from './store/endpoint-views.js';
 import { CosmosEventLookups } from './store/event-lookups.js';
 import { CosmosEventSearch } from './store/event-search.js';
 import { CosmosHeartbeatHistoryStore } from './store/heartbeat-history-store.js';
-import { mergeMethods } from './store/merge-methods.js';
 import { CosmosMessageHistory } from './store/message-history.js';
 import { CosmosMetricsStore } from './store/metrics-store.js';
 import { CosmosRetentionSweep } from './store/retention-sweep.js';
@@ -100,35 +104,56 @@ export async function createCosmosMessageStore(
     if (owned) client.dispose();
     throw toTransientError(error, `opening Cosmos DB database '${databaseId}'`);
   }
-  const history = new CosmosHeartbeatHistoryStore(context);
-  const parts = mergeMethods<OpenMessageStore>(
-    new CosmosStatusWrites(context),
-    new CosmosEventLookups(context),
-    new CosmosEndpointViews(context),
-    new CosmosEventSearch(context),
-    new CosmosMessageHistory(context),
-    new CosmosAuditsAndReports(context),
-    new CosmosRetentionSweep(context),
-    new CosmosSubscriptionStore(context),
-    new CosmosEndpointMetadataStore(context),
-    new CosmosMetricsStore(context),
-    new CosmosServiceHealthStore(context),
-    history,
-  );
-  let closed = false;
-  return {
-    ...withTransientErrors(parts),
-    prunesHeartbeatHistoryAutomatically: history.prunesHeartbeatHistoryAutomatically,
-    providerName: COSMOS_PROVIDER_NAME,
-    capabilities: COSMOS_STORE_CAPABILITIES,
-    databaseId,
-    retention,
-    async close() {
-      if (closed) return;
-      closed = true;
+  const history = new CosmosMessageHistory(context);
+  const writes = new CosmosStatusWrites(context, history);
+  const store = new CosmosComposedStore(
+    {
+      statusWrites: writes,
+      lifecycle: writes,
+      lookups: new CosmosEventLookups(context),
+      search: new CosmosEventSearch(context),
+      views: new CosmosEndpointViews(context),
+      history,
+      audits: new CosmosAuditsAndReports(context),
+      retention: new CosmosRetentionSweep(context),
+      subscriptions: new CosmosSubscriptionStore(context),
+      metadata: new CosmosEndpointMetadataStore(context),
+      metrics: new CosmosMetricsStore(context),
+      serviceHealth: new CosmosServiceHealthStore(context),
+      heartbeatHistory: new CosmosHeartbeatHistoryStore(context),
+    },
+    async () => {
       if (owned) client.dispose();
     },
-  };
+    { databaseId, retention },
+  );
+  return decorateStore<CosmosMessageStore>(store, [
+    traceStoreCalls(options.clock ?? systemClock),
+    translateStoreErrors((error, call) => toTransientError(error, call.method)),
+  ]);
+}
+
+/** The composed store plus what only the Cosmos provider knows. `close` releases once. */
+class CosmosComposedStore extends ComposedMessageStore implements CosmosMessageStore {
+  readonly capabilities = COSMOS_STORE_CAPABILITIES;
+  readonly databaseId: string;
+  readonly retention: RetentionOptions;
+  #closing: Promise<void> | null = null;
+
+  constructor(
+    slices: MessageStoreSlices,
+    release: () => Promise<void>,
+    details: { databaseId: string; retention: RetentionOptions },
+  ) {
+    super(COSMOS_PROVIDER_NAME, slices, release);
+    this.databaseId = details.databaseId;
+    this.retention = details.retention;
+  }
+
+  override close(): Promise<void> {
+    this.#closing ??= super.close();
+    return this.#closing;
+  }
 }
 
 /** The provider registration (exactly one per application, see `resolveSingleProvider`). */

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { ResolutionStatus } from '@nimbus/message-store';
 import { expect, it } from 'vitest';
 
 const { startLocalCosmosServer } = await import('../src/local-server/index.js');
@@ -26,15 +27,27 @@ async function runExample() {
       messageType: MessageType.EventRequest,
       lastMessageId: 'm-1',
     };
-    await store.uploadPendingMessage('order-42', 'customer-7', 'billing', request);
-    await store.uploadCompletedMessage('order-42', 'customer-7', 'billing', {
-      ...request,
-      messageType: MessageType.ResolutionResponse,
-      lastMessageId: 'm-2',
+    await store.writeStatus({
+      key: { endpointId: 'billing', eventId: 'order-42', sessionId: 'customer-7' },
+      status: ResolutionStatus.Pending,
+      content: request,
+    });
+    await store.writeStatus({
+      key: { endpointId: 'billing', eventId: 'order-42', sessionId: 'customer-7' },
+      status: ResolutionStatus.Completed,
+      content: {
+        ...request,
+        messageType: MessageType.ResolutionResponse,
+        lastMessageId: 'm-2',
+      },
     });
     // A late copy of the request: the guard refuses it (false), the Completed row stands.
-    const written = await store.uploadPendingMessage('order-42', 'customer-7', 'billing', request);
-    const row = await store.getEventById('billing', 'order-42_customer-7');
+    const written = await store.writeStatus({
+      key: { endpointId: 'billing', eventId: 'order-42', sessionId: 'customer-7' },
+      status: ResolutionStatus.Pending,
+      content: request,
+    });
+    const row = await store.getEventById({ endpointId: 'billing', id: 'order-42_customer-7' });
     // --- example end ---
     return { written, row, store };
   } finally {

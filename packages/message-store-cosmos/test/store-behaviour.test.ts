@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock, MessageType } from '@nimbus/core';
-import { StorageProviderTransientError } from '@nimbus/message-store';
+import { ResolutionStatus, StorageProviderTransientError } from '@nimbus/message-store';
 import { describe, expect, it } from 'vitest';
 import {
   COSMOS_ENV,
@@ -62,7 +62,11 @@ async function rawRow(databaseId: string, endpointId: string, id: string, sessio
 describe('layout and retention stamps', () => {
   it('creates every container with TTL on and no default (defaultTtl = -1), endpoint containers on first write', async () => {
     await withStore(async (store) => {
-      await store.uploadPendingMessage('e1', 's1', 'billing', request());
+      await store.writeStatus({
+        key: { endpointId: 'billing', eventId: 'e1', sessionId: 's1' },
+        status: ResolutionStatus.Pending,
+        content: request(),
+      });
       const db = cosmos.client().database(store.databaseId);
       const { resources } = await db.containers.readAll().fetchAll();
       const byId = new Map(resources.map((c) => [c.id, c]));
@@ -83,20 +87,36 @@ describe('layout and retention stamps', () => {
     await withStore(
       async (store) => {
         const db = store.databaseId;
-        await store.uploadFailedMessage('f', 's', 'ep', request());
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'f', sessionId: 's' },
+          status: ResolutionStatus.Failed,
+          content: request(),
+        });
         expect((await rawRow(db, 'ep', 'f_s', 's'))?.ttl).toBe(180 * DAY_S);
-        await store.uploadCompletedMessage('c', 's', 'ep', request());
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'c', sessionId: 's' },
+          status: ResolutionStatus.Completed,
+          content: request(),
+        });
         expect((await rawRow(db, 'ep', 'c_s', 's'))?.ttl).toBe(30 * DAY_S);
-        await store.uploadPendingMessage('r', 's', 'ep', request());
-        await store.removeMessage('r', 's', 'ep');
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'r', sessionId: 's' },
+          status: ResolutionStatus.Pending,
+          content: request(),
+        });
+        await store.removeMessage({ endpointId: 'ep', eventId: 'r', sessionId: 's' });
         expect((await rawRow(db, 'ep', 'r_s', 's'))?.ttl).toBe(60);
-        await store.archiveFailedEvent('f', 's', 'ep');
+        await store.archiveFailedEvent({ endpointId: 'ep', eventId: 'f', sessionId: 's' });
         expect((await rawRow(db, 'ep', 'f_s', 's'))?.ttl).toBe(30 * DAY_S);
       },
       { retention: { unresolvedRetentionDays: 180 } },
     );
     await withStore(async (store) => {
-      await store.uploadPendingMessage('p', 's', 'ep', request());
+      await store.writeStatus({
+        key: { endpointId: 'ep', eventId: 'p', sessionId: 's' },
+        status: ResolutionStatus.Pending,
+        content: request(),
+      });
       expect((await rawRow(store.databaseId, 'ep', 'p_s', 's'))?.ttl).toBe(-1);
     });
   });
@@ -104,17 +124,45 @@ describe('layout and retention stamps', () => {
   it('Cosmos expires rows from their last write: a rewrite restarts the window, a removed row is gone after 60 s', async () => {
     await withStore(
       async (store) => {
-        await store.uploadFailedMessage('kept', 's', 'ep', request());
-        await store.uploadFailedMessage('lapsed', 's', 'ep', request());
-        await store.uploadPendingMessage('removed', 's', 'ep', request());
-        await store.removeMessage('removed', 's', 'ep');
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'kept', sessionId: 's' },
+          status: ResolutionStatus.Failed,
+          content: request(),
+        });
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'lapsed', sessionId: 's' },
+          status: ResolutionStatus.Failed,
+          content: request(),
+        });
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'removed', sessionId: 's' },
+          status: ResolutionStatus.Pending,
+          content: request(),
+        });
+        await store.removeMessage({ endpointId: 'ep', eventId: 'removed', sessionId: 's' });
         advanceLocalServerClock(61_000);
         expect(await rawRow(store.databaseId, 'ep', 'removed_s', 's')).toBeUndefined();
         advanceLocalServerClock(23 * 3_600_000);
-        await store.uploadFailedMessage('kept', 's', 'ep', request('m-2'));
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'kept', sessionId: 's' },
+          status: ResolutionStatus.Failed,
+          content: request('m-2'),
+        });
         advanceLocalServerClock(2 * 3_600_000);
-        expect(await store.getFailedEvent('ep', 'lapsed', 's')).toBeNull();
-        expect((await store.getFailedEvent('ep', 'kept', 's'))?.lastMessageId).toBe('m-2');
+        expect(
+          await store.getEventInStatus(
+            { endpointId: 'ep', eventId: 'lapsed', sessionId: 's' },
+            ResolutionStatus.Failed,
+          ),
+        ).toBeNull();
+        expect(
+          (
+            await store.getEventInStatus(
+              { endpointId: 'ep', eventId: 'kept', sessionId: 's' },
+              ResolutionStatus.Failed,
+            )
+          )?.lastMessageId,
+        ).toBe('m-2');
       },
       { retention: { unresolvedRetentionDays: 1 } },
     );
@@ -129,10 +177,13 @@ describe('layout and retention stamps', () => {
         enqueuedTimeUtc: new Date(),
         messageType: MessageType.EventRequest,
       });
-      await store.storeMessageAudit('e', {
-        auditorName: 'op',
-        auditTimestamp: new Date(),
-        auditType: 'Comment',
+      await store.storeMessageAudit({
+        eventId: 'e',
+        audit: {
+          auditorName: 'op',
+          auditTimestamp: new Date(),
+          auditType: 'Comment',
+        },
       });
       const db = cosmos.client().database(store.databaseId);
       const { resource: message } = await db.container('messages').item('m', 'e').read();
@@ -147,10 +198,27 @@ describe('layout and retention stamps', () => {
 
   it('encodes characters Cosmos does not allow in ids, and keeps ids case-sensitive', async () => {
     await withStore(async (store) => {
-      await store.uploadPendingMessage('order/42?#', 'cust\\7', 'Billing', request());
-      await store.uploadPendingMessage('order/42?#', 'cust\\7', 'billing', request('other'));
-      expect((await store.getEventById('Billing', 'order/42?#_cust\\7'))?.lastMessageId).toBe('m-1');
-      expect((await store.getPendingEvent('billing', 'order/42?#', 'cust\\7'))?.lastMessageId).toBe('other');
+      await store.writeStatus({
+        key: { endpointId: 'Billing', eventId: 'order/42?#', sessionId: 'cust\\7' },
+        status: ResolutionStatus.Pending,
+        content: request(),
+      });
+      await store.writeStatus({
+        key: { endpointId: 'billing', eventId: 'order/42?#', sessionId: 'cust\\7' },
+        status: ResolutionStatus.Pending,
+        content: request('other'),
+      });
+      expect(
+        (await store.getEventById({ endpointId: 'Billing', id: 'order/42?#_cust\\7' }))?.lastMessageId,
+      ).toBe('m-1');
+      expect(
+        (
+          await store.getEventInStatus(
+            { endpointId: 'billing', eventId: 'order/42?#', sessionId: 'cust\\7' },
+            ResolutionStatus.Pending,
+          )
+        )?.lastMessageId,
+      ).toBe('other');
     });
   });
 });
@@ -161,36 +229,63 @@ describe('the stale-write guard under a lost compare-and-swap', () => {
 
   it('a 412 on the guarded replace is thrown as a retryable lost race, never reported as a refusal', async () => {
     await withStore(async (store) => {
-      await store.uploadPendingMessage('e', 's', 'ep', request());
+      await store.writeStatus({
+        key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
+        status: ResolutionStatus.Pending,
+        content: request(),
+      });
       faults.push({ match: replaceOf('e_s'), status: 412 });
       const error = await store
-        .uploadDeferredMessage('e', 's', 'ep', {
-          ...request('m-2'),
-          messageType: MessageType.DeferralResponse,
+        .writeStatus({
+          key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
+          status: ResolutionStatus.Deferred,
+          content: {
+            ...request('m-2'),
+            messageType: MessageType.DeferralResponse,
+          },
         })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LostWriteRaceError);
       expect(error).toMatchObject({ code: 'Transient', isRetryable: true });
       faults.length = 0;
-      expect((await store.getPendingEvent('ep', 'e', 's'))?.lastMessageId).toBe('m-1');
+      expect(
+        (
+          await store.getEventInStatus(
+            { endpointId: 'ep', eventId: 'e', sessionId: 's' },
+            ResolutionStatus.Pending,
+          )
+        )?.lastMessageId,
+      ).toBe('m-1');
     });
   });
 
   it('tryCompletePendingMessage is one IfMatch replace: a 412 answers false', async () => {
     await withStore(async (store) => {
-      await store.uploadPendingMessage('e', 's', 'ep', request());
+      await store.writeStatus({
+        key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
+        status: ResolutionStatus.Pending,
+        content: request(),
+      });
       faults.push({ match: replaceOf('e_s'), status: 412 });
       expect(
-        await store.tryCompletePendingMessage('e', 's', 'ep', 'm-1', {
-          ...request('m-9'),
-          messageType: MessageType.ResolutionResponse,
+        await store.tryCompletePending({
+          key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
+          expectedLastMessageId: 'm-1',
+          content: {
+            ...request('m-9'),
+            messageType: MessageType.ResolutionResponse,
+          },
         }),
       ).toBe(false);
       faults.length = 0;
       expect(
-        await store.tryCompletePendingMessage('e', 's', 'ep', 'm-1', {
-          ...request('m-9'),
-          messageType: MessageType.ResolutionResponse,
+        await store.tryCompletePending({
+          key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
+          expectedLastMessageId: 'm-1',
+          content: {
+            ...request('m-9'),
+            messageType: MessageType.ResolutionResponse,
+          },
         }),
       ).toBe(true);
     });
@@ -202,7 +297,11 @@ describe('throttling', () => {
 
   it('429s are retried by the SDK after the service retry-after', async () => {
     await withStore(async (store) => {
-      await store.uploadPendingMessage('e', 's', 'ep', request());
+      await store.writeStatus({
+        key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
+        status: ResolutionStatus.Pending,
+        content: request(),
+      });
       let left = 2;
       faults.push({
         match: (m, u) => pointRead(m, u) && left-- > 0,
@@ -210,16 +309,29 @@ describe('throttling', () => {
         headers: { 'x-ms-retry-after-ms': '20', 'x-ms-substatus': '3200' },
       });
       const before = seen.length;
-      expect((await store.getPendingEvent('ep', 'e', 's'))?.eventId).toBe('e');
+      expect(
+        (
+          await store.getEventInStatus(
+            { endpointId: 'ep', eventId: 'e', sessionId: 's' },
+            ResolutionStatus.Pending,
+          )
+        )?.eventId,
+      ).toBe('e');
       expect(seen.slice(before).filter((r) => r.startsWith('GET') && r.includes('/docs/'))).toHaveLength(3);
     });
   });
 
   it('when retries run out the 429 surfaces as a transient error with its retry-after', async () => {
     await withStore(async (store) => {
-      await store.uploadPendingMessage('e', 's', 'ep', request());
+      await store.writeStatus({
+        key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
+        status: ResolutionStatus.Pending,
+        content: request(),
+      });
       faults.push({ match: pointRead, status: 429, headers: { 'x-ms-retry-after-ms': '15' } });
-      const error = await store.getPendingEvent('ep', 'e', 's').catch((e: unknown) => e);
+      const error = await store
+        .getEventInStatus({ endpointId: 'ep', eventId: 'e', sessionId: 's' }, ResolutionStatus.Pending)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StorageProviderTransientError);
       expect(error).toMatchObject({ isRetryable: true, retryAfterMs: 15 });
       expect((error as Error).message).toMatch(/429/);
@@ -285,8 +397,21 @@ describe('configuration', () => {
       expect(store.databaseId).toBe(databaseId);
       expect(store.providerName).toBe('Cosmos DB');
       expect(store.capabilities.supportsCrossAccountCopy).toBe(false);
-      expect(await store.uploadPendingMessage('e', '', 'ep', request())).toBe(true);
-      expect((await store.getPendingEvent('ep', 'e', ''))?.updatedAt).toEqual(new Date(Date.UTC(2026, 0, 1)));
+      expect(
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'e', sessionId: '' },
+          status: ResolutionStatus.Pending,
+          content: request(),
+        }),
+      ).toBe(true);
+      expect(
+        (
+          await store.getEventInStatus(
+            { endpointId: 'ep', eventId: 'e', sessionId: '' },
+            ResolutionStatus.Pending,
+          )
+        )?.updatedAt,
+      ).toEqual(new Date(Date.UTC(2026, 0, 1)));
     } finally {
       await store.close();
       await cosmos.client().database(databaseId).delete();

@@ -1,40 +1,30 @@
 import { type Clock, consoleLogger, type Logger, type Readiness, systemClock } from '@nimbus/core';
 import {
+  ComposedMessageStore,
+  decorateStore,
   type MessageStateChangeNotifier,
+  type MessageStoreSlices,
   noopStateChangeNotifier,
+  notifyStateChanges,
   type OpenMessageStore,
   parseRetentionOptions,
-  ResolutionStatus,
   type RetentionOptions,
   type RetentionSweepResult,
   type StorageProviderCapabilities,
   type StorageProviderRegistration,
-  type TrackingRetention,
-  type TrackingStatusWrites,
-  type UnresolvedEventWrite,
+  traceStoreCalls,
+  translateStoreErrors,
 } from '@nimbus/message-store';
 import { type ConnectionOptions, resolveConnectionSettings } from './config/resolve-connection-settings.js';
 import type { MigrationMode, SqlDialectName } from './config/sql-store-settings.js';
 import { openDialect } from './dialect/open-dialect.js';
 import { type MigrationProgress, type MigrationRunResult, runMigrations } from './migrations/migrator.js';
 import { type RetentionSweeper, startRetentionSweeper } from './retention/retention-sweeper.js';
-import { DEFAULT_SWEEP_BATCH_SIZE, sweepExpiredRows } from './retention/sweep-expired.js';
-import { AuditsAndReports } from './store/audits-and-reports.js';
-import { bindMethods } from './store/bind-methods.js';
-import { SqlEndpointMetadataStore } from './store/endpoint-metadata-store.js';
-import { EndpointViews } from './store/endpoint-views.js';
-import { EventLookups } from './store/event-lookups.js';
-import { EventSearch } from './store/event-search.js';
-import { SqlHeartbeatHistoryStore } from './store/heartbeat-history-store.js';
-import { LifecycleOperations } from './store/lifecycle.js';
-import { MessageHistory } from './store/message-history.js';
-import { SqlMetricsStore } from './store/metrics-store.js';
+import { DEFAULT_SWEEP_BATCH_SIZE } from './retention/sweep-expired.js';
 import { checkStoreReadiness } from './store/readiness.js';
-import { SqlServiceHealthStore } from './store/service-health-store.js';
-import { tryCompletePending, writeStatus } from './store/status-writes.js';
+import { sqlStoreSlices } from './store/sql-store-slices.js';
 import type { StoreContext } from './store/store-context.js';
-import { SqlSubscriptionStore } from './store/subscription-store.js';
-import { translateTransientError, translateTransientErrors } from './store/transient-errors.js';
+import { translateTransientError } from './store/transient-errors.js';
 
 export interface RetentionSweepOptions {
   /** Default 5 minutes. */
@@ -71,6 +61,38 @@ export interface SqlMessageStore extends OpenMessageStore {
 export const SQL_STORE_CAPABILITIES: StorageProviderCapabilities = Object.freeze({
   supportsCrossAccountCopy: false,
 });
+
+/** The composed SQL store plus what only the SQL provider knows. `close` releases once. */
+class SqlComposedStore extends ComposedMessageStore implements SqlMessageStore {
+  readonly capabilities = SQL_STORE_CAPABILITIES;
+  readonly dialect: SqlDialectName;
+  readonly migrations: MigrationRunResult;
+  #closing: Promise<void> | null = null;
+
+  constructor(
+    providerName: string,
+    slices: MessageStoreSlices,
+    release: () => Promise<void>,
+    private readonly details: {
+      dialect: SqlDialectName;
+      migrations: MigrationRunResult;
+      checkReadiness: () => Promise<Readiness>;
+    },
+  ) {
+    super(providerName, slices, release);
+    this.dialect = details.dialect;
+    this.migrations = details.migrations;
+  }
+
+  checkReadiness(): Promise<Readiness> {
+    return this.details.checkReadiness();
+  }
+
+  override close(): Promise<void> {
+    this.#closing ??= super.close();
+    return this.#closing;
+  }
+}
 
 export function sqlProviderName(dialect: SqlDialectName): string {
   return dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
@@ -110,79 +132,36 @@ export async function createSqlMessageStore(options: SqlMessageStoreOptions = {}
   }
 
   const sweepOptions = options.retentionSweep === false ? null : (options.retentionSweep ?? {});
-  const sweepExpired = (now?: Date) =>
-    sweepExpiredRows(
-      context,
-      now?.getTime() ?? clock.now(),
-      sweepOptions?.batchSize ?? DEFAULT_SWEEP_BATCH_SIZE,
-    );
-
-  const status =
-    (s: ResolutionStatus) =>
-    (eventId: string, sessionId: string, endpointId: string, content: UnresolvedEventWrite) =>
-      writeStatus(context, { eventId, sessionId, endpointId }, s, content);
-  const statusWrites: TrackingStatusWrites & TrackingRetention = {
-    uploadPendingMessage: status(ResolutionStatus.Pending),
-    uploadDeferredMessage: status(ResolutionStatus.Deferred),
-    uploadFailedMessage: status(ResolutionStatus.Failed),
-    uploadDeadletteredMessage: status(ResolutionStatus.DeadLettered),
-    uploadUnsupportedMessage: status(ResolutionStatus.Unsupported),
-    uploadSkippedMessage: status(ResolutionStatus.Skipped),
-    uploadCompletedMessage: status(ResolutionStatus.Completed),
-    tryCompletePendingMessage: (eventId, sessionId, endpointId, expected, content) =>
-      tryCompletePending(context, { eventId, sessionId, endpointId }, expected, content),
-    sweepExpired,
-  };
-
-  const history = bindMethods(new SqlHeartbeatHistoryStore(context));
   let sweeper: RetentionSweeper | null = null;
-  let closed = false;
-  const store: SqlMessageStore = {
-    ...statusWrites,
-    ...bindMethods<Pick<EventLookups, keyof EventLookups>>(new EventLookups(context)),
-    ...bindMethods<Pick<EndpointViews, keyof EndpointViews>>(new EndpointViews(context)),
-    ...bindMethods<Pick<EventSearch, keyof EventSearch>>(new EventSearch(context)),
-    ...bindMethods<Pick<LifecycleOperations, keyof LifecycleOperations>>(new LifecycleOperations(context)),
-    ...bindMethods<Pick<MessageHistory, keyof MessageHistory>>(new MessageHistory(context)),
-    ...bindMethods<Pick<AuditsAndReports, keyof AuditsAndReports>>(new AuditsAndReports(context)),
-    ...bindMethods<Pick<SqlSubscriptionStore, keyof SqlSubscriptionStore>>(new SqlSubscriptionStore(context)),
-    ...bindMethods<Pick<SqlEndpointMetadataStore, keyof SqlEndpointMetadataStore>>(
-      new SqlEndpointMetadataStore(context),
-    ),
-    ...bindMethods<Pick<SqlMetricsStore, keyof SqlMetricsStore>>(new SqlMetricsStore(context)),
-    ...bindMethods<Pick<SqlServiceHealthStore, keyof SqlServiceHealthStore>>(
-      new SqlServiceHealthStore(context),
-    ),
-    getHeartbeatUptimeDays: history.getHeartbeatUptimeDays,
-    upsertHeartbeatUptimeDays: history.upsertHeartbeatUptimeDays,
-    getHeartbeatGaps: history.getHeartbeatGaps,
-    upsertHeartbeatGaps: history.upsertHeartbeatGaps,
-    tryClaimHeartbeatHistoryFold: history.tryClaimHeartbeatHistoryFold,
-    pruneHeartbeatHistory: history.pruneHeartbeatHistory,
-    prunesHeartbeatHistoryAutomatically: history.prunesHeartbeatHistoryAutomatically,
+  const composed = new SqlComposedStore(
     providerName,
-    dialect: settings.dialect,
-    capabilities: SQL_STORE_CAPABILITIES,
-    migrations,
-    checkReadiness: () => checkStoreReadiness(dialect, providerName),
-    async close() {
-      if (closed) return;
-      closed = true;
+    sqlStoreSlices(context, sweepOptions?.batchSize ?? DEFAULT_SWEEP_BATCH_SIZE),
+    async () => {
       await sweeper?.stop();
       await dialect.destroy();
     },
-  };
-  const translated = translateTransientErrors(store, dialect, providerName);
+    {
+      dialect: settings.dialect,
+      migrations,
+      checkReadiness: () => checkStoreReadiness(dialect, providerName),
+    },
+  );
+  // The one decorator chain: tracing outermost, then error translation, then notification after success.
+  const store = decorateStore<SqlMessageStore>(composed, [
+    traceStoreCalls(clock),
+    translateStoreErrors((error) => translateTransientError(error, dialect, providerName)),
+    notifyStateChanges(context.notifier, { logger: context.logger }),
+  ]);
   if (sweepOptions !== null) {
     sweeper = startRetentionSweeper({
-      sweep: () => translated.sweepExpired(),
+      sweep: () => store.sweepExpired(),
       clock,
       logger: context.logger,
       ...(sweepOptions.intervalMs === undefined ? {} : { intervalMs: sweepOptions.intervalMs }),
       ...(sweepOptions.onSweep ? { onSweep: sweepOptions.onSweep } : {}),
     });
   }
-  return translated;
+  return store;
 }
 
 /** The provider registration: exactly one may be registered per application (`resolveSingleProvider`). */

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ResolutionStatus } from '@nimbus/message-store';
 import { afterAll, expect, it } from 'vitest';
 
 const dir = mkdtempSync(join(tmpdir(), 'nimbus-sql-docs-'));
@@ -33,15 +34,27 @@ it('docs/storage-sql.md example runs', async () => {
       messageType: MessageType.EventRequest,
       lastMessageId: 'm-1',
     };
-    await store.uploadPendingMessage('order-42', 'customer-7', 'billing', request);
-    await store.uploadCompletedMessage('order-42', 'customer-7', 'billing', {
-      ...request,
-      messageType: MessageType.ResolutionResponse,
-      lastMessageId: 'm-2',
+    await store.writeStatus({
+      key: { endpointId: 'billing', eventId: 'order-42', sessionId: 'customer-7' },
+      status: ResolutionStatus.Pending,
+      content: request,
+    });
+    await store.writeStatus({
+      key: { endpointId: 'billing', eventId: 'order-42', sessionId: 'customer-7' },
+      status: ResolutionStatus.Completed,
+      content: {
+        ...request,
+        messageType: MessageType.ResolutionResponse,
+        lastMessageId: 'm-2',
+      },
     });
     // A late copy of the request arrives after its outcome: the stale-write guard refuses it.
-    const written = await store.uploadPendingMessage('order-42', 'customer-7', 'billing', request);
-    const row = await store.getEventById('billing', 'order-42_customer-7');
+    const written = await store.writeStatus({
+      key: { endpointId: 'billing', eventId: 'order-42', sessionId: 'customer-7' },
+      status: ResolutionStatus.Pending,
+      content: request,
+    });
+    const row = await store.getEventById({ endpointId: 'billing', id: 'order-42_customer-7' });
     // --- example end ---
     expect(written).toBe(false);
     expect(row?.resolutionStatus).toBe('Completed');

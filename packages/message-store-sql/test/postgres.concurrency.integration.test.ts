@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { MessageType, silentLogger } from '@nimbus/core';
+import { ResolutionStatus } from '@nimbus/message-store';
 import {
   createTemporaryDatabase,
   shouldRunPostgresSuite,
@@ -94,18 +95,28 @@ describe.runIf(runPg)('PostgreSQL guarded status writes under a racing pool', ()
       };
       for (let round = 0; round < 5; round++) {
         const eventId = `e-${round}`;
-        expect(await a.uploadPendingMessage(eventId, 's1', 'ep', row)).toBe(true);
+        expect(
+          await a.writeStatus({
+            key: { endpointId: 'ep', eventId: eventId, sessionId: 's1' },
+            status: ResolutionStatus.Pending,
+            content: row,
+          }),
+        ).toBe(true);
         const results = await Promise.all(
           Array.from({ length: 16 }, (_, i) =>
-            (i % 2 === 0 ? a : b).tryCompletePendingMessage(eventId, 's1', 'ep', 'm-1', {
-              ...row,
-              messageType: MessageType.Unknown,
-              reason: `caller-${i}`,
+            (i % 2 === 0 ? a : b).tryCompletePending({
+              key: { endpointId: 'ep', eventId: eventId, sessionId: 's1' },
+              expectedLastMessageId: 'm-1',
+              content: {
+                ...row,
+                messageType: MessageType.Unknown,
+                reason: `caller-${i}`,
+              },
             }),
           ),
         );
         expect(results.filter(Boolean)).toHaveLength(1);
-        const stored = await a.getEvent('ep', eventId);
+        const stored = await a.getEvent({ endpointId: 'ep', eventId });
         expect(stored?.resolutionStatus).toBe('Completed');
         expect(stored?.reason).toBe(`caller-${results.indexOf(true)}`);
       }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type Logger, ManualClock, MessageType, silentLogger } from '@nimbus/core';
 import {
   type MessageStateChangeNotifier,
+  ResolutionStatus,
   type RetentionSweepResult,
   resolveSingleProvider,
   StorageProviderTransientError,
@@ -46,8 +47,18 @@ describe('transient error translation (SQLite)', () => {
     try {
       blocker.exec('begin immediate');
       for (const write of [
-        () => store.uploadPendingMessage('e1', 's1', 'ep', request()),
-        () => store.uploadCompletedMessage('e1', 's1', 'ep', request()),
+        () =>
+          store.writeStatus({
+            key: { endpointId: 'ep', eventId: 'e1', sessionId: 's1' },
+            status: ResolutionStatus.Pending,
+            content: request(),
+          }),
+        () =>
+          store.writeStatus({
+            key: { endpointId: 'ep', eventId: 'e1', sessionId: 's1' },
+            status: ResolutionStatus.Completed,
+            content: request(),
+          }),
       ]) {
         const error = await write().catch((e: unknown) => e);
         expect(error).toBeInstanceOf(StorageProviderTransientError);
@@ -56,8 +67,20 @@ describe('transient error translation (SQLite)', () => {
         expect(((error as Error).cause as { code: string }).code).toMatch(/^SQLITE_BUSY/);
       }
       blocker.exec('rollback');
-      expect(await store.uploadPendingMessage('e1', 's1', 'ep', request())).toBe(true);
-      await expect(store.uploadPendingMessage('e1', 's1', 'messages', request())).rejects.toMatchObject({
+      expect(
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'e1', sessionId: 's1' },
+          status: ResolutionStatus.Pending,
+          content: request(),
+        }),
+      ).toBe(true);
+      await expect(
+        store.writeStatus({
+          key: { endpointId: 'messages', eventId: 'e1', sessionId: 's1' },
+          status: ResolutionStatus.Pending,
+          content: request(),
+        }),
+      ).rejects.toMatchObject({
         code: 'ReservedEndpointId',
       });
     } finally {
@@ -90,15 +113,37 @@ describe('state-change notifier', () => {
     const logger: Logger = { ...silentLogger, warn: vi.fn() };
     const store = await open(filename, { notifier, logger });
     try {
-      expect(await store.uploadPendingMessage('e1', 's1', 'ep', request())).toBe(true);
-      expect(await store.uploadCompletedMessage('e1', 's1', 'ep', request())).toBe(true);
+      expect(
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'e1', sessionId: 's1' },
+          status: ResolutionStatus.Pending,
+          content: request(),
+        }),
+      ).toBe(true);
+      expect(
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'e1', sessionId: 's1' },
+          status: ResolutionStatus.Completed,
+          content: request(),
+        }),
+      ).toBe(true);
       // Refused by the guard: nothing written, nothing announced.
-      expect(await store.uploadPendingMessage('e1', 's1', 'ep', request('late-copy'))).toBe(false);
+      expect(
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'e1', sessionId: 's1' },
+          status: ResolutionStatus.Pending,
+          content: request('late-copy'),
+        }),
+      ).toBe(false);
       failNext = true;
       expect(
-        await store.uploadFailedMessage('e1', 's1', 'ep', {
-          ...request(),
-          messageType: MessageType.ErrorResponse,
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'e1', sessionId: 's1' },
+          status: ResolutionStatus.Failed,
+          content: {
+            ...request(),
+            messageType: MessageType.ErrorResponse,
+          },
         }),
       ).toBe(true);
       expect(seen).toEqual([
@@ -133,8 +178,17 @@ describe('retention sweeper job', () => {
       },
     });
     try {
-      for (let i = 0; i < 5; i++) await store.uploadCompletedMessage(`e${i}`, 's1', 'ep', request());
-      await store.uploadPendingMessage('live', 's1', 'ep', request());
+      for (let i = 0; i < 5; i++)
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: `e${i}`, sessionId: 's1' },
+          status: ResolutionStatus.Completed,
+          content: request(),
+        });
+      await store.writeStatus({
+        key: { endpointId: 'ep', eventId: 'live', sessionId: 's1' },
+        status: ResolutionStatus.Pending,
+        content: request(),
+      });
       const firstSweep = new Promise<void>((resolve) => {
         swept = resolve;
       });
@@ -142,8 +196,8 @@ describe('retention sweeper job', () => {
       await firstSweep;
       expect(sweeps).toHaveLength(1);
       expect(sweeps[0]).toMatchObject({ terminalRows: 5, unresolvedRows: 0 });
-      expect(await store.getEvent('ep', 'e0')).toBeNull();
-      expect(await store.getEvent('ep', 'live')).not.toBeNull();
+      expect(await store.getEvent({ endpointId: 'ep', eventId: 'e0' })).toBeNull();
+      expect(await store.getEvent({ endpointId: 'ep', eventId: 'live' })).not.toBeNull();
     } finally {
       await store.close();
     }
@@ -204,7 +258,13 @@ describe('registration and options', () => {
     const store = await registration.open();
     try {
       expect(store.providerName).toBe('SQLite');
-      expect(await store.uploadPendingMessage('e', 's', 'ep', request())).toBe(true);
+      expect(
+        await store.writeStatus({
+          key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
+          status: ResolutionStatus.Pending,
+          content: request(),
+        }),
+      ).toBe(true);
     } finally {
       await store.close();
     }
@@ -223,5 +283,49 @@ describe('registration and options', () => {
     await expect(open(nextFile(), { migrationMode: 'VerifyOnly' })).rejects.toThrow(
       /unapplied migration\(s\): 0001_initial, 0002_retention_indexes/,
     );
+  });
+});
+
+describe('retention keeps the expiry each row was written with', () => {
+  const DAY = 86_400_000;
+  const pending = (eventId: string) => ({
+    key: { endpointId: 'ep', eventId, sessionId: 's1' },
+    status: ResolutionStatus.Pending,
+    content: request(eventId),
+  });
+
+  it('lowering the unresolved retention deletes nothing written under the longer window', async () => {
+    const filename = nextFile();
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const long = await open(filename, { clock, retention: { unresolvedRetentionDays: 30 } });
+    await long.writeStatus(pending('written-under-30-days'));
+    await long.close();
+    clock.advance(2 * DAY);
+    const short = await open(filename, { clock, retention: { unresolvedRetentionDays: 1 } });
+    try {
+      await short.writeStatus(pending('written-under-1-day'));
+      clock.advance(2 * DAY);
+      expect((await short.sweepExpired()).unresolvedRows).toBe(1);
+      expect(await short.getEvent({ endpointId: 'ep', eventId: 'written-under-30-days' })).not.toBeNull();
+      expect(await short.getEvent({ endpointId: 'ep', eventId: 'written-under-1-day' })).toBeNull();
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('raising it leaves rows written under the shorter window to expire when they were due', async () => {
+    const filename = nextFile();
+    const clock = new ManualClock(Date.UTC(2026, 0, 1));
+    const short = await open(filename, { clock, retention: { unresolvedRetentionDays: 1 } });
+    await short.writeStatus(pending('written-under-1-day'));
+    await short.close();
+    const long = await open(filename, { clock, retention: { unresolvedRetentionDays: 30 } });
+    try {
+      clock.advance(2 * DAY);
+      expect((await long.sweepExpired()).unresolvedRows).toBe(1);
+      expect(await long.getEvent({ endpointId: 'ep', eventId: 'written-under-1-day' })).toBeNull();
+    } finally {
+      await long.close();
+    }
   });
 });

@@ -78,6 +78,10 @@ export const MessageAuditType = {
   CopyEndpointData: 'CopyEndpointData',
   /** The engine refused an operator request (the event no longer awaited it); `comment` says why. */
   Refused: 'Refused',
+  /** Transport dead letters moved back to their input (WebApp or CLI). */
+  RequeueDeadLetters: 'RequeueDeadLetters',
+  /** Transport dead letters deleted for good. */
+  PurgeDeadLetters: 'PurgeDeadLetters',
   /** A read the caller's role does not allow (privileged actions use their own type when refused). */
   AccessDenied: 'AccessDenied',
   SignIn: 'SignIn',

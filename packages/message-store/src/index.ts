@@ -1,9 +1,11 @@
 export { assertValidStatusWriteKey, requireNonEmptyString } from './argument-checks.js';
 export { isSelfOriginating, resolveOriginatingId } from './blocked-event-rules.js';
+export { ComposedMessageStore, type MessageStoreSlices } from './composed-message-store.js';
 export { compositeEventId } from './composite-id.js';
 export type { EndpointMetadataStore } from './contracts/endpoint-metadata-store.js';
 export type { HeartbeatHistoryStore } from './contracts/heartbeat-history-store.js';
 export type {
+  MessageTrackingStore,
   TrackingAuditsAndReports,
   TrackingEndpointViews,
   TrackingEventLookups,
@@ -12,9 +14,8 @@ export type {
   TrackingRetention,
   TrackingRowLifecycle,
   TrackingStatusWrites,
-} from './contracts/message-tracking-parts.js';
-export type { MessageTrackingStore } from './contracts/message-tracking-store.js';
-export type { MetricsStore } from './contracts/metrics-store.js';
+} from './contracts/message-tracking-store.js';
+export type { MetricsStore, TimeSeriesRequest } from './contracts/metrics-store.js';
 export type { NimBusMessageStore, OpenMessageStore } from './contracts/nimbus-message-store.js';
 export type { ServiceHealthStore } from './contracts/service-health-store.js';
 export {
@@ -26,7 +27,38 @@ export {
   type StorageProviderCapabilities,
   type StorageProviderRegistration,
 } from './contracts/storage-provider.js';
-export type { SubscriptionStore } from './contracts/subscription-store.js';
+export type {
+  EndpointSubscriptionWrite,
+  SubscriptionFailureQuery,
+  SubscriptionStore,
+} from './contracts/subscription-store.js';
+export type {
+  AuditSearchRequest,
+  AuditWrite,
+  EndpointEventRef,
+  EndpointEventsRef,
+  EndpointPageRequest,
+  EventIdsOnEndpoint,
+  EventReportWrite,
+  EventSearchRequest,
+  HandoffJobRef,
+  MessageRef,
+  MessageSearchRequest,
+  NextHandoffRequest,
+  PendingCompletion,
+  PurgeScope,
+  SearchPageRequest,
+  SessionPageRequest,
+  SessionRef,
+  SessionsRef,
+  StatusWrite,
+  TrackedEventKey,
+  TrackingBatch,
+  TrackingBatchResult,
+} from './contracts/tracking-requests.js';
+export { decorateStore, type StoreCall, type StoreDecorator } from './decorators/decorate-store.js';
+export { notifyStateChanges } from './decorators/notify-state-changes.js';
+export { traceStoreCalls, translateStoreErrors } from './decorators/trace-store-calls.js';
 export { formatEndpointErrorList } from './endpoint-error-list.js';
 export {
   compositeIdsWithStatus,

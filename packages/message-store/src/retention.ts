@@ -68,7 +68,7 @@ function invalidRetention(value: unknown, source: string): InvalidStoreOptionErr
   return new InvalidStoreOptionError(
     'unresolvedRetentionDays',
     value,
-    `Invalid unresolvedRetentionDays ${JSON.stringify(value)} (from ${source}): ` +
+    `Invalid unresolvedRetentionDays ${typeof value === 'number' ? String(value) : JSON.stringify(value)} (from ${source}): ` +
       `use -1 for unlimited or a whole number of days from 1 to ${MAX_UNRESOLVED_RETENTION_DAYS}.`,
   );
 }

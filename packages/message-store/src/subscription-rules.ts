@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { SubscriptionStore } from './contracts/subscription-store.js';
+import type { EndpointSubscriptionWrite } from './contracts/subscription-store.js';
 import type { EndpointSubscription } from './entities/subscription.js';
 
 /**
  * What `subscribeToEndpointNotification` stores for its arguments: a subscription with a fresh id
  * that has not notified anyone yet.
  */
-export function newEndpointSubscription(
-  ...[endpointId, mail, type, author, url, eventTypes, payload, frequency]: Parameters<
-    SubscriptionStore['subscribeToEndpointNotification']
-  >
-): EndpointSubscription {
+export function newEndpointSubscription(write: EndpointSubscriptionWrite): EndpointSubscription {
+  const { endpointId, mail, type, author, url, eventTypes, payload, frequency } = write;
   return {
     id: randomUUID(),
     endpointId,

@@ -30,22 +30,23 @@ export async function example(clock: ManualClock) {
   });
 
   // The outcome arrives first (e.g. auto-forward lag) ...
-  await store.uploadCompletedMessage(
-    'evt-1',
-    'order-42',
-    'billing',
-    row(MessageType.ResolutionResponse, 'm2'),
-  );
+  await store.writeStatus({
+    key: { endpointId: 'billing', eventId: 'evt-1', sessionId: 'order-42' },
+    status: ResolutionStatus.Completed,
+    content: row(MessageType.ResolutionResponse, 'm2'),
+  });
   // ... then the late copy of the request: the guard refuses it, and `false` means "already settled".
-  const written = await store.uploadPendingMessage(
-    'evt-1',
-    'order-42',
-    'billing',
-    row(MessageType.EventRequest, 'm1'),
-  );
+  const written = await store.writeStatus({
+    key: { endpointId: 'billing', eventId: 'evt-1', sessionId: 'order-42' },
+    status: ResolutionStatus.Pending,
+    content: row(MessageType.EventRequest, 'm1'),
+  });
 
-  const current = await store.getEvent('billing', 'evt-1');
-  const missing = await store.getFailedEvent('billing', 'evt-1', 'order-42'); // null, not an exception
+  const current = await store.getEvent({ endpointId: 'billing', eventId: 'evt-1' });
+  const missing = await store.getEventInStatus(
+    { endpointId: 'billing', eventId: 'evt-1', sessionId: 'order-42' },
+    ResolutionStatus.Failed,
+  ); // null, not an exception
   await store.close();
   return { written, status: current?.resolutionStatus, missing, changed };
 }

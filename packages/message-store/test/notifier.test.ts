@@ -1,4 +1,5 @@
 import { ManualClock, MessageType, silentLogger } from '@nimbus/core';
+import { ResolutionStatus } from '@nimbus/message-store';
 import { describe, expect, it } from 'vitest';
 import {
   createMemoryMessageStore,
@@ -56,14 +57,26 @@ describe('withStateChangeNotifications', () => {
     const seen: StateChange[] = [];
     notifier.subscribe(async (c) => {
       // The write is visible by the time listeners run.
-      if (c.kind === 'endpoint') expect(await store.getEvent(c.endpointId, 'e1')).not.toBeNull();
+      if (c.kind === 'endpoint')
+        expect(await store.getEvent({ endpointId: c.endpointId, eventId: 'e1' })).not.toBeNull();
       seen.push(c);
     });
-    await store.uploadCompletedMessage('e1', 's1', 'crm', row(clock));
-    expect(await store.uploadPendingMessage('e1', 's1', 'crm', row(clock))).toBe(false);
-    await store.getEvent('crm', 'e1');
-    await store.setHeartbeat(
-      {
+    await store.writeStatus({
+      key: { endpointId: 'crm', eventId: 'e1', sessionId: 's1' },
+      status: ResolutionStatus.Completed,
+      content: row(clock),
+    });
+    expect(
+      await store.writeStatus({
+        key: { endpointId: 'crm', eventId: 'e1', sessionId: 's1' },
+        status: ResolutionStatus.Pending,
+        content: row(clock),
+      }),
+    ).toBe(false);
+    await store.getEvent({ endpointId: 'crm', eventId: 'e1' });
+    await store.setHeartbeat({
+      endpointId: 'crm',
+      heartbeat: {
         messageId: 'p1',
         startTime: new Date(clock.now()),
         receivedTime: new Date(clock.now()),
@@ -72,8 +85,7 @@ describe('withStateChangeNotifications', () => {
         sdkVersion: null,
         endpointHeartbeatStatus: 'On',
       },
-      'crm',
-    );
+    });
     expect(seen).toEqual([
       { kind: 'endpoint', endpointId: 'crm' },
       { kind: 'heartbeat', endpointId: 'crm' },

@@ -35,7 +35,7 @@ describe('resolveSingleProvider', () => {
   it('the memory registration opens a working store', async () => {
     const store = await memoryStorageProvider({ env: {} }).open();
     expect(store.providerName).toBe('memory');
-    expect(await store.getEvent('ep', 'missing')).toBeNull();
+    expect(await store.getEvent({ endpointId: 'ep', eventId: 'missing' })).toBeNull();
     await store.close();
   });
 });

@@ -45,6 +45,14 @@ describe('parseRetentionOptions', () => {
     );
   });
 
+  it.each([
+    [Number.NaN, /unresolvedRetentionDays NaN/],
+    [Number.POSITIVE_INFINITY, /unresolvedRetentionDays Infinity/],
+    [Number.NEGATIVE_INFINITY, /unresolvedRetentionDays -Infinity/],
+  ])('names %s in the error, not null', (value, message) => {
+    expect(() => parseRetentionOptions({ options: { unresolvedRetentionDays: value } })).toThrow(message);
+  });
+
   it('an invalid environment value fails even when code would override it', () => {
     expect(() =>
       parseRetentionOptions({

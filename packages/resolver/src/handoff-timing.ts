@@ -22,7 +22,7 @@ export async function handoffProcessingTimeMs(
   if (!outcome || !message.eventId || message.deadLetterErrorDescription !== null) return null;
   // Settlements come from the Manager, and a response names its request's sender as originatingFrom.
   if (message.originatingFrom !== Addresses.manager) return null;
-  const parent = await store.getMessage(message.eventId, message.parentMessageId);
+  const parent = await store.getMessage({ eventId: message.eventId, messageId: message.parentMessageId });
   if (!parent || !SETTLEMENT_REQUESTS.has(parent.messageType)) return null;
   const history = await store.getEventHistory(message.eventId);
   if (!history.some((h) => h.messageType === MessageType.PendingHandoffResponse)) return null;

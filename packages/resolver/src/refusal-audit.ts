@@ -19,16 +19,16 @@ export async function auditRefusal(
     const audits = await store.getMessageAudits(record.eventId);
     if (audits.some((a) => a.auditType === MessageAuditType.Refused && a.data === refusedRequestId)) return;
   }
-  await store.storeMessageAudit(
-    record.eventId,
-    {
+  await store.storeMessageAudit({
+    eventId: record.eventId,
+    audit: {
       auditorName: refusal.from ?? deps.auditorName,
       auditTimestamp: new Date(deps.clock.now()),
       auditType: MessageAuditType.Refused,
       comment: refusal.content.errorContent?.errorText ?? 'Refused by the endpoint.',
       data: refusedRequestId,
     },
-    record.endpointId,
-    record.eventTypeId,
-  );
+    endpointId: record.endpointId,
+    eventTypeId: record.eventTypeId,
+  });
 }

@@ -27,7 +27,7 @@ import { redeliveryOf, restoreOriginalAddress } from './redelivery.js';
 import { auditRefusal } from './refusal-audit.js';
 import type { ResolverStore } from './resolver-store.js';
 import { notifySafely } from './safe-notifier.js';
-import { hasStatus, isHistoryOnly, resultingStatus, uploadFor } from './status-mapping.js';
+import { hasStatus, isHistoryOnly, resultingStatus } from './status-mapping.js';
 import { describeError, isTransientStoreError, retryAfterMsOf } from './store-errors.js';
 import { MAX_THROTTLE_RETRIES, throttleDelayMs } from './throttle.js';
 import { historyRecord, type ResolverInput, stateRow } from './tracking-records.js';
@@ -162,7 +162,11 @@ export class ResolverHandler implements SessionMessageHandler {
     const writeStatus = async () => {
       const processingTimeMs = await handoffProcessingTimeMs(store, m, this.deps.clock);
       const row = stateRow(record, processingTimeMs ?? record.processingTimeMs ?? null);
-      return uploadFor(store, status)(record.eventId, m.sessionId, endpoint.endpointId, row);
+      return store.writeStatus({
+        key: { endpointId: endpoint.endpointId, eventId: record.eventId, sessionId: m.sessionId },
+        status,
+        content: row,
+      });
     };
     // History and status go to different records, so they are written together (both idempotent on retry).
     const written =
@@ -188,18 +192,18 @@ export class ResolverHandler implements SessionMessageHandler {
       const audits = await store.getMessageAudits(eventId);
       if (audits.some((a) => a.auditType === MessageAuditType.Retry && a.data === m.messageId)) return;
     }
-    await store.storeMessageAudit(
+    await store.storeMessageAudit({
       eventId,
-      {
+      audit: {
         auditorName: this.deps.auditorName,
         auditTimestamp: new Date(this.deps.clock.now()),
         auditType: MessageAuditType.Retry,
         comment: `Automatic retry ${m.retryCount ?? 1}`,
         data: m.messageId,
       },
-      m.to,
-      m.eventTypeId,
-    );
+      endpointId: m.to,
+      eventTypeId: m.eventTypeId,
+    });
   }
 
   async #onStoreFailure(

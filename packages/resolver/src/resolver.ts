@@ -1,5 +1,6 @@
 import {
   type Clock,
+  childLogger,
   consoleLogger,
   type LifecycleState,
   type Logger,
@@ -15,7 +16,6 @@ import {
 import { type MessageStateChangeNotifier, noopStateChangeNotifier } from '@nimbus/message-store';
 import { ResolverHandler, type ResolverStats } from './resolver-handler.js';
 import type { ResolverStore } from './resolver-store.js';
-import { tracedStore } from './traced-store.js';
 import { RESOLVER_VERSION } from './version.js';
 
 export interface ResolverOptions {
@@ -69,14 +69,21 @@ export function createResolver(args: CreateResolverArgs): Resolver {
   if (!args || typeof args !== 'object')
     throw new ResolverOptionsError('createResolver: arguments are required');
   requireMethod(args.transport, 'acceptSession', 'transport');
-  for (const method of ['storeMessage', 'uploadPendingMessage', 'storeMessageAudit', 'getMessage'] as const) {
+  for (const method of [
+    'writeBatch',
+    'writeStatus',
+    'storeMessage',
+    'storeMessageAudit',
+    'getMessage',
+  ] as const) {
     requireMethod(args.store, method, 'store');
   }
   const options = args.options ?? {};
-  const logger = args.logger ?? consoleLogger;
+  const logger = childLogger(args.logger ?? consoleLogger, { component: 'resolver' });
   const clock = args.clock ?? systemClock;
   const handler = new ResolverHandler({
-    store: tracedStore(args.store, clock),
+    // Store calls are traced by the store's own decorator chain (`traceStoreCalls`).
+    store: args.store,
     notifier: args.notifier ?? noopStateChangeNotifier,
     logger,
     clock,

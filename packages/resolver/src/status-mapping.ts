@@ -1,9 +1,5 @@
 import { type MessageEnvelope, MessageType } from '@nimbus/core';
-import {
-  type MessageTrackingStore,
-  ResolutionStatus,
-  type UnresolvedEventWrite,
-} from '@nimbus/message-store';
+import { ResolutionStatus } from '@nimbus/message-store';
 
 const STATUS_BY_TYPE: ReadonlyMap<MessageType, ResolutionStatus> = new Map<MessageType, ResolutionStatus>([
   [MessageType.EventRequest, ResolutionStatus.Pending],
@@ -63,31 +59,4 @@ export function resultingStatus(
   const status = STATUS_BY_TYPE.get(message.messageType);
   if (status === undefined) throw new UnmappedMessageTypeError(message.messageType);
   return status;
-}
-
-type Upload = (
-  eventId: string,
-  sessionId: string,
-  endpointId: string,
-  content: UnresolvedEventWrite,
-) => Promise<boolean>;
-
-/** The store's upload method for a status; each applies its own guard and returns false only on refusal. */
-export function uploadFor(store: MessageTrackingStore, status: ResolutionStatus): Upload {
-  switch (status) {
-    case ResolutionStatus.Pending:
-      return store.uploadPendingMessage.bind(store);
-    case ResolutionStatus.Deferred:
-      return store.uploadDeferredMessage.bind(store);
-    case ResolutionStatus.Failed:
-      return store.uploadFailedMessage.bind(store);
-    case ResolutionStatus.DeadLettered:
-      return store.uploadDeadletteredMessage.bind(store);
-    case ResolutionStatus.Unsupported:
-      return store.uploadUnsupportedMessage.bind(store);
-    case ResolutionStatus.Skipped:
-      return store.uploadSkippedMessage.bind(store);
-    case ResolutionStatus.Completed:
-      return store.uploadCompletedMessage.bind(store);
-  }
 }

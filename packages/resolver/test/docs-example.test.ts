@@ -32,7 +32,7 @@ it('docs/resolver.md and docs/heartbeat.md example runs', async () => {
   // #endregion resolver-example
 
   for (let i = 0; i < 500 && resolver.stats.recorded === 0; i++) await new Promise((r) => setTimeout(r, 5));
-  const row = await store.getEvent('Billing', 'e-1');
+  const row = await store.getEvent({ endpointId: 'Billing', eventId: 'e-1' });
   expect(row?.resolutionStatus).toBe(ResolutionStatus.Completed);
 
   // #region heartbeat-example

@@ -44,7 +44,9 @@ describe('Resolver under store failures', () => {
   it('reschedules a message on a transient failure, using a longer retry-after, and records it when the store is back', async () => {
     const h = await createHarness({
       store: (memory) =>
-        withFaults(memory, [{ method: 'uploadPendingMessage', error: outage(17_000), times: 1 }]),
+        withFaults(memory, [
+          { method: 'statusWrite', status: ResolutionStatus.Pending, error: outage(17_000), times: 1 },
+        ]),
     });
     const request = eventRequest({ throttleRetryCount: 2 });
     await h.send(request);
@@ -62,7 +64,10 @@ describe('Resolver under store failures', () => {
     expect(copy?.headers[RESOLVER_ORIGINAL_TO_HEADER]).toBe('Billing');
     expect(copy?.headers[Header.From]).toBe('Crm');
     await h.drain();
-    const row = await h.memoryStore.getPendingEvent('Billing', request.eventId!, request.sessionId);
+    const row = await h.memoryStore.getEventInStatus(
+      { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+      ResolutionStatus.Pending,
+    );
     expect(row).toMatchObject({ to: 'Billing', from: 'Crm', lastMessageId: request.messageId });
     expect(await h.memoryStore.getEventHistory(request.eventId!)).toHaveLength(1);
     expect(h.handler.stats).toMatchObject({ rescheduled: 1, recorded: 1, deadLettered: 0 });
@@ -79,9 +84,9 @@ describe('Resolver under store failures', () => {
     expect(copy?.headers[Header.ThrottleRetryCount]).toBe('2');
     expect(copy?.headers[RESOLVER_ORIGINAL_TO_HEADER]).toBeUndefined();
     await h.drain();
-    expect((await h.memoryStore.getEvent('Billing', request.eventId!))?.resolutionStatus).toBe(
-      ResolutionStatus.Completed,
-    );
+    expect(
+      (await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: request.eventId! }))?.resolutionStatus,
+    ).toBe(ResolutionStatus.Completed);
   });
 
   it('dead-letters with a readable reason once the attempts are used up', async () => {
@@ -98,7 +103,8 @@ describe('Resolver under store failures', () => {
 
   it('walks the whole back-off schedule against a store that never recovers, then dead-letters', async () => {
     const h = await createHarness({
-      store: (memory) => withFaults(memory, [{ method: 'uploadPendingMessage', error: outage() }]),
+      store: (memory) =>
+        withFaults(memory, [{ method: 'statusWrite', status: ResolutionStatus.Pending, error: outage() }]),
     });
     await h.send(eventRequest());
     let waited = 0;
@@ -121,7 +127,13 @@ describe('Resolver under store failures', () => {
   it('dead-letters a non-transient store failure with the error text', async () => {
     const h = await createHarness({
       store: (memory) =>
-        withFaults(memory, [{ method: 'uploadCompletedMessage', error: () => new RangeError('bad column') }]),
+        withFaults(memory, [
+          {
+            method: 'statusWrite',
+            status: ResolutionStatus.Completed,
+            error: () => new RangeError('bad column'),
+          },
+        ]),
     });
     const request = eventRequest();
     await h.send(responseTo(request, MessageType.ResolutionResponse));

@@ -25,7 +25,15 @@ it('a scheduled probe is answered by the real engine without the handler and set
   expect(row!.endTime.getTime() - row!.startTime.getTime()).toBe(120);
   expect(bus.handled).toEqual([]);
   // Heartbeats never become tracking rows.
-  expect((await store.getEventsByFilter({ endpointId: CONSUMER }, null, 100)).events).toEqual([]);
+  expect(
+    (
+      await store.getEventsByFilter({
+        filter: { endpointId: CONSUMER },
+        continuationToken: null,
+        maxItems: 100,
+      })
+    ).events,
+  ).toEqual([]);
   const [health] = await store.getServiceHealth();
   expect(health?.status).toBe(HeartbeatStatus.On);
 });

@@ -28,7 +28,9 @@ describe('heartbeat traffic on the Resolver input', () => {
     await h.send(probe);
     await h.drain();
     expect(await h.memoryStore.getEndpointMetadata('Billing')).toBeNull();
-    expect(await h.memoryStore.getEvent('Billing', probe.headers.EventId!)).toBeNull();
+    expect(
+      await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: probe.headers.EventId! }),
+    ).toBeNull();
     await expectSettledWithoutTracking(h, probe.headers.EventId);
     expect(h.changes).toEqual([]);
   });
@@ -45,7 +47,7 @@ describe('heartbeat traffic on the Resolver input', () => {
     await h.drain();
     const [row] = await probeRows(h, 'Billing');
     expect(row?.endpointHeartbeatStatus).toBe(status);
-    expect(await h.memoryStore.getEvent('Billing', 'hb-event-1')).toBeNull();
+    expect(await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: 'hb-event-1' })).toBeNull();
     await expectSettledWithoutTracking(h);
   });
 
@@ -142,7 +144,7 @@ describe('heartbeat traffic on the Resolver input', () => {
     const request = eventRequest();
     await h.send(request);
     await h.drain();
-    expect(await h.memoryStore.getEvent('Billing', request.eventId!)).not.toBeNull();
+    expect(await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: request.eventId! })).not.toBeNull();
     expect(await h.memoryStore.getEndpointMetadata('Billing')).toBeNull();
   });
 
@@ -166,7 +168,13 @@ describe('Resolver liveness self-probe', () => {
   it('records the Resolver as On with version, last seen and round trip, clears the probe id and notifies', async () => {
     const h = await createHarness();
     const sentAt = new Date(h.clock.now());
-    expect(await h.memoryStore.tryClaimServiceProbe(RESOLVER_SERVICE_ID, sentAt, 'self-1')).toBe(true);
+    expect(
+      await h.memoryStore.tryClaimServiceProbe({
+        serviceId: RESOLVER_SERVICE_ID,
+        dueBefore: sentAt,
+        probeMessageId: 'self-1',
+      }),
+    ).toBe(true);
     await h.send(heartbeatProbe('Resolver', 'self-1', sentAt));
     h.clock.advance(40);
     await h.drain();

@@ -19,7 +19,7 @@ describe('createResolver', () => {
     const transport = createMemoryTransport();
     expect(() => createResolver({ transport, store: {} as never })).toThrow(ResolverOptionsError);
     expect(() => createResolver({ transport, store: {} as never })).toThrow(
-      /store must implement storeMessage/,
+      /store must implement writeBatch/,
     );
     expect(() =>
       createResolver({ transport: {} as never, store: createMemoryMessageStore({ env: {} }) }),
@@ -54,9 +54,9 @@ describe('createResolver', () => {
     await resolver.stop();
     expect(resolver.running).toBe(false);
     for (const request of requests) {
-      expect((await store.getEvent('Billing', request.eventId!))?.resolutionStatus).toBe(
-        ResolutionStatus.Completed,
-      );
+      expect(
+        (await store.getEvent({ endpointId: 'Billing', eventId: request.eventId! }))?.resolutionStatus,
+      ).toBe(ResolutionStatus.Completed);
     }
     expect(resolver.stats).toMatchObject({ refused: 0, deadLettered: 0, rescheduled: 0 });
     expect(resolver.stats.processor.sessionsAccepted).toBeGreaterThanOrEqual(8);

@@ -23,7 +23,10 @@ describe('Resolver projection of requests and outcomes', () => {
     await h.send(request);
     expect(await h.drain()).toBe(1);
 
-    const row = await h.memoryStore.getPendingEvent('Billing', request.eventId!, request.sessionId);
+    const row = await h.memoryStore.getEventInStatus(
+      { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+      ResolutionStatus.Pending,
+    );
     expect(row).toMatchObject({
       resolutionStatus: ResolutionStatus.Pending,
       endpointId: 'Billing',
@@ -51,7 +54,7 @@ describe('Resolver projection of requests and outcomes', () => {
     await h.send(request);
     await h.send(responseTo(request, MessageType.ResolutionResponse));
     await h.drain();
-    const row = await h.memoryStore.getEvent('Billing', request.eventId!);
+    const row = await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: request.eventId! });
     expect(row).toMatchObject({
       resolutionStatus: ResolutionStatus.Completed,
       eventTypeId: 'Agents.Orders.Placed.v2',
@@ -78,7 +81,7 @@ describe('Resolver projection of requests and outcomes', () => {
       },
     });
     await h.drain();
-    const row = await h.memoryStore.getEvent('Billing', request.eventId!);
+    const row = await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: request.eventId! });
     const cloud = {
       cloudEventId: 'ce-1',
       cloudEventSource: 'urn:crm',
@@ -94,7 +97,7 @@ describe('Resolver projection of requests and outcomes', () => {
     const request = eventRequest();
     await h.send(responseTo(request, MessageType.ResolutionResponse));
     await h.drain();
-    const row = await h.memoryStore.getEvent('Billing', request.eventId!);
+    const row = await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: request.eventId! });
     expect(row).toMatchObject({
       cloudEventId: null,
       cloudEventSource: null,
@@ -117,7 +120,7 @@ describe('Resolver projection of requests and outcomes', () => {
     });
     await h.send(skip);
     await h.drain();
-    const row = await h.memoryStore.getEvent('Billing', request.eventId!);
+    const row = await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: request.eventId! });
     expect(row).toMatchObject({ resolutionStatus: ResolutionStatus.Skipped, reason: text });
     expect(row?.messageContent.errorContent?.errorType).toBe(type);
   });
@@ -133,8 +136,10 @@ describe('Resolver projection of requests and outcomes', () => {
     const request = eventRequest({ to: 'Erp' });
     await h.send(responseTo(request, type));
     await h.drain();
-    expect(await h.memoryStore.getEvent('Erp', request.eventId!)).toMatchObject({ resolutionStatus: status });
-    expect(await h.memoryStore.getEvent('Billing', request.eventId!)).toBeNull();
+    expect(await h.memoryStore.getEvent({ endpointId: 'Erp', eventId: request.eventId! })).toMatchObject({
+      resolutionStatus: status,
+    });
+    expect(await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: request.eventId! })).toBeNull();
   });
 
   it('records a dead-letter notification as DeadLettered with its description as reason', async () => {
@@ -148,7 +153,10 @@ describe('Resolver projection of requests and outcomes', () => {
     );
     await h.drain();
     expect(
-      await h.memoryStore.getDeadletteredEvent('Billing', request.eventId!, request.sessionId),
+      await h.memoryStore.getEventInStatus(
+        { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+        ResolutionStatus.DeadLettered,
+      ),
     ).toMatchObject({
       resolutionStatus: ResolutionStatus.DeadLettered,
       deadLetterReason: 'Permanent failure',
@@ -171,11 +179,14 @@ describe('Resolver projection of requests and outcomes', () => {
       auditType: MessageAuditType.Retry,
       endpointId: 'Billing',
     });
-    expect(await h.memoryStore.getPendingEvent('Billing', request.eventId!, request.sessionId)).toMatchObject(
-      {
-        messageType: MessageType.RetryRequest,
-      },
-    );
+    expect(
+      await h.memoryStore.getEventInStatus(
+        { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+        ResolutionStatus.Pending,
+      ),
+    ).toMatchObject({
+      messageType: MessageType.RetryRequest,
+    });
     expect(await h.memoryStore.getEventHistory(request.eventId!)).toHaveLength(1);
   });
 
@@ -191,7 +202,12 @@ describe('Resolver projection of requests and outcomes', () => {
     await h.send(request);
     await h.send(parked);
     await h.drain();
-    expect(await h.memoryStore.getPendingHandoffByExternalJobId('Billing', 'job-42')).toMatchObject({
+    expect(
+      await h.memoryStore.getPendingHandoffByExternalJobId({
+        endpointId: 'Billing',
+        externalJobId: 'job-42',
+      }),
+    ).toMatchObject({
       pendingSubStatus: HANDOFF_SUB_STATUS,
       handoffReason: 'Waiting for ERP batch',
       expectedBy,
@@ -202,12 +218,15 @@ describe('Resolver projection of requests and outcomes', () => {
     await h.send(settle);
     await h.drain();
     // The engine decides whether the settlement applies; until it answers the row keeps the handoff.
-    expect(await h.memoryStore.getPendingEvent('Billing', request.eventId!, request.sessionId)).toMatchObject(
-      {
-        pendingSubStatus: HANDOFF_SUB_STATUS,
-        messageType: MessageType.PendingHandoffResponse,
-      },
-    );
+    expect(
+      await h.memoryStore.getEventInStatus(
+        { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+        ResolutionStatus.Pending,
+      ),
+    ).toMatchObject({
+      pendingSubStatus: HANDOFF_SUB_STATUS,
+      messageType: MessageType.PendingHandoffResponse,
+    });
     expect((await h.memoryStore.getEventHistory(request.eventId!)).map((m) => m.messageType)).toContain(
       MessageType.HandoffCompletedRequest,
     );
@@ -220,7 +239,7 @@ describe('Resolver projection of requests and outcomes', () => {
       }),
     );
     await h.drain();
-    const row = await h.memoryStore.getEvent('Billing', request.eventId!);
+    const row = await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: request.eventId! });
     expect(row?.resolutionStatus).toBe(ResolutionStatus.Completed);
     // The outcome of handed-off work reports wall-clock time since the request; history keeps the raw hop.
     expect(row?.processingTimeMs).toBeGreaterThanOrEqual(45_000);
@@ -246,7 +265,10 @@ describe('Resolver projection of requests and outcomes', () => {
       }),
     );
     await h.drain();
-    const row = await h.memoryStore.getFailedEvent('Billing', request.eventId!, request.sessionId);
+    const row = await h.memoryStore.getEventInStatus(
+      { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+      ResolutionStatus.Failed,
+    );
     expect(row?.processingTimeMs).toBeGreaterThanOrEqual(30_000);
   });
 
@@ -256,7 +278,9 @@ describe('Resolver projection of requests and outcomes', () => {
     await h.send(request);
     await h.send(responseTo(request, MessageType.ResolutionResponse, { processingTimeMs: 75 }));
     await h.drain();
-    expect((await h.memoryStore.getEvent('Billing', request.eventId!))?.processingTimeMs).toBe(75);
+    expect(
+      (await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: request.eventId! }))?.processingTimeMs,
+    ).toBe(75);
   });
 
   it('refuses a late copy of a request that arrives after its outcome; the row keeps the outcome', async () => {
@@ -265,7 +289,7 @@ describe('Resolver projection of requests and outcomes', () => {
     await h.send(responseTo(request, MessageType.ResolutionResponse));
     await h.send(request);
     await h.drain();
-    const row = await h.memoryStore.getEvent('Billing', request.eventId!);
+    const row = await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: request.eventId! });
     expect(row?.resolutionStatus).toBe(ResolutionStatus.Completed);
     expect(h.handler.stats).toMatchObject({ recorded: 1, refused: 1 });
     expect(h.logs.some((l) => l.level === 'debug' && l.message.startsWith('Stale write refused'))).toBe(true);
@@ -287,7 +311,7 @@ describe('Resolver projection of requests and outcomes', () => {
     await h.send(managerRequest(request, MessageType.ProcessDeferredRequest));
     await h.drain();
     expect(await h.memoryStore.getEventHistory(request.eventId!)).toHaveLength(2);
-    expect(await h.memoryStore.getEvent('Billing', request.eventId!)).toMatchObject({
+    expect(await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: request.eventId! })).toMatchObject({
       resolutionStatus: ResolutionStatus.Pending,
       messageType: MessageType.EventRequest,
     });
@@ -317,7 +341,7 @@ describe('Resolver projection of requests and outcomes', () => {
     const request = eventRequest();
     await h.send(request);
     await h.drain();
-    expect(await h.memoryStore.getEvent('Billing', request.eventId!)).not.toBeNull();
+    expect(await h.memoryStore.getEvent({ endpointId: 'Billing', eventId: request.eventId! })).not.toBeNull();
     expect(await h.transport.counts(RESOLVER_INPUT)).toMatchObject({ active: 0, deadLettered: 0 });
     expect(h.logs.some((l) => l.level === 'warn' && l.message.includes('notifier failed'))).toBe(true);
   });

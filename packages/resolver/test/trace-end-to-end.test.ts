@@ -125,7 +125,7 @@ describe('tracing end to end', () => {
     expect(write?.instrumentationScope.name).toBe('nimbus.resolver');
     // Store calls made by that write are its children.
     const storeCalls = spans.filter((s) => parentOf(s) === idOf(write)).map((s) => s.name);
-    expect(storeCalls).toContain('nimbus.store uploadCompletedMessage');
+    expect(storeCalls).toContain('nimbus.store writeStatus');
     expect(storeCalls.every((name) => name.startsWith('nimbus.store '))).toBe(true);
   });
 });

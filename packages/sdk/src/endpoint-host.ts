@@ -1,5 +1,6 @@
 import {
   type Clock,
+  childLogger,
   type Endpoint,
   type EndpointCircuitBreaker,
   type EngineHandlingOptions,
@@ -67,6 +68,8 @@ export class EndpointHost implements ServiceLifecycle {
         `Endpoint '${String(typeof options.endpoint === 'string' ? options.endpoint : options.endpoint?.id)}' is not part of the platform.`,
       );
     }
+    // Every line this host's engine and processor write names the endpoint.
+    const logger = options.logger ? childLogger(options.logger, { endpoint: endpoint.id }) : undefined;
     for (const id of options.subscriber.eventTypeIds) {
       if (!endpoint.consumes.some((type) => type.id === id)) {
         throw new TypeError(
@@ -101,7 +104,7 @@ export class EndpointHost implements ServiceLifecycle {
       endpointId: endpoint.id,
       handler: options.subscriber.asContextHandler(),
       clock: options.clock,
-      logger: options.logger,
+      logger,
       retryPolicies: options.retryPolicies,
       failureClassifier: options.failureClassifier,
       behaviours: options.behaviours,
@@ -116,7 +119,7 @@ export class EndpointHost implements ServiceLifecycle {
       input: endpoint.id,
       handler: this.engine,
       clock: options.clock,
-      logger: options.logger,
+      logger,
     });
   }
 

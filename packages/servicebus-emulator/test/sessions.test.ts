@@ -129,6 +129,27 @@ describe('emulator sessions', () => {
     expect(order).toEqual(['patient', 'busy', 'late']);
   });
 
+  it("keeps a crashed client's session lock until it expires, and the expiry counts a delivery", async () => {
+    const sender = sessionTopic(400);
+    await sender.sendMessages({ body: 1, sessionId: 'crash' });
+    const doomed = new ServiceBusClient(ctx.emulator.connectionString);
+    const receiver = await doomed.acceptSession('t', 's', 'crash', { maxAutoLockRenewalDurationInMs: 0 });
+    await receiver.receiveMessages(1, { maxWaitTimeInMs: 500 });
+    // What a SIGKILL leaves behind: the socket goes away without an AMQP close.
+    const internals = doomed as unknown as {
+      _connectionContext: { connection: { _connection: { socket: { destroy(): void } } } };
+    };
+    internals._connectionContext.connection._connection.socket.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const early = await ctx.client.acceptSession('t', 's', 'crash').catch((e: unknown) => e);
+    expect(isServiceBusError(early) && early.code).toBe('SessionCannotBeLocked');
+    await new Promise((r) => setTimeout(r, 400));
+    const next = await ctx.client.acceptSession('t', 's', 'crash');
+    const [again] = await next.receiveMessages(1, { maxWaitTimeInMs: 500 });
+    expect(again).toMatchObject({ body: 1, deliveryCount: 1 });
+    void doomed.close().catch(() => undefined);
+  });
+
   it('defers and receives deferred messages by sequence number; peek shows them', async () => {
     const sender = sessionTopic();
     await sender.sendMessages([

@@ -21,6 +21,11 @@ export interface PgListenerOptions extends PostgresConnectionOptions {
   readonly logger?: OutageLogger;
   /** Reconnect back-off; default 100 ms doubling to 5 s. */
   readonly backoff?: BackoffOptions;
+  /**
+   * A `select 1` on the LISTEN connection this often notices a connection that died silently (no FIN, no
+   * error); default 0 = off (TCP keep-alive still applies).
+   */
+  readonly probeIntervalMs?: number;
 }
 
 /**
@@ -39,6 +44,7 @@ export class ReconnectingPgListener {
   #stopped = false;
   #everConnected = false;
   #retryTimer: NodeJS.Timeout | null = null;
+  #probeTimer: NodeJS.Timeout | null = null;
   #lastError: Error | null = null;
 
   constructor(options: PgListenerOptions) {
@@ -64,6 +70,21 @@ export class ReconnectingPgListener {
 
   async start(): Promise<void> {
     await this.#connect();
+    const every = this.#options.probeIntervalMs ?? 0;
+    if (every > 0 && !this.#stopped) {
+      this.#probeTimer = setInterval(() => void this.#probe(), every);
+      this.#probeTimer.unref();
+    }
+  }
+
+  async #probe(): Promise<void> {
+    const client = this.#client;
+    if (!client) return;
+    try {
+      await client.query('select 1');
+    } catch (error) {
+      this.#lost(client, error as Error);
+    }
   }
 
   async #connect(): Promise<void> {
@@ -121,6 +142,7 @@ export class ReconnectingPgListener {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    if (this.#probeTimer) clearInterval(this.#probeTimer);
     this.#retryTimer = null;
     const client = this.#client;
     this.#client = null;

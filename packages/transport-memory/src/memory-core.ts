@@ -361,6 +361,8 @@ export class MemoryCore {
     deadLetter: { reason: string; description: string | null } | null,
   ): void {
     const item = this.findHeld(entry, token, message);
+    // The same budget as a publish call: a settlement the transport could not send as one publish is refused.
+    this.assertBatchSize(effects?.publish ?? []);
     const plan = this.planPublish(effects?.publish ?? []);
     assertSettleEffects(effects);
     const parkedToDeadLetter = (effects?.deadLetterParked ?? []).map((request) => {
@@ -407,6 +409,7 @@ export class MemoryCore {
       this.findHeld(entry, token, message);
       assertSettledOnce(settled, message.sequence);
       if (deadLetter) assertDeadLetterReason(deadLetter.reason);
+      this.assertBatchSize(effects?.publish ?? []);
       this.planPublish(effects?.publish ?? []);
       assertSettleEffects(effects);
       for (const { sequence } of effects?.deadLetterParked ?? []) {

@@ -1,4 +1,6 @@
 // Kept for callers that imported it from here; the reason is shared by every transport.
 export { MAX_DELIVERY_COUNT_REASON } from '@nimbus/core';
+export { TRANSPORT_MIGRATIONS } from './migrations/all-migrations.js';
+export { type MigrateSqlTransportOptions, migrateSqlTransport } from './open-database.js';
 export type { SqlTransportConnection, SqlTransportOptions } from './options.js';
 export { createSqlTransport, SqlTransport } from './sql-transport.js';

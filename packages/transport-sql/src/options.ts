@@ -1,4 +1,5 @@
 import type { Logger } from '@nimbus/core';
+import type { MigrationMode, MigrationProgress } from '@nimbus/sql';
 
 /** Where the transport keeps its tables. */
 export type SqlTransportConnection =
@@ -44,6 +45,13 @@ export interface SqlTransportOptions {
    * over) that a release did not already remove, e.g. after a crash; default 60 000 ms, 0 turns it off.
    */
   readonly idleSessionSweepMs?: number;
+  /**
+   * `AutoApply` (default) applies pending schema migrations at open, under a lock; `VerifyOnly` runs no DDL and
+   * refuses (`SchemaOutOfDateError`) a schema that is behind. On a current schema neither runs DDL.
+   */
+  readonly migrationMode?: MigrationMode;
+  /** Told before and after each migration applied at open. */
+  readonly onMigrationProgress?: (progress: MigrationProgress) => void;
   /** Where the transport reports what it survives (a failed NOTIFY, a dropped LISTEN connection); default console. */
   readonly logger?: Logger;
 }

@@ -1,61 +1,39 @@
-import type { SqlDatabase } from './sql/database.js';
+import {
+  type MigrationMode,
+  type MigrationProgress,
+  type MigrationRunResult,
+  type NamedMigration,
+  runMigrations,
+} from '@nimbus/sql';
+import { TRANSPORT_MIGRATIONS } from './migrations/all-migrations.js';
+import { transportJournal } from './migrations/transport-journal.js';
+import type { SqlDatabase, SqlExecutor } from './sql/database.js';
 import type { Tables } from './tables.js';
 
-/**
- * Idempotent DDL applied at creation. Times are epoch milliseconds from the database clock; headers are JSON
- * text. `sessions.last_seq` hands out per-session sequences and `message_count` lets accept-next find sessions
- * with work without scanning idle ones; both change under the session row's lock, so they stay exact.
- */
-export async function applySchema(db: SqlDatabase, t: Tables, schema: string | null): Promise<void> {
-  const pg = db.dialect === 'postgres';
-  const bigint = pg ? 'bigint' : 'INTEGER';
-  const identity = pg
-    ? 'bigint generated always as identity primary key'
-    : 'INTEGER PRIMARY KEY AUTOINCREMENT';
-  const statements = [
-    `CREATE TABLE IF NOT EXISTS ${t.inputs} (name text PRIMARY KEY, kind text NOT NULL)`,
-    `CREATE TABLE IF NOT EXISTS ${t.routes} (source text NOT NULL, event_type_id text NOT NULL, target text NOT NULL,
-       PRIMARY KEY (source, event_type_id, target))`,
-    `CREATE TABLE IF NOT EXISTS ${t.sessions} (input text NOT NULL, session_id text NOT NULL, state text,
-       locked_until ${bigint} NOT NULL DEFAULT 0, lock_token text, last_seq ${bigint} NOT NULL DEFAULT 0,
-       message_count ${bigint} NOT NULL DEFAULT 0, PRIMARY KEY (input, session_id))`,
-    `CREATE INDEX IF NOT EXISTS ${index(t.sessions, 'ready')} ON ${t.sessions} (input, locked_until)
-       WHERE message_count > 0`,
-    `CREATE TABLE IF NOT EXISTS ${t.messages} (id ${identity}, input text NOT NULL, session_id text NOT NULL,
-       seq ${bigint} NOT NULL, message_id text NOT NULL, correlation_id text, headers text NOT NULL, body text NOT NULL,
-       enqueued_at ${bigint} NOT NULL, visible_at ${bigint} NOT NULL, delivery_count integer NOT NULL DEFAULT 0,
-       held_by text)`,
-    `CREATE UNIQUE INDEX IF NOT EXISTS ${index(t.messages, 'line')} ON ${t.messages} (input, session_id, seq)`,
-    `CREATE TABLE IF NOT EXISTS ${t.scheduled} (id ${identity}, schedule_id text NOT NULL, source text NOT NULL,
-       input text NOT NULL, session_id text NOT NULL, message_id text NOT NULL, correlation_id text,
-       headers text NOT NULL, body text NOT NULL, due_at ${bigint} NOT NULL)`,
-    `CREATE INDEX IF NOT EXISTS ${index(t.scheduled, 'due')} ON ${t.scheduled} (input, due_at)`,
-    `CREATE INDEX IF NOT EXISTS ${index(t.scheduled, 'handle')} ON ${t.scheduled} (schedule_id)`,
-    `CREATE TABLE IF NOT EXISTS ${t.parked} (input text NOT NULL, session_id text NOT NULL, seq ${bigint} NOT NULL,
-       message_id text NOT NULL, correlation_id text, headers text NOT NULL, body text NOT NULL,
-       parked_at ${bigint} NOT NULL, PRIMARY KEY (input, session_id, seq))`,
-    `CREATE TABLE IF NOT EXISTS ${t.deadLetters} (id text PRIMARY KEY, input text NOT NULL, session_id text NOT NULL,
-       seq ${bigint} NOT NULL, message_id text NOT NULL, correlation_id text, headers text NOT NULL, body text NOT NULL,
-       reason text NOT NULL, description text, delivery_count integer NOT NULL, enqueued_at ${bigint} NOT NULL,
-       dead_lettered_at ${bigint} NOT NULL)`,
-    `CREATE INDEX IF NOT EXISTS ${index(t.deadLetters, 'input')} ON ${t.deadLetters} (input, dead_lettered_at)`,
-  ];
-  if (pg) {
-    // Two processes creating the same schema at once would race on the catalog; one advisory lock orders them.
-    await db.transaction(async (tx) => {
-      await tx.run(`SELECT pg_advisory_xact_lock(hashtext(?))`, [`nimbus-transport-schema:${schema}`]);
-      await tx.run(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-      for (const statement of statements) await tx.run(statement);
-    });
-  } else {
-    await db.transaction(async (tx) => {
-      for (const statement of statements) await tx.run(statement);
-    });
-  }
+export interface TransportMigrationOptions {
+  readonly mode: MigrationMode;
+  readonly onProgress?: (progress: MigrationProgress) => void;
 }
 
-/** Index names are unqualified on PostgreSQL (they live in the table's schema) and prefixed on SQLite. */
-function index(table: string, suffix: string): string {
-  const last = table.split('.').pop()!.replace(/"/g, '');
-  return `"${last}_${suffix}"`;
+/**
+ * Brings the transport schema up to date (`AutoApply`) or checks it is (`VerifyOnly`). On a current schema both
+ * read the journal and run no DDL: DDL takes table locks that deadlocked live traffic when every process ran it.
+ */
+export function migrateTransportSchema(
+  db: SqlDatabase,
+  t: Tables,
+  namespace: string,
+  options: TransportMigrationOptions,
+): Promise<MigrationRunResult> {
+  const migrations: NamedMigration<SqlExecutor>[] = TRANSPORT_MIGRATIONS.map((migration) => ({
+    name: migration.name,
+    async up(tx) {
+      for (const statement of migration.statements({ dialect: db.dialect, t })) await tx.run(statement);
+    },
+  }));
+  return runMigrations(transportJournal(db, t, namespace), {
+    mode: options.mode,
+    migrations,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
 }

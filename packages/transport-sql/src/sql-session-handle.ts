@@ -10,30 +10,28 @@ import {
   MAX_DELIVERY_COUNT_REASON,
   maxDeliveryDescription,
   type ParkedMessage,
-  parkedMessageNotFound,
   type ReceivedMessage,
   type SessionHandle,
   type SessionState,
   type SettleEffects,
   TransportError,
   TransportErrorCode,
-  uuidv7,
-  type WakeReason,
 } from '@nimbus/core';
+import type { HeldLease } from './held-lease.js';
 import { deleteSessionIfIdle } from './idle-sessions.js';
 import { SessionLockLostSignal } from './line-writer.js';
-import { settleInOneStatement } from './pg-settle.js';
-import { deliveryToken, parkedFromRow, receivedFromRow } from './rows.js';
+import { deliveryToken, parkedFromRow } from './rows.js';
 import type { Row, SqlExecutor } from './sql/database.js';
 import type { PublishPlan, SqlCore } from './sql-core.js';
+import { receiveFromLine } from './sql-receive.js';
+import {
+  type PlannedSettlement,
+  removeHeld,
+  runOneStatement,
+  settleManyInOneStatement,
+  settleRows,
+} from './sql-settle-rows.js';
 import { workKey } from './wakeups.js';
-
-interface PlannedSettlement {
-  readonly message: ReceivedMessage;
-  readonly plans: readonly PublishPlan[];
-  readonly effects: SettleEffects | undefined;
-  readonly deadLetter: { reason: string; description: string | null } | null;
-}
 
 /** A lease on one session row; every operation re-checks the lease against the database clock. */
 export class SqlSessionHandle implements SessionHandle {
@@ -63,121 +61,23 @@ export class SqlSessionHandle implements SessionHandle {
     return [this.input, this.sessionId, this.token];
   }
 
-  /** Leading parameters of both dialects' receive statements: take up to `max` messages at the line's head. */
-  #takeHeadParams(max: number): unknown[] {
-    return [
-      this.token,
-      this.input,
-      this.sessionId,
-      this.input,
-      this.sessionId,
-      this.token,
-      max,
-      ...this.#leaseParams,
-    ];
+  receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
+    return receiveFromLine(this.#held, max, waitMs);
   }
 
-  async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
-    if (!Number.isInteger(max) || max < 1)
-      throw new RangeError(`receive: max must be an integer ≥ 1, got ${max}`);
-    if (!(waitMs >= 0)) throw new RangeError(`receive: waitMs must be ≥ 0, got ${waitMs}`);
-    const { core } = this;
-    const deadline = Date.now() + waitMs;
-    let interval = core.options.minPollIntervalMs;
-    for (;;) {
-      core.assertOpen();
-      if (core.db.dialect === 'postgres') {
-        const { received, nextDue } = await this.#receiveOrInspect(max);
-        if (received.length > 0) return this.#taken(received);
-        if (nextDue === 0) continue;
-        const remaining = deadline - Date.now();
-        if (remaining <= 0) return [];
-        const cap = Math.min(remaining, nextDue ?? Number.POSITIVE_INFINITY);
-        if ((await this.#waitForWork(Math.min(cap, this.#pollInterval(interval)))) === 'yield') return [];
-        continue;
-      }
-      const rows = await core.db.all(
-        `UPDATE ${core.t.messages} SET held_by = ?, delivery_count = delivery_count + 1
-         WHERE input = ? AND session_id = ? AND seq IN (
-           SELECT seq FROM ${core.t.messages} WHERE input = ? AND session_id = ? AND (held_by IS NULL OR held_by <> ?)
-           ORDER BY seq LIMIT ?)
-         AND ${this.#leaseIsValid}
-         RETURNING input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, delivery_count`,
-        this.#takeHeadParams(max),
-        { prepared: true },
-      );
-      if (rows.length > 0) {
-        rows.sort((a, b) => Number(a.seq) - Number(b.seq));
-        return this.#taken(rows.map((row) => receivedFromRow(row, this.token)));
-      }
-      await this.#assertLease(core.db);
-      const nextDue = await core.promoteDue(this.input);
-      if (nextDue === 0) continue;
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) return [];
-      // Not capped by lockedUntil: that is database time, and a skewed client clock would turn it into a busy
-      // loop. Every iteration re-checks the lease instead.
-      const cap = Math.min(remaining, nextDue ?? Number.POSITIVE_INFINITY);
-      if ((await this.#waitForWork(Math.min(cap, this.#pollInterval(interval)))) === 'yield') return [];
-      interval = Math.min(interval * 2 || 1, core.options.pollIntervalMs);
-    }
-  }
-
-  /**
-   * PostgreSQL: one round trip takes up to `max` messages or, when there are none, tells whether the lease still
-   * holds and when the input's next scheduled copy is due (promoting due ones). `nextDue`: 0 = look again now,
-   * null = nothing scheduled, otherwise ms until the next one.
-   */
-  async #receiveOrInspect(max: number): Promise<{ received: ReceivedMessage[]; nextDue: number | null }> {
-    const { core } = this;
-    const { t, now } = core;
-    const rows = await core.db.all(
-      // ARRAY(...) makes the line's head one InitPlan read through the (input, session_id, seq) index; a plain
-      // `seq IN (subquery)` can be planned as a re-run per row when statistics predate a long backlog.
-      `WITH upd AS (
-         UPDATE ${t.messages} SET held_by = ?, delivery_count = delivery_count + 1
-         WHERE input = ? AND session_id = ? AND id = ANY(ARRAY(
-           SELECT id FROM ${t.messages} WHERE input = ? AND session_id = ? AND (held_by IS NULL OR held_by <> ?)
-           ORDER BY seq LIMIT ?))
-         AND ${this.#leaseIsValid}
-         RETURNING input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, delivery_count
-       ), info AS (
-         SELECT ${this.#leaseIsValid} AS leased,
-           (SELECT MIN(due_at) FROM ${t.scheduled} WHERE input = ? AND NOT EXISTS (SELECT 1 FROM upd)) AS due,
-           ${now} AS db_now
-       )
-       SELECT info.leased, info.due, info.db_now, upd.* FROM info LEFT JOIN upd ON true`,
-      [...this.#takeHeadParams(max), ...this.#leaseParams, this.input],
-      { prepared: true },
-    );
-    const taken = rows.filter((row) => row.seq !== null && row.seq !== undefined);
-    if (taken.length > 0) {
-      taken.sort((a, b) => Number(a.seq) - Number(b.seq));
-      return { received: taken.map((row) => receivedFromRow(row, this.token)), nextDue: null };
-    }
-    const info = rows[0];
-    if (!info?.leased) throw this.#lockLost();
-    if (info.due === null || info.due === undefined) return { received: [], nextDue: null };
-    const untilDue = Number(info.due) - Number(info.db_now);
-    return { received: [], nextDue: untilDue > 0 ? untilDue : await core.promoteDue(this.input) };
-  }
-
-  #taken(received: ReceivedMessage[]): ReceivedMessage[] {
-    this.core.wakeups.taken(this.input, this.sessionId);
-    return received;
-  }
-
-  /**
-   * Sleeps until this session gets work, the poll interval passes, or another session with work needs this
-   * slot ('yield': no accept loop of this process is free, so the receive returns empty and the session goes).
-   */
-  #waitForWork(ms: number): Promise<WakeReason> {
-    return this.core.wakeups.wait(this.input, this.sessionId, Math.max(1, ms), { holdsSession: true });
-  }
-
-  #pollInterval(adaptive: number): number {
-    // PostgreSQL is woken by NOTIFY, so it polls only at the fallback interval.
-    return this.core.db.dialect === 'postgres' ? this.core.options.pollIntervalMs : adaptive;
+  /** This lease as the receive path sees it. */
+  get #held(): HeldLease {
+    return {
+      core: this.core,
+      input: this.input,
+      sessionId: this.sessionId,
+      token: this.token,
+      validSql: this.#leaseIsValid,
+      params: this.#leaseParams,
+      lockLost: () => this.#lockLost(),
+      assertLease: (executor) => this.#assertLease(executor),
+      throwSettleFailure: (executor, message) => this.#throwSettleFailure(executor, message),
+    };
   }
 
   async getState(): Promise<SessionState | null> {
@@ -293,7 +193,7 @@ export class SqlSessionHandle implements SessionHandle {
             0 && plans.every((plan) => plan.dueAt === null),
       );
     if (oneStatement) {
-      await this.#settleManyInOneStatement(planned);
+      await settleManyInOneStatement(this.#held, planned);
       return;
     }
     let woken: Set<string>;
@@ -302,10 +202,10 @@ export class SqlSessionHandle implements SessionHandle {
         // Each settlement's own rows in order; the line appends of all of them in one write at the end, in the
         // same order, so sequences come out as they would with one call per settlement.
         const completed = planned.filter((item) => item.deadLetter === null).map((item) => item.message);
-        if (completed.length > 1) await this.#removeHeld(tx, completed);
+        if (completed.length > 1) await removeHeld(this.#held, tx, completed);
         for (const item of planned) {
           const removed = completed.length > 1 && item.deadLetter === null;
-          await this.#settleRows(tx, item.message, item.effects, item.deadLetter, removed);
+          await settleRows(this.#held, tx, item.message, item.effects, item.deadLetter, removed);
         }
         let state: string | null | undefined;
         for (const item of planned) {
@@ -331,86 +231,6 @@ export class SqlSessionHandle implements SessionHandle {
     core.wakeLocal(woken);
   }
 
-  /** Removes completed messages in one statement; fails (rolling `tx` back) unless every one was held. */
-  async #removeHeld(tx: SqlExecutor, messages: readonly ReceivedMessage[]): Promise<void> {
-    const sql = this.core.texts.get(
-      'removeHeld',
-      messages.length,
-      (count) => `DELETE FROM ${this.core.t.messages} WHERE input = ? AND session_id = ? AND held_by = ?
-         AND (seq, delivery_count) IN (VALUES ${Array.from({ length: count }, () => '(CAST(? AS bigint), CAST(? AS integer))').join(', ')})
-       RETURNING seq`,
-    );
-    const removed = await tx.all(sql, [
-      this.input,
-      this.sessionId,
-      this.token,
-      ...messages.flatMap((m) => [m.sequence, m.deliveryCount]),
-    ]);
-    if (removed.length === messages.length) return;
-    const gone = new Set(removed.map((row) => Number(row.seq)));
-    await this.#throwSettleFailure(tx, messages.find((m) => !gone.has(m.sequence))!);
-  }
-
-  /**
-   * Removes the settled message (dead-lettering it if asked; `alreadyRemoved` when `#removeHeld` did) and applies
-   * the parked-message effects, in `tx`.
-   */
-  async #settleRows(
-    tx: SqlExecutor,
-    message: ReceivedMessage,
-    effects: Omit<SettleEffects, 'publish'> | undefined,
-    deadLetter: { reason: string; description: string | null } | null,
-    alreadyRemoved = false,
-  ): Promise<void> {
-    const { core } = this;
-    const { t, now } = core;
-    if (!alreadyRemoved) {
-      const removed = await tx.all(
-        `DELETE FROM ${t.messages} WHERE input = ? AND session_id = ? AND seq = ? AND held_by = ? AND delivery_count = ?
-         RETURNING *`,
-        [this.input, this.sessionId, message.sequence, this.token, message.deliveryCount],
-      );
-      if (removed.length === 0) await this.#throwSettleFailure(tx, message);
-      if (deadLetter) await core.insertDeadLetter(tx, removed[0]!, deadLetter.reason, deadLetter.description);
-    }
-    for (const { sequence, message: parked } of effects?.park ?? []) {
-      await tx.run(
-        `INSERT INTO ${t.parked} (input, session_id, seq, message_id, correlation_id, headers, body, parked_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ${now}) ON CONFLICT (input, session_id, seq) DO NOTHING`,
-        [
-          this.input,
-          this.sessionId,
-          sequence,
-          parked.messageId,
-          parked.correlationId,
-          JSON.stringify(parked.headers),
-          parked.body,
-        ],
-      );
-    }
-    for (const { sequence, reason, description } of effects?.deadLetterParked ?? []) {
-      const [parked] = await tx.all(
-        `DELETE FROM ${t.parked} WHERE input = ? AND session_id = ? AND seq = ? RETURNING *`,
-        [this.input, this.sessionId, sequence],
-      );
-      if (!parked) throw parkedMessageNotFound(this.input, this.sessionId, sequence);
-      // A parked message was never delivered from the line as itself; it joins the list as it was parked.
-      await core.insertDeadLetter(
-        tx,
-        { ...parked, delivery_count: 0, enqueued_at: parked.parked_at },
-        reason,
-        description,
-      );
-    }
-    for (const sequence of effects?.unpark ?? []) {
-      await tx.run(`DELETE FROM ${t.parked} WHERE input = ? AND session_id = ? AND seq = ?`, [
-        this.input,
-        this.sessionId,
-        sequence,
-      ]);
-    }
-  }
-
   async #settleInTransaction(
     message: ReceivedMessage,
     plans: readonly PublishPlan[],
@@ -421,7 +241,7 @@ export class SqlSessionHandle implements SessionHandle {
     let woken: Set<string>;
     try {
       woken = await core.db.transaction(async (tx) => {
-        await this.#settleRows(tx, message, effects, deadLetter);
+        await settleRows(this.#held, tx, message, effects, deadLetter);
         const state = effects?.state;
         return core.writePlans(tx, plans, {
           input: this.input,
@@ -456,7 +276,8 @@ export class SqlSessionHandle implements SessionHandle {
       await this.#settleInTransaction(message, plans, { state }, deadLetter);
       return;
     }
-    const { outcome, inputs } = await this.#runOneStatement(
+    const { outcome, inputs } = await runOneStatement(
+      this.#held,
       [{ message, deadLetter }],
       state === undefined ? undefined : state === null ? null : JSON.stringify(state),
       deliveries,
@@ -464,53 +285,6 @@ export class SqlSessionHandle implements SessionHandle {
     // With one message only the lease check can trip the guard.
     if (outcome === 'guard') throw this.#lockLost();
     if (outcome === 'notHeld') await this.#throwSettleFailure(core.db, message);
-    core.wakeLocal(inputs);
-  }
-
-  /** PostgreSQL: settles these held messages, with `state` and `deliveries`, in one statement. */
-  #runOneStatement(
-    settled: readonly Pick<PlannedSettlement, 'message' | 'deadLetter'>[],
-    state: string | null | undefined,
-    deliveries: readonly Delivery[],
-  ): ReturnType<typeof settleInOneStatement> {
-    const { core } = this;
-    return settleInOneStatement(
-      core.db,
-      core.t,
-      core.now,
-      {
-        input: this.input,
-        sessionId: this.sessionId,
-        leaseToken: this.token,
-        messages: settled.map(({ message, deadLetter }) => ({
-          sequence: message.sequence,
-          deliveryCount: message.deliveryCount,
-          deadLetter: deadLetter ? { id: uuidv7(), ...deadLetter } : null,
-        })),
-        state,
-        deliveries,
-      },
-      (touched) => core.notifyNow(touched),
-    );
-  }
-
-  /** PostgreSQL: settlements without parked effects or scheduled copies, in one statement. */
-  async #settleManyInOneStatement(planned: readonly PlannedSettlement[]): Promise<void> {
-    const { core } = this;
-    const deliveries = planned.flatMap((item) => item.plans.flatMap((plan) => plan.deliveries));
-    let state: string | null | undefined;
-    for (const item of planned) {
-      const next = item.effects?.state;
-      if (next !== undefined) state = next === null ? null : JSON.stringify(next);
-    }
-    const { outcome, inputs } = await this.#runOneStatement(planned, state, deliveries);
-    if (outcome !== 'settled') {
-      await this.#assertLease(core.db);
-      throw new TransportError(
-        TransportErrorCode.MessageLockLost,
-        `settleMany: not every message of session '${this.sessionId}' at '${this.input}' is held by this lease (already settled, purged or redelivered); nothing was settled`,
-      );
-    }
     core.wakeLocal(inputs);
   }
 

@@ -18,18 +18,15 @@ import {
   type TransportMessage,
   uuidv7,
 } from '@nimbus/core';
-import { ReconnectingPgListener } from '@nimbus/sql';
+import { probeReadiness, type Readiness, ReconnectingPgListener } from '@nimbus/sql';
 import { sweepIdleSessionRows } from './idle-sessions.js';
+import { openTransportDatabase } from './open-database.js';
 import { counts, peek, peekDeadLetters, purge, requeueDeadLetters } from './operator-views.js';
 import { resolveOptions, type SqlTransportConnection, type SqlTransportOptions } from './options.js';
 import { publishInOneStatement } from './pg-settle.js';
-import { applySchema } from './schema.js';
+import { migrateTransportSchema } from './schema.js';
 import { tryLease } from './session-lease.js';
-import type { SqlDatabase } from './sql/database.js';
-import { openPostgresDatabase } from './sql/postgres-database.js';
-import { openSqliteDatabase } from './sql/sqlite-database.js';
 import { SqlCore } from './sql-core.js';
-import { type Tables, tableNames } from './tables.js';
 import { applyTopology } from './topology-apply.js';
 
 /** An accept that is not the first waiter of its input polls this many poll intervals apart (the first polls). */
@@ -59,38 +56,31 @@ export class SqlTransport implements Transport {
     };
   }
 
-  /** Opens the database, applies the DDL (idempotent) and, on PostgreSQL, starts listening for wake-ups. */
+  /**
+   * Cheap readiness probe (for `/readyz`): a `SELECT 1` with a 2 s deadline. Never throws; while the database is
+   * down it says why (e.g. `connection (ECONNREFUSED): …`). The LISTEN connection is not part of it: without it
+   * the transport polls and stays correct.
+   */
+  checkReadiness(): Promise<Readiness> {
+    if (this.#closing) return Promise.resolve({ ready: false, reason: 'SQL transport: closed' });
+    return probeReadiness(`SQL transport (${this.core.db.dialect})`, () => this.core.db.all('SELECT 1'));
+  }
+
+  /** Opens the database, migrates or verifies the schema (no DDL when current) and, on PostgreSQL, starts listening for wake-ups. */
   static async open(
     connection: SqlTransportConnection,
     options: SqlTransportOptions = {},
   ): Promise<SqlTransport> {
     const resolved = resolveOptions(connection.dialect, options);
-    let db: SqlDatabase;
-    let tables: Tables;
-    let schema: string | null = null;
-    if (connection.dialect === 'sqlite') {
-      if (typeof connection.path !== 'string' || connection.path.length === 0) {
-        throw new RangeError('SQL transport: sqlite connection needs a non-empty path');
-      }
-      tables = tableNames('sqlite', connection.tablePrefix ?? 'nimbus_transport_');
-      db = openSqliteDatabase(connection.path, resolved.busyTimeoutMs);
-    } else if (connection.dialect === 'postgres') {
-      if (typeof connection.connectionString !== 'string' || connection.connectionString.length === 0) {
-        throw new RangeError('SQL transport: postgres connection needs a non-empty connectionString');
-      }
-      schema = connection.schema ?? 'nimbus_transport';
-      tables = tableNames('postgres', schema);
-      db = openPostgresDatabase(connection.connectionString, connection.poolSize ?? 10);
-    } else {
-      throw new RangeError(
-        `SQL transport: dialect must be 'sqlite' or 'postgres', got '${String((connection as { dialect?: unknown }).dialect)}'`,
-      );
-    }
+    const { db, tables, namespace } = openTransportDatabase(connection, resolved.busyTimeoutMs);
     const logger = options.logger ?? consoleLogger;
     const core = new SqlCore(db, tables, resolved, logger);
     let listener: ReconnectingPgListener | null = null;
     try {
-      await applySchema(db, tables, schema);
+      await migrateTransportSchema(db, tables, namespace, {
+        mode: options.migrationMode ?? 'AutoApply',
+        ...(options.onMigrationProgress ? { onProgress: options.onMigrationProgress } : {}),
+      });
       if (connection.dialect === 'postgres') {
         listener = new ReconnectingPgListener({
           connectionString: connection.connectionString,

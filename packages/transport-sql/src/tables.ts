@@ -1,4 +1,4 @@
-import type { SqlDialect } from './sql/database.js';
+import type { SqlDialect } from '@nimbus/sql';
 
 /** Fully qualified table names: `"schema"."messages"` on PostgreSQL, `"prefix_messages"` on SQLite. */
 export interface Tables {
@@ -9,6 +9,8 @@ export interface Tables {
   readonly scheduled: string;
   readonly parked: string;
   readonly deadLetters: string;
+  /** The migration journal. */
+  readonly journal: string;
   /** LISTEN/NOTIFY channel (PostgreSQL). */
   readonly channel: string;
 }
@@ -31,6 +33,7 @@ export function tableNames(dialect: SqlDialect, namespace: string): Tables {
     scheduled: name('scheduled'),
     parked: name('parked'),
     deadLetters: name('dead_letters'),
+    journal: name('schema_migrations'),
     channel: `${namespace}_wakeup`,
   };
 }

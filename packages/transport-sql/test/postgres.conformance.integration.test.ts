@@ -4,6 +4,7 @@ import {
   shouldRunPostgresSuite,
   type TemporaryDatabase,
 } from '@nimbus/testing/postgres';
+import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { createSqlTransport } from '../src/index.js';
 
@@ -21,15 +22,27 @@ describe.runIf(runPg)('SQL transport on PostgreSQL', () => {
 
   // Each case gets its own schema in one temporary database: empty, and cheap to create.
   describeTransportConformance('sql-postgres', async () => {
-    const transport = await createSqlTransport(
-      {
-        dialect: 'postgres',
-        connectionString: database.url,
-        schema: `conformance_${++schemas}`,
-        poolSize: 4,
+    const schema = `conformance_${++schemas}`;
+    const connection = { dialect: 'postgres' as const, connectionString: database.url, schema, poolSize: 4 };
+    const options = { lockDurationMs: 400, maxDeliveryCount: 3 };
+    const transport = await createSqlTransport(connection, options);
+    return {
+      transport,
+      async corruptStoredHeaders(input, messageId, rawHeaders) {
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+        try {
+          await client.query(
+            `UPDATE "${schema}"."messages" SET headers = $1 WHERE input = $2 AND message_id = $3`,
+            [rawHeaders, input, messageId],
+          );
+        } finally {
+          await client.end();
+        }
       },
-      { lockDurationMs: 400, maxDeliveryCount: 3 },
-    );
-    return { transport, cleanup: async () => undefined };
+      openConsumer: ({ maxBatchBytes }) =>
+        createSqlTransport({ ...connection, poolSize: 2 }, { ...options, maxBatchBytes }),
+      cleanup: async () => undefined,
+    };
   });
 });

@@ -106,7 +106,7 @@ async function auditCount(h: Harness): Promise<number> {
   let total = 0;
   let token: string | null = null;
   do {
-    const page = await h.stores.store.searchAudits({}, token, 1000);
+    const page = await h.stores.store.searchAudits({ filter: {}, continuationToken: token, maxItems: 1000 });
     total += page.audits.length;
     token = page.continuationToken;
   } while (token);

@@ -13,7 +13,7 @@ function recordingLogger() {
 }
 
 describe('bootstrap admin', () => {
-  it('creates admin@local as site Owner with the default password, printed once', async () => {
+  it('creates admin@local as site Owner with the default password, never in a log line', async () => {
     const identityStore = createMemoryIdentityStore();
     const { logger, lines } = recordingLogger();
     const result = await bootstrapAdmin({ identityStore, logger, clock: systemClock, env: {} });
@@ -21,7 +21,8 @@ describe('bootstrap admin', () => {
     const admin = (await identityStore.findUserByEmail('admin@local'))!;
     expect(admin.siteRole).toBe('Owner');
     expect(await verifyPassword('Local!Admin123', admin.passwordHash)).toBe(true);
-    expect(lines.join('\n')).toContain('Local!Admin123');
+    expect(lines.join('\n')).not.toContain('Local!Admin123');
+    expect(lines.join('\n')).toContain('public default password');
   });
 
   it('is one-shot: a second run with other env values creates nothing', async () => {
@@ -56,7 +57,7 @@ describe('bootstrap admin', () => {
     expect(await identityStore.findUserByEmail('ops@example.test')).not.toBeNull();
   });
 
-  it('prints a generated password and refuses a weak env password with a clear error', async () => {
+  it('returns a generated password for the sign-in banner but never logs it; refuses a weak env password', async () => {
     const { logger, lines } = recordingLogger();
     const generated = await bootstrapAdmin({
       identityStore: createMemoryIdentityStore(),
@@ -66,6 +67,9 @@ describe('bootstrap admin', () => {
       generatePassword: true,
     });
     expect(generated).toMatchObject({ passwordSource: 'generated' });
+    const password = generated.created ? (generated.generatedPassword ?? '') : '';
+    expect(password.length).toBeGreaterThan(16);
+    expect(lines.join('\n')).not.toContain(password);
     expect(lines.join('\n')).not.toContain('Local!Admin123');
     await expect(
       bootstrapAdmin({

@@ -159,6 +159,14 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
     await expect
       .poll(() => timeline.allTextContents(), WAIT)
       .toEqual(['ResolutionResponse', 'ResubmissionRequest', 'ErrorResponse', 'EventRequest']);
+    // Newest first, but numbered from the first message: the list counts down.
+    expect(await page.locator('ol.timeline').getAttribute('reversed')).not.toBeNull();
+    // The audit row's data reads as fields with the edited payload pretty-printed, not escaped JSON.
+    const editAudit = page.locator('[data-testid=audits] tr', { hasText: 'ResubmitWithChanges' });
+    await editAudit.locator('.audit-data dt', { hasText: 'eventJson' }).waitFor(WAIT);
+    expect(await editAudit.locator('.audit-data pre').first().textContent()).toContain(
+      '"vatNumber": "NL987654321B02"',
+    );
     // Event ids are time-ordered in publish order; the rows were completed in that order too.
     const completed = await rowsOfSession(page);
     expect(completed.map((r) => r.status)).toEqual(['Completed', 'Completed', 'Completed']);
@@ -217,6 +225,10 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
     await page.locator('[data-testid=audits] tr', { hasText: 'Comment' }).waitFor(WAIT);
     expect(await page.inputValue('textarea[aria-label="new comment"]')).toBe('');
     expect(await page.evaluate(() => (globalThis as unknown as { noReload?: boolean }).noReload)).toBe(true);
+
+    // An address the UI does not know says so instead of showing the endpoints.
+    await page.goto(`${stack.url}/no-such-page`);
+    await page.locator('[data-testid=not-found]', { hasText: '/no-such-page' }).waitFor(WAIT);
   }, 60_000);
 });
 

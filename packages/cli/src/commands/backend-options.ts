@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
+import { assertEmulatorConnectionString } from '../backends/open-servicebus-transport.js';
 import { ConfigError, type ConfigOverrides, loadConfig, type NimbusConfig } from '../config.js';
-import { usageError } from '../exit-codes.js';
+import { CliError, usageError } from '../exit-codes.js';
 
 /** The options every command that touches the store or the transport shares. */
 export function withBackendOptions(command: Command): Command {
@@ -24,7 +25,14 @@ export function withBackendOptions(command: Command): Command {
         'sqlite',
         'postgres',
         'memory',
+        'servicebus',
       ]),
+    )
+    .addOption(
+      new Option(
+        '--servicebus-connection-string <value>',
+        'an emulator connection string (…;UseDevelopmentEmulator=true) for --transport servicebus; a real namespace goes in env NIMBUS_SERVICEBUS_CONNECTION_STRING',
+      ),
     );
 }
 
@@ -39,6 +47,7 @@ export interface ServiceCommandOptions {
   dataDir?: string;
   store?: string;
   transport?: string;
+  servicebusConnectionString?: string;
   host?: string;
   port?: string;
   platform?: string;
@@ -48,9 +57,11 @@ export interface ServiceCommandOptions {
 /** Reads the configuration; a bad setting becomes a usage error (exit 2). */
 export function configFrom(options: ConfigOverrides): NimbusConfig {
   try {
+    if (options.servicebusConnectionString)
+      assertEmulatorConnectionString(options.servicebusConnectionString);
     return loadConfig(options);
   } catch (error) {
-    if (error instanceof ConfigError) throw usageError(error.message);
+    if (error instanceof ConfigError || error instanceof CliError) throw usageError(error.message);
     throw error;
   }
 }

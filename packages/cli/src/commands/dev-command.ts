@@ -61,6 +61,7 @@ export function devCommand(print: (line: string) => void): Command {
       environment: 'dev',
       enableHeartbeatsWhenUnconfigured: true,
       localCosmosWhenUnconfigured: true,
+      localServiceBusWhenUnconfigured: true,
     });
     printSignIn(print, services.bootstrap);
     print(`NimBus dev ready at ${services.url}`);

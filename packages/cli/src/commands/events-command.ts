@@ -109,7 +109,9 @@ export function eventsCommand(print: (line: string) => void): Command {
         eventTypeId: options.eventType ? [options.eventType] : null,
       };
       const limit = positiveInt('--limit', options.limit);
-      const found = await withStore(config, (store) => store.getEventsByFilter(filter, null, limit));
+      const found = await withStore(config, (store) =>
+        store.getEventsByFilter({ filter, continuationToken: null, maxItems: limit }),
+      );
       if (options.json) print(JSON.stringify(found.events));
       else if (found.events.length === 0) print('No events match.');
       else for (const row of found.events) print(summaryLine(row));

@@ -15,6 +15,9 @@ export function printSignIn(print: (line: string) => void, bootstrap: BootstrapR
   } else if (bootstrap.passwordSource === 'env') {
     print(`Sign in as ${bootstrap.email} with the password from NIMBUS_IDENTITY_ADMIN_PASSWORD.`);
   } else {
-    print(`Sign in as ${bootstrap.email} with the generated password logged above.`);
+    // The one place the generated password appears: stdout, once, never a log line.
+    print(
+      `Sign in as ${bootstrap.email} with password ${bootstrap.generatedPassword ?? '(not available)'} (generated; change it after signing in).`,
+    );
   }
 }

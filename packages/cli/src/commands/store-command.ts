@@ -5,6 +5,8 @@ import {
   migrateSqlMessageStore,
   SchemaOutOfDateError,
 } from '@nimbus/message-store-sql';
+import { type MigrationRunResult, SchemaOutOfDateError as TransportSchemaOutOfDateError } from '@nimbus/sql';
+import { migrateSqlTransport, TRANSPORT_MIGRATIONS } from '@nimbus/transport-sql';
 import { Command } from 'commander';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
@@ -46,8 +48,39 @@ async function run(config: NimbusConfig, mode: MigrationMode, print: (line: stri
   }
 }
 
+function describeTransport(config: NimbusConfig): string {
+  return config.transport === 'sqlite'
+    ? `SQLite ${config.transportSqlitePath}`
+    : 'PostgreSQL (NIMBUS_POSTGRES_URL)';
+}
+
+/** The transport schema (SQL transports only; null for the memory transport), with the same mode as the store. */
+async function runTransport(
+  config: NimbusConfig,
+  mode: MigrationMode,
+  print: (line: string) => void,
+): Promise<MigrationRunResult | null> {
+  if (config.transport === 'memory') return null;
+  if (config.transport === 'sqlite') mkdirSync(config.dataDir, { recursive: true });
+  try {
+    return await migrateSqlTransport(
+      config.transport === 'sqlite'
+        ? { dialect: 'sqlite', path: config.transportSqlitePath }
+        : { dialect: 'postgres', connectionString: config.postgresUrl ?? '' },
+      { mode, onProgress: (progress) => print(migrationProgressLine(progress, 'transport')) },
+    );
+  } catch (error) {
+    if (error instanceof TransportSchemaOutOfDateError) throw error;
+    throw new CliError(
+      `Could not reach the transport database (${describeTransport(config)}): ${(error as Error).message}`,
+    );
+  }
+}
+
 export function storeCommand(print: (line: string) => void): Command {
-  const store = new Command('store').description('Apply or check the message store schema.');
+  const store = new Command('store').description(
+    'Apply or check the database schemas: the message store and the SQL transport.',
+  );
 
   const migrate = store
     .command('migrate')
@@ -55,15 +88,32 @@ export function storeCommand(print: (line: string) => void): Command {
     .option('--json', 'print the result as JSON');
   withBackendOptions(migrate).action(async (options: StoreOptions) => {
     const config = configFrom(options);
-    const result = await run(config, 'AutoApply', options.json ? () => undefined : print);
+    const quiet = options.json ? () => undefined : print;
+    const result = await run(config, 'AutoApply', quiet);
+    const transport = await runTransport(config, 'AutoApply', quiet);
     if (options.json) {
-      print(JSON.stringify({ applied: result.applied, alreadyApplied: result.alreadyApplied }));
+      print(
+        JSON.stringify({
+          applied: result.applied,
+          alreadyApplied: result.alreadyApplied,
+          ...(transport
+            ? { transport: { applied: transport.applied, alreadyApplied: transport.alreadyApplied } }
+            : {}),
+        }),
+      );
     } else {
       print(
         result.applied.length === 0
           ? `store: schema is up to date (${result.alreadyApplied.length} migrations) at ${describe(config)}`
           : `store: applied ${result.applied.length} migration(s) at ${describe(config)}`,
       );
+      if (transport) {
+        print(
+          transport.applied.length === 0
+            ? `transport: schema is up to date (${transport.alreadyApplied.length} migrations) at ${describeTransport(config)}`
+            : `transport: applied ${transport.applied.length} migration(s) at ${describeTransport(config)}`,
+        );
+      }
     }
   });
 
@@ -77,7 +127,20 @@ export function storeCommand(print: (line: string) => void): Command {
     const config = configFrom(options);
     try {
       await run(config, 'VerifyOnly', print);
+      await runTransport(config, 'VerifyOnly', print);
     } catch (error) {
+      if (error instanceof TransportSchemaOutOfDateError) {
+        if (options.json)
+          print(JSON.stringify({ upToDate: false, missing: [], transportMissing: error.unapplied }));
+        else {
+          print(
+            `transport: ${error.unapplied.length} unapplied migration(s) at ${describeTransport(config)}:`,
+          );
+          for (const name of error.unapplied) print(`  missing ${name}`);
+          print('Run `nimbus store migrate` to apply them.');
+        }
+        throw new CliError('', ExitCode.SchemaOutOfDate);
+      }
       if (!(error instanceof SchemaOutOfDateError)) throw error;
       if (options.json) print(JSON.stringify({ upToDate: false, missing: error.unapplied }));
       else {
@@ -88,7 +151,14 @@ export function storeCommand(print: (line: string) => void): Command {
       throw new CliError('', ExitCode.SchemaOutOfDate);
     }
     if (options.json) print(JSON.stringify({ upToDate: true, missing: [] }));
-    else print(`store: schema is up to date (${ALL_MIGRATIONS.length} migrations) at ${describe(config)}`);
+    else {
+      print(`store: schema is up to date (${ALL_MIGRATIONS.length} migrations) at ${describe(config)}`);
+      if (config.transport !== 'memory') {
+        print(
+          `transport: schema is up to date (${TRANSPORT_MIGRATIONS.length} migrations) at ${describeTransport(config)}`,
+        );
+      }
+    }
   });
   return store;
 }

@@ -28,11 +28,11 @@ export function startServiceMetrics(args: {
         ? args.platform.endpoints.map((e) => e.id)
         : (await args.transport.getTopology()).endpoints,
     blockedSessions: async (endpointId) => {
-      const page = await args.store.getEventsByFilter(
-        { endpointId, resolutionStatus: BLOCKING },
-        null,
-        BLOCKED_SESSIONS_SCAN,
-      );
+      const page = await args.store.getEventsByFilter({
+        filter: { endpointId, resolutionStatus: BLOCKING },
+        continuationToken: null,
+        maxItems: BLOCKED_SESSIONS_SCAN,
+      });
       return new Set(page.events.map((event) => event.sessionId)).size;
     },
   });

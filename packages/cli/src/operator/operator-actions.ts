@@ -31,7 +31,7 @@ export async function loadEvent(
   endpointId: string,
   eventId: string,
 ): Promise<UnresolvedEvent> {
-  const row = await store.getEvent(endpointId, eventId);
+  const row = await store.getEvent({ endpointId, eventId });
   if (!row) throw notFound(`Event '${eventId}' was not found on endpoint '${endpointId}'.`);
   return row;
 }
@@ -117,9 +117,9 @@ export class CliOperatorActions {
         : action === 'resubmit'
           ? MessageAuditType.Resubmit
           : MessageAuditType.ResubmitWithChanges;
-    await this.store.storeMessageAudit(
-      row.eventId,
-      {
+    await this.store.storeMessageAudit({
+      eventId: row.eventId,
+      audit: {
         auditorName: this.auditor,
         auditTimestamp: new Date(),
         auditType,
@@ -131,9 +131,9 @@ export class CliOperatorActions {
         eventId: row.eventId,
         endpointId: row.endpointId,
       },
-      row.endpointId,
-      row.eventTypeId,
-    );
+      endpointId: row.endpointId,
+      eventTypeId: row.eventTypeId,
+    });
     return {
       action,
       endpointId: row.endpointId,

@@ -47,6 +47,8 @@ export interface ServicesOptions {
   readonly trustProxy?: boolean;
   /** `--store cosmos` without an account starts the local Cosmos server; `nimbus dev` does. */
   readonly localCosmosWhenUnconfigured?: boolean;
+  /** `--transport servicebus` without a namespace starts nimbus-sb-emulator in-process; `nimbus dev` does. */
+  readonly localServiceBusWhenUnconfigured?: boolean;
   /** How long the Resolver and the WebApp get to finish in-flight work at stop. Default 30 000 ms. */
   readonly drainTimeoutMs?: number;
 }
@@ -81,7 +83,11 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       print,
     });
     closers.add('the message store', () => store.close());
-    const transport = await openTransport(config);
+    const transport = await openTransport(config, {
+      migrationMode: options.migrationMode,
+      onMigrationProgress: (progress) => print(migrationProgressLine(progress, 'transport')),
+      serviceBus: { localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false, print },
+    });
     closers.add('the transport', () => transport.close());
     const { notifier, close: closeNotifier } = await openNotifier(config, logger);
     closers.add('the state-change notifier', closeNotifier);
@@ -184,8 +190,13 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         intervalMs: options.sample.trafficIntervalMs,
         blockedScenario:
           options.sample.blockedScenario === 'auto'
-            ? (await store.getEventsByFilter({ sessionId: module.blockedDemoCustomer }, null, 1)).events
-                .length === 0
+            ? (
+                await store.getEventsByFilter({
+                  filter: { sessionId: module.blockedDemoCustomer },
+                  continuationToken: null,
+                  maxItems: 1,
+                })
+              ).events.length === 0
             : options.sample.blockedScenario,
       });
       closers.add('the traffic generator', () => traffic.stop());

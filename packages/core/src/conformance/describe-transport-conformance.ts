@@ -10,6 +10,7 @@ import { schedulingCases } from './cases/scheduling.js';
 import { sessionCases } from './cases/sessions.js';
 import { settleManyCases } from './cases/settle-many.js';
 import { atomicSettlementCases, settlementCases } from './cases/settlement.js';
+import { unreadableMessageCases } from './cases/unreadable-messages.js';
 import { CONFORMANCE_TOPOLOGY, Harness, type TransportConformanceFactory } from './harness.js';
 
 /**
@@ -56,5 +57,6 @@ export function describeTransportConformance(name: string, factory: TransportCon
       parkedDeadLetterCases(current));
     describe('operator views and topology', () => operatorViewCases(current));
     describe('the engine over this transport', () => engineReplayCases(current));
+    describe('messages that cannot be read (poison)', () => unreadableMessageCases(current));
   });
 }

@@ -13,6 +13,17 @@ export interface TransportConformanceFixture {
   /** Moves the transport's time forward by `ms`; without it (and without `clock`) the suite waits in real time. */
   advance?(ms: number): Promise<void>;
   cleanup(): Promise<void>;
+  /**
+   * Optional, for transports that store messages serialised: overwrites the stored headers of the queued message
+   * `messageId` at `input` with `rawHeaders` as stored text (e.g. `'{not json'`, `'null'`), the way a foreign
+   * producer or a damaged row would leave them. Cases about unreadable headers are skipped without it.
+   */
+  corruptStoredHeaders?(input: string, messageId: string, rawHeaders: string): Promise<void>;
+  /**
+   * Optional: a second transport over the same storage with a smaller `maxBatchBytes`, like a consumer configured
+   * with a smaller budget than its producer. Cases about oversized messages are skipped without it.
+   */
+  openConsumer?(options: { readonly maxBatchBytes: number }): Promise<Transport>;
 }
 
 export type TransportConformanceFactory = () => Promise<TransportConformanceFixture>;

@@ -1,14 +1,9 @@
-import type { Link } from '@opentelemetry/api';
-import { type Clock, systemClock } from '../clock.js';
-import { createEnvelope, type MessageEnvelope } from '../envelope/envelope.js';
-import { Header } from '../envelope/headers.js';
+import { systemClock } from '../clock.js';
+import type { MessageEnvelope } from '../envelope/envelope.js';
 import { InvalidMessageError } from '../envelope/invalid-message-error.js';
-import { EMPTY_CONTENT } from '../envelope/message-content.js';
-import { MessageType } from '../envelope/message-type.js';
-import { decodeContent, decodeEnvelope, encodeEnvelope } from '../envelope/wire.js';
-import { type FailureClassifier, retryEverything } from '../failures/failure-disposition.js';
-import { uuidv7 } from '../ids.js';
-import { consoleLogger, type Logger } from '../logger.js';
+import { decodeEnvelope, encodeEnvelope } from '../envelope/wire.js';
+import { retryEverything } from '../failures/failure-disposition.js';
+import { consoleLogger } from '../logger.js';
 import {
   type LifecycleContext,
   type LifecycleEvent,
@@ -16,84 +11,40 @@ import {
   notifyObservers,
 } from '../pipeline/lifecycle.js';
 import { type PipelineBehaviour, runPipeline } from '../pipeline/pipeline.js';
-import { Addresses } from '../platform/reserved.js';
-import type { RetryPolicyProvider } from '../retry/retry-policy-provider.js';
-import { activeTraceFields } from '../telemetry/trace-context.js';
+import { headerProblems } from '../transport/message-validation.js';
 import type { ReceivedMessage, SessionHandle } from '../transport/transport.js';
 import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
-import type { TransportMessage } from '../transport/transport-message.js';
-import { type EngineTelemetry, engineTelemetry } from './engine-telemetry.js';
+import type { MessageEngineOptions } from './engine-options.js';
 import {
-  fullErrorText,
-  HandlerFailedError,
-  MessageRejectedError,
-  PermanentFailureError,
-  UnauthorizedRequestError,
-  UnsupportedMessageTypeError,
-} from './errors.js';
-import type { EventContextHandler } from './handler-context.js';
-import type { EngineInbox } from './inbox-step.js';
-import { isTransient, permanentReason } from './invoke-handler.js';
+  afterCommit,
+  awaitsOperatorAfterDeadLetter,
+  deadLetterUnsettleable,
+  describe,
+  failureVerdict,
+  invalidMessageNotice,
+  isUnsettleable,
+  lifecycleContextOf,
+  lifecycleEvents,
+  type Notice,
+  rawLifecycleContext,
+  readableHeaders,
+  TransientAbort,
+  type Work,
+} from './engine-support.js';
+import { type EngineTelemetry, engineTelemetry } from './engine-telemetry.js';
+import { HandlerFailedError } from './errors.js';
 import { type HandlerOutcomeRecorder, SettlementOutcomes } from './outcome-recorder.js';
 import { EffectsBuilder, type Verdict } from './plan.js';
 import { dispatch } from './procedures.js';
+import { type ReplayContext, replayParked } from './replay-line.js';
 import { ResponseBuilder } from './responses.js';
 import { type EngineSessionState, modeOf, readSessionState, withAwaiting } from './session-state.js';
 import { SettlementBatch } from './settlement-batch.js';
 import type { EngineDeps, Step } from './step.js';
 
-export const GENERIC_DEAD_LETTER_REASON = 'Failed to handle message.';
+export { GENERIC_DEAD_LETTER_REASON, SETTLEMENT_REFUSED_REASON } from './engine-support.js';
 export const SDK_VERSION = '0.1.0';
-
-export interface MessageEngineOptions {
-  /** The endpoint whose input this engine consumes; responses are sent on its topic. */
-  readonly endpointId: string;
-  readonly handler: EventContextHandler;
-  readonly clock?: Clock;
-  readonly logger?: Logger;
-  /** `null`/absent: failures are never retried automatically; the session stays blocked. */
-  readonly retryPolicies?: RetryPolicyProvider | null;
-  readonly failureClassifier?: FailureClassifier;
-  readonly behaviours?: readonly PipelineBehaviour[];
-  readonly observers?: readonly LifecycleObserver[];
-  /** Source of randomness for retry jitter, in [0, 1). */
-  readonly random?: () => number;
-  /** Parked messages replayed per settlement before handing over to a continuation (default 500). */
-  readonly maxReplayPerSettlement?: number;
-  readonly sdkVersion?: string;
-  /**
-   * Consumer deduplication (`createInbox` of `@nimbus/reliability`): a redelivery of a message this endpoint
-   * already handled is answered with a `SkipResponse` (DuplicateDetected) instead of running the handler again.
-   */
-  readonly inbox?: EngineInbox | null;
-  /** Hears every business handler outcome (an `EndpointCircuitBreaker`). */
-  readonly circuitBreaker?: HandlerOutcomeRecorder | null;
-  /** `messaging.system` on spans and metrics: the transport's name. Default `nimbus`. */
-  readonly messagingSystem?: string;
-}
-
-/** Engine options a host passes through unchanged (retries, failure classes, behaviours, observers). */
-export type EngineHandlingOptions = Pick<
-  MessageEngineOptions,
-  'retryPolicies' | 'failureClassifier' | 'behaviours' | 'observers'
->;
-
-/** Aborts a whole settlement: nothing is applied and the triggering message is delivered again. */
-class TransientAbort extends Error {
-  constructor(readonly error: unknown) {
-    super('transient failure during processing', { cause: error });
-  }
-}
-
-interface Work {
-  readonly message: MessageEnvelope;
-  readonly transportMessage: TransportMessage;
-  readonly isReplay: boolean;
-  readonly deliveryCount: number;
-  readonly enqueuedAt: Date | null;
-}
-
-type Notice = { context: LifecycleContext; events: LifecycleEvent[] };
+export type { EngineHandlingOptions, MessageEngineOptions } from './engine-options.js';
 
 /**
  * The workflow engine for one endpoint. It decides, for every message of a session, the responses to the
@@ -135,6 +86,16 @@ export class MessageEngine {
     this.#maxReplay = Math.max(1, options.maxReplayPerSettlement ?? 500);
   }
 
+  get #replayContext(): ReplayContext {
+    return {
+      deps: this.#deps,
+      telemetry: this.#telemetry,
+      maxReplay: this.#maxReplay,
+      process: (work, state, effects, notices, outcomes) =>
+        this.#process(work, state, effects, notices, outcomes),
+    };
+  }
+
   async onSessionAccepted(session: SessionHandle): Promise<void> {
     this.#states.delete(session);
   }
@@ -144,7 +105,28 @@ export class MessageEngine {
    * throws for a bad message; settlement failures propagate.
    */
   async handleMessage(session: SessionHandle, received: ReceivedMessage): Promise<void> {
-    await this.#telemetry.process(received, () => this.#handle(session, received));
+    try {
+      // Telemetry reads headers; unreadable ones (null, non-strings) are dead-lettered by #handle, not thrown here.
+      const traced =
+        headerProblems(received.headers) === null
+          ? received
+          : { ...received, headers: readableHeaders(received.headers) };
+      await this.#telemetry.process(traced, () => this.#handle(session, received));
+    } catch (error) {
+      if (isTransportError(error)) throw error;
+      // An unexpected failure (not a decision): count the delivery, so that a message that always fails this
+      // way reaches the transport's max delivery count and is dead-lettered instead of looping.
+      this.#states.delete(session);
+      await session
+        .abandon(received)
+        .catch((abandonError: unknown) =>
+          this.#deps.logger.warn(
+            { messageId: received.messageId, error: String(abandonError) },
+            'Could not abandon a message whose handling failed unexpectedly.',
+          ),
+        );
+      throw error;
+    }
   }
 
   /**
@@ -167,6 +149,7 @@ export class MessageEngine {
     const cached = this.#states.get(session);
     if (cached) this.#states.set(batch, cached);
     const errors: unknown[] = [];
+    let refusedBatch = false;
     try {
       for (const message of messages) {
         try {
@@ -179,12 +162,19 @@ export class MessageEngine {
       await batch.flush();
     } catch (error) {
       this.#states.delete(session);
-      throw error;
+      if (!isUnsettleable(error)) throw error;
+      // The transport refused one settlement of the batch (too large, invalid) and applied none: settle the
+      // messages one by one, so that only the refused one is dead-lettered.
+      refusedBatch = true;
     } finally {
       const state = this.#states.get(batch);
       this.#states.delete(batch);
       if (state && batch.pending === 0) this.#states.set(session, state);
       else this.#states.delete(session);
+    }
+    if (refusedBatch) {
+      for (const message of messages) await this.handleMessage(session, message);
+      return;
     }
     if (errors.length === 1) throw errors[0];
     if (errors.length > 1)
@@ -240,11 +230,19 @@ export class MessageEngine {
     let replayed = 0;
     try {
       if (modeOf(state) === 'replaying')
-        replayed += await this.#replay(session, state, effects, notices, replayed, outcomes);
+        replayed += await replayParked(
+          this.#replayContext,
+          session,
+          state,
+          effects,
+          notices,
+          replayed,
+          outcomes,
+        );
       verdict = await this.#process(work, state, effects, notices, outcomes);
       if (verdict.kind === 'transient') throw new TransientAbort(verdict.error);
       if (modeOf(state) === 'replaying')
-        await this.#replay(session, state, effects, notices, replayed, outcomes);
+        await replayParked(this.#replayContext, session, state, effects, notices, replayed, outcomes);
     } catch (error) {
       if (!(error instanceof TransientAbort)) throw error;
       this.#states.delete(session);
@@ -253,7 +251,10 @@ export class MessageEngine {
         { messageId: received.messageId, sessionId: received.sessionId, error: String(error.error) },
         'Transient failure; the message will be delivered again.',
       );
-      await this.#notify(this.#lifecycleContext(work), { kind: 'failed', error: error.error });
+      await this.#notify(lifecycleContextOf(work, this.endpointId, this.#deps.clock.now()), {
+        kind: 'failed',
+        error: error.error,
+      });
       return 'transient';
     }
     if (verdict.kind === 'skipped') {
@@ -278,7 +279,9 @@ export class MessageEngine {
       }
     } catch (error) {
       this.#states.delete(session);
-      throw error;
+      if (!isUnsettleable(error) || session instanceof SettlementBatch) throw error;
+      await deadLetterUnsettleable(this.#deps, session, received, error);
+      return 'deadLetter';
     }
     this.#states.set(session, state);
     await afterCommit(session, async () => {
@@ -307,7 +310,7 @@ export class MessageEngine {
     notices: Notice[],
     outcomes: SettlementOutcomes,
   ): Promise<Verdict> {
-    const context = this.#lifecycleContext(work);
+    const context = lifecycleContextOf(work, this.endpointId, this.#deps.clock.now());
     await this.#notify(context, { kind: 'received' });
     const step: Step = {
       deps: this.#deps,
@@ -338,9 +341,7 @@ export class MessageEngine {
       verdict = step.verdict ?? { kind: 'skipped' };
     } catch (error) {
       verdict =
-        error instanceof HandlerFailedError && step.verdict !== null
-          ? step.verdict
-          : this.#failureVerdict(error);
+        error instanceof HandlerFailedError && step.verdict !== null ? step.verdict : failureVerdict(error);
     }
     if (verdict.kind === 'deadLetter') {
       effects.responses.push(
@@ -358,129 +359,6 @@ export class MessageEngine {
     return verdict;
   }
 
-  #failureVerdict(error: unknown): Verdict {
-    if (isTransient(error)) return { kind: 'transient', error };
-    if (error instanceof PermanentFailureError) {
-      return { kind: 'deadLetter', reason: permanentReason(error), error: error.cause ?? error };
-    }
-    if (error instanceof MessageRejectedError) return { kind: 'deadLetter', reason: error.reason, error };
-    if (error instanceof UnauthorizedRequestError || error instanceof UnsupportedMessageTypeError) {
-      return { kind: 'deadLetter', reason: error.message, error };
-    }
-    return { kind: 'deadLetter', reason: GENERIC_DEAD_LETTER_REASON, error };
-  }
-
-  /**
-   * Replays parked messages in sequence order through the same path as new ones, inside the session. Stops
-   * when the line is empty (back to open, count reset), when a replayed message blocks the session again
-   * (the rest stay parked in place), or after the per-settlement budget (a continuation is sent).
-   */
-  async #replay(
-    session: SessionHandle,
-    state: EngineSessionState,
-    effects: EffectsBuilder,
-    notices: Notice[],
-    alreadyReplayed: number,
-    outcomes: SettlementOutcomes,
-  ): Promise<number> {
-    return this.#telemetry.replay(session.sessionId, (link) =>
-      this.#replayLine(session, state, effects, notices, alreadyReplayed, outcomes, link),
-    );
-  }
-
-  async #replayLine(
-    session: SessionHandle,
-    state: EngineSessionState,
-    effects: EffectsBuilder,
-    notices: Notice[],
-    alreadyReplayed: number,
-    outcomes: SettlementOutcomes,
-    link: Link,
-  ): Promise<number> {
-    let replayed = 0;
-    let from = 0;
-    const unparked = new Set(effects.unpark);
-    while (modeOf(state) === 'replaying') {
-      if (alreadyReplayed + replayed >= this.#maxReplay) {
-        effects.responses.push(this.#continuation(session.sessionId));
-        return replayed;
-      }
-      const page = await session.readParked(from, Math.min(100, this.#maxReplay));
-      if (page.length === 0) {
-        state.replaying = false;
-        state.deferredCount = 0;
-        return replayed;
-      }
-      for (const parked of page) {
-        from = parked.sequence + 1;
-        // Unparked earlier in this same settlement (not applied yet): already handled.
-        if (unparked.has(parked.sequence)) continue;
-        replayed += 1;
-        unparked.add(parked.sequence);
-        state.deferredCount = Math.max(0, state.deferredCount - 1);
-        let message: MessageEnvelope;
-        try {
-          message = decodeEnvelope(parked.message);
-        } catch (error) {
-          const reason =
-            error instanceof InvalidMessageError
-              ? error.message
-              : `Unreadable parked message: ${String(error)}`;
-          this.#deps.logger.warn(
-            { sequence: parked.sequence, sessionId: session.sessionId, reason },
-            'Dead-lettered an unreadable parked message.',
-          );
-          effects.deadLetterParked.push({ sequence: parked.sequence, reason, description: reason });
-          const notice = this.#invalidMessageNotice(parked.message, reason);
-          if (notice) effects.responses.push(notice);
-          continue;
-        }
-        const work: Work = {
-          message,
-          transportMessage: parked.message,
-          isReplay: true,
-          deliveryCount: 1,
-          enqueuedAt: parked.parkedAt,
-        };
-        // Each replayed message continues its own trace (the one it was published in), linked to the replay.
-        const verdict = await this.#telemetry.process(
-          parked.message,
-          () => this.#process(work, state, effects, notices, outcomes),
-          link,
-        );
-        if (verdict.kind === 'transient') throw new TransientAbort(verdict.error);
-        // An undecided replayed message must not be unparked: give the whole settlement up instead.
-        if (verdict.kind === 'skipped')
-          throw new TransientAbort(new Error('a behaviour skipped a replayed message'));
-        if (verdict.kind === 'deadLetter') {
-          // Into the transport's dead-letter list (requeueable), not just gone from the line.
-          effects.deadLetterParked.push({
-            sequence: parked.sequence,
-            reason: verdict.reason,
-            description: describe(verdict),
-          });
-        } else {
-          effects.unpark.push(parked.sequence);
-        }
-        if (modeOf(state) !== 'replaying') return replayed;
-        if (alreadyReplayed + replayed >= this.#maxReplay) break;
-      }
-    }
-    return replayed;
-  }
-
-  #continuation(sessionId: string): MessageEnvelope {
-    return createEnvelope({
-      messageId: uuidv7(this.#deps.clock.now()),
-      to: Addresses.continuation,
-      from: this.endpointId,
-      sessionId,
-      messageType: MessageType.ContinuationRequest,
-      eventId: uuidv7(this.#deps.clock.now()),
-      ...activeTraceFields(),
-    });
-  }
-
   /** Dead-letters an unreadable message, telling the Resolver when enough identity is readable. */
   async #deadLetterInvalid(
     session: SessionHandle,
@@ -488,7 +366,7 @@ export class MessageEngine {
     error: InvalidMessageError,
   ): Promise<void> {
     const reason = error.message;
-    const notice = this.#invalidMessageNotice(received, reason);
+    const notice = invalidMessageNotice(this.#deps, received, reason);
     const notices = notice ? [notice] : [];
     const publish =
       notices.length > 0 ? [{ source: this.endpointId, messages: notices.map(encodeEnvelope) }] : [];
@@ -505,107 +383,8 @@ export class MessageEngine {
     });
   }
 
-  /** The Resolver's dead-letter notice for an unreadable message, when enough of its identity is readable. */
-  #invalidMessageNotice(message: TransportMessage, reason: string): MessageEnvelope | null {
-    const h = message.headers;
-    if (!h[Header.From] || !h[Header.EventId]) return null;
-    const content = decodeContent(message.body);
-    const inbound = createEnvelope({
-      messageId: message.messageId || uuidv7(),
-      to: h[Header.To] || this.endpointId,
-      from: h[Header.From],
-      sessionId: message.sessionId || 'unknown',
-      correlationId: message.correlationId,
-      messageType: MessageType.EventRequest,
-      eventId: h[Header.EventId],
-      eventTypeId: h[Header.EventTypeId] || null,
-      content: typeof content === 'string' ? EMPTY_CONTENT : content,
-    });
-    return this.#deps.responses.deadLetterNotice(inbound, reason, null, null);
-  }
-
-  #lifecycleContext(work: Work): LifecycleContext {
-    const m = work.message;
-    return {
-      messageId: m.messageId,
-      eventId: m.eventId,
-      eventTypeId: m.eventTypeId,
-      correlationId: m.correlationId,
-      sessionId: m.sessionId,
-      endpointId: this.endpointId,
-      messageType: m.messageType,
-      enqueuedAt: work.enqueuedAt,
-      isReplay: work.isReplay,
-      timestamp: new Date(this.#deps.clock.now()),
-    };
-  }
-
   #notify(context: LifecycleContext, event: LifecycleEvent): Promise<void> {
     if (this.#observers.length === 0) return Promise.resolve();
     return notifyObservers(this.#observers, context, event, this.#deps.logger);
   }
-}
-
-const EVENT_HANDLING_TYPES: ReadonlySet<string> = new Set([
-  MessageType.EventRequest,
-  MessageType.UnsupportedResponse,
-  MessageType.RetryRequest,
-  MessageType.ResubmissionRequest,
-]);
-
-/** An event whose handling was dead-lettered (not a refused or unauthorised control message). */
-function awaitsOperatorAfterDeadLetter(message: MessageEnvelope, error: unknown): boolean {
-  if (!message.eventId || !EVENT_HANDLING_TYPES.has(message.messageType)) return false;
-  return !(error instanceof UnauthorizedRequestError || error instanceof UnsupportedMessageTypeError);
-}
-
-/** Observers and metrics hear of a settlement only once it is committed (later, within a batch). */
-function afterCommit(session: SessionHandle, work: () => Promise<void>): Promise<void> {
-  return session instanceof SettlementBatch ? session.afterCommit(work) : work();
-}
-
-function describe(verdict: Verdict & { kind: 'deadLetter' }): string {
-  return verdict.error === undefined || verdict.error === null
-    ? verdict.reason
-    : fullErrorText(verdict.error);
-}
-
-/** Observers see the real outcome: a failed handler is reported as failed, never as completed. */
-function lifecycleEvents(verdict: Verdict): LifecycleEvent[] {
-  switch (verdict.kind) {
-    case 'completed':
-      return verdict.duplicate
-        ? [{ kind: 'duplicateDetected' }, { kind: 'completed' }]
-        : [{ kind: 'completed' }];
-    case 'parked':
-      return [{ kind: 'sessionBlocked', blockedByEventId: verdict.blockedByEventId }];
-    case 'failed':
-      return [{ kind: 'failed', error: verdict.error }];
-    case 'deadLetter':
-      return [
-        { kind: 'failed', error: verdict.error },
-        { kind: 'deadLettered', reason: verdict.reason, error: verdict.error },
-      ];
-    case 'transient':
-      return [{ kind: 'failed', error: verdict.error }];
-    case 'refused':
-    case 'skipped':
-      return [];
-  }
-}
-
-function rawLifecycleContext(received: ReceivedMessage, endpointId: string, now: number): LifecycleContext {
-  const h = received.headers;
-  return {
-    messageId: received.messageId || null,
-    eventId: h[Header.EventId] ?? null,
-    eventTypeId: h[Header.EventTypeId] ?? null,
-    correlationId: received.correlationId,
-    sessionId: received.sessionId || null,
-    endpointId,
-    messageType: h[Header.MessageType] ?? null,
-    enqueuedAt: received.enqueuedAt,
-    isReplay: false,
-    timestamp: new Date(now),
-  };
 }

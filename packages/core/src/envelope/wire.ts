@@ -1,3 +1,4 @@
+import { headerProblems } from '../transport/message-validation.js';
 import type { TransportMessage } from '../transport/transport-message.js';
 import { createEnvelope, type MessageEnvelope } from './envelope.js';
 import { Header } from './headers.js';
@@ -109,6 +110,9 @@ export function decodeContent(body: string): MessageContent | string {
  * or a body that is not NimBus content.
  */
 export function decodeEnvelope(message: TransportMessage): MessageEnvelope {
+  // Headers that are not an object of strings (null, numbers, arrays) are named, never a raw TypeError.
+  const headerShape = headerProblems(message?.headers);
+  if (headerShape) throw new InvalidMessageError(headerShape);
   const h = message.headers;
   const problems: string[] = [];
   if (!message.messageId) problems.push('missing message id');
@@ -120,7 +124,8 @@ export function decodeEnvelope(message: TransportMessage): MessageEnvelope {
   else if (!isMessageType(type) || type === MessageType.Unknown)
     problems.push(`unknown MessageType '${type}'`);
   if (!h[Header.EventId]) problems.push(`missing required header '${Header.EventId}'`);
-  const content = decodeContent(message.body);
+  const content =
+    typeof message.body === 'string' ? decodeContent(message.body) : 'body must be a string of JSON';
   if (typeof content === 'string') problems.push(content);
   if (problems.length > 0 || typeof content === 'string') throw new InvalidMessageError(problems);
   return createEnvelope({

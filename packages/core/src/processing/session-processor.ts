@@ -81,6 +81,8 @@ export class SessionProcessor {
   #stopController = new AbortController();
   #stopped: Promise<typeof STOPPED> = Promise.resolve(STOPPED);
   #loops: Promise<void>[] = [];
+  /** Since when retryable transport errors keep coming (a database outage), or null: logged once per outage. */
+  #outageSince: number | null = null;
   readonly #cancellation: HandlerCancellation;
 
   constructor(options: SessionProcessorOptions) {
@@ -181,6 +183,7 @@ export class SessionProcessor {
         await this.#backoff(++consecutiveErrors);
         continue;
       }
+      this.#recovered();
       if (!session) continue;
       const healthy = await this.#runSession(session);
       consecutiveErrors = healthy ? 0 : consecutiveErrors + 1;
@@ -286,6 +289,17 @@ export class SessionProcessor {
     }
   }
 
+  /** An accept went through: ends an outage and says how long it lasted. */
+  #recovered(): void {
+    if (this.#outageSince === null) return;
+    const downMs = this.#clock.now() - this.#outageSince;
+    this.#outageSince = null;
+    this.#logger.info(
+      { input: this.#options.input, downMs },
+      `SessionProcessor recovered after ${downMs} ms`,
+    );
+  }
+
   #report(
     error: unknown,
     source: ProcessorErrorSource,
@@ -298,8 +312,17 @@ export class SessionProcessor {
       ...(sessionId ? { sessionId } : {}),
     };
     const expected = isTransportError(error) && error.isRetryable;
-    const log = expected ? this.#logger.warn : this.#logger.error;
-    log.call(this.#logger, { ...context, ...extra, error }, `SessionProcessor ${source} failed`);
+    if (expected && this.#outageSince !== null) {
+      this.#logger.debug({ ...context, ...extra, error }, `SessionProcessor ${source} failed`);
+    } else if (expected) {
+      this.#outageSince = this.#clock.now();
+      this.#logger.warn(
+        { ...context, ...extra, error },
+        `SessionProcessor ${source} failed; retrying with back-off (logged again when it recovers)`,
+      );
+    } else {
+      this.#logger.error({ ...context, ...extra, error }, `SessionProcessor ${source} failed`);
+    }
     try {
       this.#onError?.(error, context);
     } catch (listenerError) {

@@ -27,15 +27,20 @@ export async function openLocalCosmosMessageStore(
   });
   try {
     const store = await createCosmosMessageStore({ ...options, client });
-    return {
-      ...store,
-      localEndpoint: server.endpoint,
-      async close() {
-        await store.close();
-        client.dispose();
-        await server.close();
+    // The store's own object with two additions: where the server listens, and a close that stops it too.
+    return new Proxy(store as LocalCosmosStore, {
+      get(target, property, receiver) {
+        if (property === 'localEndpoint') return server.endpoint;
+        if (property === 'close') {
+          return async () => {
+            await target.close();
+            client.dispose();
+            await server.close();
+          };
+        }
+        return Reflect.get(target, property, receiver);
       },
-    };
+    });
   } catch (error) {
     client.dispose();
     await server.close();

@@ -47,7 +47,9 @@ export async function startLocalCosmosServer(
   patchLocalServerTtlExpiry();
   const { createHttpsServer } = await import('@vercel/cosmosdb-server');
   const { cert, key } = await loopbackCertificate();
-  const server = createHttpsServer({ cert, key, minVersion: 'TLSv1.2' });
+  const server = createHttpsServer({ cert, key, minVersion: 'TLSv1.2', keepAlive: true } as Parameters<
+    typeof createHttpsServer
+  >[0]);
   if (options.intercept) {
     const intercept = options.intercept;
     const [handler] = server.listeners('request') as ((...a: unknown[]) => void)[];

@@ -31,10 +31,16 @@ function serverNowSeconds(): number {
   return (Date.now() + offsetMs) / 1000;
 }
 
+const lastScan = new WeakMap<ServerItems, number>();
+
 function dropExpired(items: ServerItems): void {
   const defaultTtl = items._parent.read()?.defaultTtl;
   if (defaultTtl === undefined || defaultTtl === null || defaultTtl === 0) return;
   const now = serverNowSeconds();
+  // A full scan at most once per server-clock second: ttl has whole-second resolution anyway.
+  const second = Math.floor(now);
+  if (lastScan.get(items) === second) return;
+  lastScan.set(items, second);
   for (const [rid, item] of items._data) {
     const data = item.read();
     if (data === null) continue;

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import {
-  type AuditFilter,
+  type AuditSearchRequest,
   type AuditSearchResult,
+  type AuditWrite,
+  assertValidStoreEndpointId,
+  type EndpointEventsRef,
   type EventReport,
+  type EventReportWrite,
   FIXED_RETENTION_MS,
   type MessageAuditEntity,
   MessageAuditType,
-  type MessageAuditWrite,
   offsetPageRequest,
   requireNonEmptyString,
   sliceOffsetPage,
@@ -45,13 +48,10 @@ const RESUBMITS = [MessageAuditType.Resubmit, MessageAuditType.ResubmitWithChang
 export class CosmosAuditsAndReports implements TrackingAuditsAndReports {
   constructor(private readonly context: CosmosStoreContext) {}
 
-  async storeMessageAudit(
-    eventId: string,
-    audit: MessageAuditWrite,
-    endpointId?: string | null,
-    eventTypeId?: string | null,
-  ): Promise<void> {
+  async storeMessageAudit({ eventId, audit, endpointId, eventTypeId }: AuditWrite): Promise<void> {
     requireNonEmptyString('eventId', eventId);
+    const auditedEndpoint = endpointId ?? audit.endpointId;
+    if (auditedEndpoint != null) assertValidStoreEndpointId(auditedEndpoint);
     const createdAt = this.context.now();
     const entity = toMessageAudit(eventId, audit, endpointId ?? null);
     const doc: AuditDocument = {
@@ -85,11 +85,11 @@ export class CosmosAuditsAndReports implements TrackingAuditsAndReports {
       .map(fromAudit);
   }
 
-  async searchAudits(
-    filter: AuditFilter,
-    continuationToken: string | null,
-    maxItemCount: number,
-  ): Promise<AuditSearchResult> {
+  async searchAudits({
+    filter,
+    continuationToken = null,
+    maxItems: maxItemCount,
+  }: AuditSearchRequest): Promise<AuditSearchResult> {
     const request = offsetPageRequest(continuationToken, maxItemCount);
     const where = new Where()
       .prefix('c.eventId', filter.eventId)
@@ -123,10 +123,7 @@ export class CosmosAuditsAndReports implements TrackingAuditsAndReports {
     };
   }
 
-  async getResubmitCounts(
-    endpointId: string,
-    eventIds: readonly string[],
-  ): Promise<ReadonlyMap<string, number>> {
+  async getResubmitCounts({ endpointId, eventIds }: EndpointEventsRef): Promise<ReadonlyMap<string, number>> {
     const counts = new Map<string, number>();
     if (!endpointId || eventIds.length === 0) return counts;
     const where = new Where('c.audit.accessDenied = false')
@@ -142,12 +139,14 @@ export class CosmosAuditsAndReports implements TrackingAuditsAndReports {
     return counts;
   }
 
-  async setEventReport(
-    ...[endpointId, eventId, isReported, reportedBy, ticketId]: Parameters<
-      TrackingAuditsAndReports['setEventReport']
-    >
-  ): Promise<void> {
-    requireNonEmptyString('endpointId', endpointId);
+  async setEventReport({
+    endpointId,
+    eventId,
+    isReported,
+    reportedBy,
+    ticketId,
+  }: EventReportWrite): Promise<void> {
+    assertValidStoreEndpointId(endpointId);
     requireNonEmptyString('eventId', eventId);
     const doc: ReportDocument = {
       id: encodeId(eventId),
@@ -161,10 +160,10 @@ export class CosmosAuditsAndReports implements TrackingAuditsAndReports {
     await this.context.container('eventreports').items.upsert(doc);
   }
 
-  async getEventReports(
-    endpointId: string,
-    eventIds: readonly string[],
-  ): Promise<ReadonlyMap<string, EventReport>> {
+  async getEventReports({
+    endpointId,
+    eventIds,
+  }: EndpointEventsRef): Promise<ReadonlyMap<string, EventReport>> {
     const reports = new Map<string, EventReport>();
     const wanted = [...new Set(eventIds)].filter((id) => id !== '');
     if (!endpointId || wanted.length === 0) return reports;

@@ -8,6 +8,7 @@ type StoreContainerName = keyof typeof STORE_CONTAINERS;
 
 /** What every part of the Cosmos store shares: the database, its containers, the clock and retention. */
 export class CosmosStoreContext {
+  readonly #creatingContainers = new Map<string, Promise<Container>>();
   readonly #endpointContainers = new Map<string, Container>();
   readonly #storeContainers = new Map<StoreContainerName, Container>();
   #counter = 0;
@@ -53,11 +54,27 @@ export class CosmosStoreContext {
   async endpointContainerForWrite(endpointId: string): Promise<Container> {
     const known = this.#endpointContainers.get(endpointId);
     if (known) return known;
-    const { container } = await this.database.containers.createIfNotExists({
-      id: encodeId(endpointId),
-      partitionKey: ENDPOINT_PARTITION_KEY,
-      defaultTtl: -1,
-    });
+    // Concurrent first writes to one endpoint share one creation instead of racing to a 409.
+    let creating = this.#creatingContainers.get(endpointId);
+    if (creating === undefined) {
+      creating = this.#createEndpointContainer(endpointId).finally(() =>
+        this.#creatingContainers.delete(endpointId),
+      );
+      this.#creatingContainers.set(endpointId, creating);
+    }
+    return creating;
+  }
+
+  async #createEndpointContainer(endpointId: string): Promise<Container> {
+    const definition = { id: encodeId(endpointId), partitionKey: ENDPOINT_PARTITION_KEY, defaultTtl: -1 };
+    let container: Container;
+    try {
+      ({ container } = await this.database.containers.createIfNotExists(definition));
+    } catch (error) {
+      // Another process created it between the existence check and the create.
+      if (!isCosmosStatus(error, 409)) throw error;
+      container = this.database.container(definition.id);
+    }
     this.#endpointContainers.set(endpointId, container);
     return container;
   }

@@ -54,24 +54,6 @@ export function toTransientError(error: unknown, operation: string): unknown {
   return error;
 }
 
-/** Every async method of `target` with its failures passed through `toTransientError`. */
-export function withTransientErrors<T extends object>(target: T): T {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(target)) {
-    wrapped[name] =
-      typeof value === 'function'
-        ? async (...args: unknown[]) => {
-            try {
-              return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-            } catch (error) {
-              throw toTransientError(error, name);
-            }
-          }
-        : value;
-  }
-  return wrapped as T;
-}
-
 /** A compare-and-swap lost to a concurrent writer: the caller re-reads and decides again. */
 export class LostWriteRaceError extends StorageProviderTransientError {
   constructor(what: string, options?: { cause?: unknown }) {

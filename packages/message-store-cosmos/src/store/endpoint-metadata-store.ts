@@ -103,7 +103,13 @@ export class CosmosEndpointMetadataStore implements EndpointMetadataStore {
     await this.#change(endpointId, (current) => ({ ...current, isHeartbeatEnabled: enable }));
   }
 
-  async setHeartbeat(heartbeat: Heartbeat, endpointId: string): Promise<boolean> {
+  async setHeartbeat({
+    endpointId,
+    heartbeat,
+  }: {
+    readonly endpointId: string;
+    readonly heartbeat: Heartbeat;
+  }): Promise<boolean> {
     if (heartbeat == null) throw new InvalidStoreArgumentError('heartbeat', 'is required');
     return this.#change(endpointId, (current) => {
       const previous = current.heartbeats.find((h) => h.messageId === heartbeat.messageId);

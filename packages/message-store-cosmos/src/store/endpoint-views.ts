@@ -1,6 +1,7 @@
 import {
   type BlockedMessageEventPage,
   compositeEventId,
+  type EndpointPageRequest,
   EndpointRole,
   type EndpointState,
   type EndpointStateCount,
@@ -12,7 +13,10 @@ import {
   PaginationLimits,
   ResolutionStatus,
   SESSION_BLOCKING_STATUSES,
+  type SessionPageRequest,
+  type SessionRef,
   type SessionStateCount,
+  type SessionsRef,
   sessionStateCount,
   sliceOffsetPage,
   type TrackingEndpointViews,
@@ -40,26 +44,26 @@ export class CosmosEndpointViews extends EndpointRows implements TrackingEndpoin
     return endpointStateCount(endpointId, (s) => counts.get(s) ?? 0, this.context.now());
   }
 
-  async downloadEndpointSessionStateCount(endpointId: string, sessionId: string): Promise<SessionStateCount> {
+  async downloadEndpointSessionStateCount({ endpointId, sessionId }: SessionRef): Promise<SessionStateCount> {
     return sessionStateCount(sessionId, await this.#blockingRows(endpointId, sessionId));
   }
 
-  async downloadEndpointSessionStateCountBatch(
-    endpointId: string,
-    sessionIds: readonly string[],
-  ): Promise<SessionStateCount[]> {
+  async downloadEndpointSessionStateCountBatch({
+    endpointId,
+    sessionIds,
+  }: SessionsRef): Promise<SessionStateCount[]> {
     const result: SessionStateCount[] = [];
     for (const sessionId of new Set(sessionIds)) {
-      result.push(await this.downloadEndpointSessionStateCount(endpointId, sessionId));
+      result.push(await this.downloadEndpointSessionStateCount({ endpointId, sessionId }));
     }
     return result;
   }
 
-  async downloadEndpointStatePaging(
-    endpointId: string,
-    pageSize: number,
-    continuationToken: string | null,
-  ): Promise<EndpointState> {
+  async downloadEndpointStatePaging({
+    endpointId,
+    pageSize,
+    continuationToken = null,
+  }: EndpointPageRequest): Promise<EndpointState> {
     const request = offsetPageRequest(continuationToken, pageSize);
     const rows = await this.live(
       endpointId,
@@ -70,12 +74,12 @@ export class CosmosEndpointViews extends EndpointRows implements TrackingEndpoin
     return endpointStatePage(endpointId, page.rows, page.continuationToken, this.context.now());
   }
 
-  async getBlockedEventsOnSession(
-    endpointId: string,
-    sessionId: string,
-    skip: number,
-    take: number,
-  ): Promise<BlockedMessageEventPage> {
+  async getBlockedEventsOnSession({
+    endpointId,
+    sessionId,
+    skip,
+    take,
+  }: SessionPageRequest): Promise<BlockedMessageEventPage> {
     const rows = await this.#blockingRows(endpointId, sessionId);
     const from = Math.max(0, Math.floor(skip));
     const items = rows.slice(from, from + PaginationLimits.resolve(take)).map(toBlockedMessageEvent);

@@ -1,6 +1,11 @@
 import {
+  type EndpointEventRef,
+  type EventIdsOnEndpoint,
   HANDOFF_SUB_STATUS,
+  type HandoffJobRef,
+  type NextHandoffRequest,
   ResolutionStatus,
+  type TrackedEventKey,
   type TrackingEventLookups,
   type UnresolvedEvent,
 } from '@nimbus/message-store';
@@ -14,40 +19,35 @@ const pendingHandoff = (w: Where) =>
 
 /** Single-row and small-set reads; a status lookup is one point read in the session's partition. */
 export class CosmosEventLookups extends EndpointRows implements TrackingEventLookups {
-  getPendingEvent = this.#byStatus(ResolutionStatus.Pending);
-  getFailedEvent = this.#byStatus(ResolutionStatus.Failed);
-  getDeferredEvent = this.#byStatus(ResolutionStatus.Deferred);
-  getDeadletteredEvent = this.#byStatus(ResolutionStatus.DeadLettered);
-  getUnsupportedEvent = this.#byStatus(ResolutionStatus.Unsupported);
-
-  #byStatus(status: ResolutionStatus) {
-    return async (
-      endpointId: string,
-      eventId: string,
-      sessionId: string,
-    ): Promise<UnresolvedEvent | null> => {
-      const container = await this.context.endpointContainer(endpointId);
-      if (container === null || typeof sessionId !== 'string' || !eventId) return null;
-      const { resource } = await container
-        .item(trackingDocumentId(eventId, sessionId), sessionId)
-        .read<TrackingDocument>();
-      if (resource === undefined || resource.visibility !== 'live' || resource.resolutionStatus !== status)
-        return null;
-      return fromTrackingDocument(resource);
-    };
+  async getEventInStatus(key: TrackedEventKey, status: ResolutionStatus): Promise<UnresolvedEvent | null> {
+    const { endpointId, eventId, sessionId } = key;
+    const container = await this.context.endpointContainer(endpointId);
+    if (container === null || typeof sessionId !== 'string' || !eventId) return null;
+    const { resource } = await container
+      .item(trackingDocumentId(eventId, sessionId), sessionId)
+      .read<TrackingDocument>();
+    if (resource === undefined || resource.visibility !== 'live' || resource.resolutionStatus !== status)
+      return null;
+    return fromTrackingDocument(resource);
   }
 
-  async getEvent(endpointId: string, eventId: string): Promise<UnresolvedEvent | null> {
+  async getEvent({ endpointId, eventId }: EndpointEventRef): Promise<UnresolvedEvent | null> {
     const [newest] = await this.live(endpointId, (w) => w.equals('c.eventId', eventId), 1);
     return newest ?? null;
   }
 
-  async getEventById(endpointId: string, id: string): Promise<UnresolvedEvent | null> {
+  async getEventById({
+    endpointId,
+    id,
+  }: {
+    readonly endpointId: string;
+    readonly id: string;
+  }): Promise<UnresolvedEvent | null> {
     const [row] = await this.live(endpointId, (w) => w.equals('c.id', encodeId(id)), 1);
     return row ?? null;
   }
 
-  async getEventsByIds(endpointId: string, ids: readonly string[]): Promise<UnresolvedEvent[]> {
+  async getEventsByIds({ endpointId, ids }: EventIdsOnEndpoint): Promise<UnresolvedEvent[]> {
     if (ids.length === 0) return [];
     return this.live(endpointId, (w) => {
       const composite = w.value(ids.map(encodeId));
@@ -60,10 +60,10 @@ export class CosmosEventLookups extends EndpointRows implements TrackingEventLoo
     return this.live(endpointId, (w) => w.equals('c.resolutionStatus', ResolutionStatus.Completed));
   }
 
-  async getPendingHandoffByExternalJobId(
-    endpointId: string,
-    externalJobId: string | null,
-  ): Promise<UnresolvedEvent | null> {
+  async getPendingHandoffByExternalJobId({
+    endpointId,
+    externalJobId,
+  }: HandoffJobRef): Promise<UnresolvedEvent | null> {
     if (externalJobId == null || externalJobId === '') return null;
     const [row] = await this.live(
       endpointId,
@@ -73,10 +73,10 @@ export class CosmosEventLookups extends EndpointRows implements TrackingEventLoo
     return row ?? null;
   }
 
-  async getNextPendingHandoffEvent(
-    endpointId: string,
-    eventTypeIds?: readonly string[] | null,
-  ): Promise<UnresolvedEvent | null> {
+  async getNextPendingHandoffEvent({
+    endpointId,
+    eventTypeIds,
+  }: NextHandoffRequest): Promise<UnresolvedEvent | null> {
     const types = eventTypeIds?.filter((t) => t !== '') ?? [];
     // Handoff rows are few; ordering by (enqueuedTimeUtc, write order) is done here rather than with a
     // two-field ORDER BY, which would need a composite index on every endpoint container.

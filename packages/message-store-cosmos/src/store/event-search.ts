@@ -1,5 +1,6 @@
 import {
   type EventFilter,
+  type EventSearchRequest,
   matchesPrefix,
   offsetPageRequest,
   type SearchResponse,
@@ -32,11 +33,11 @@ function eventFilterConditions(where: Where, filter: EventFilter): Where {
  * Deep pages therefore cost more request units than early ones (see docs/storage-cosmos.md).
  */
 export class CosmosEventSearch extends EndpointRows implements TrackingEventSearch {
-  async getEventsByFilter(
-    filter: EventFilter,
-    continuationToken: string | null,
-    maxSearchItemsCount: number,
-  ): Promise<SearchResponse> {
+  async getEventsByFilter({
+    filter,
+    continuationToken = null,
+    maxItems: maxSearchItemsCount,
+  }: EventSearchRequest): Promise<SearchResponse> {
     const request = offsetPageRequest(continuationToken, maxSearchItemsCount);
     const wanted = request.offset + request.size + 1;
     const endpoints = (await this.context.endpointIds()).filter((id) => matchesPrefix(id, filter.endpointId));

@@ -1,9 +1,12 @@
 import { MessageType } from '@nimbus/core';
 import {
+  assertValidStoreEndpointId,
+  type EndpointEventRef,
   FIXED_RETENTION_MS,
   type MessageEntity,
   type MessageEntityWrite,
-  type MessageFilter,
+  type MessageRef,
+  type MessageSearchRequest,
   type MessageSearchResult,
   offsetPageRequest,
   requireNonEmptyString,
@@ -39,10 +42,21 @@ export class CosmosMessageHistory implements TrackingMessageHistory {
     return docs.map(fromMessageDocument);
   }
 
-  async storeMessage(message: MessageEntityWrite): Promise<boolean> {
+  async storeMessages(messages: readonly MessageEntityWrite[]): Promise<boolean[]> {
+    for (const message of messages) this.#check(message);
+    const stored: boolean[] = [];
+    for (const message of messages) stored.push(await this.storeMessage(message));
+    return stored;
+  }
+
+  #check(message: MessageEntityWrite): void {
     requireNonEmptyString('eventId', message.eventId);
     requireNonEmptyString('messageId', message.messageId);
-    requireNonEmptyString('endpointId', message.endpointId);
+    assertValidStoreEndpointId(message.endpointId);
+  }
+
+  async storeMessage(message: MessageEntityWrite): Promise<boolean> {
+    this.#check(message);
     const at = this.context.clock.now();
     const entity = toMessageEntity(message);
     // Ordered by enqueued time, ties by write order.
@@ -62,7 +76,7 @@ export class CosmosMessageHistory implements TrackingMessageHistory {
     }
   }
 
-  async getMessage(eventId: string, messageId: string): Promise<MessageEntity | null> {
+  async getMessage({ eventId, messageId }: MessageRef): Promise<MessageEntity | null> {
     if (!eventId || !messageId) return null;
     const { resource } = await this.#messages.item(encodeId(messageId), eventId).read<MessageDocument>();
     return resource === undefined ? null : fromMessageDocument(resource);
@@ -87,7 +101,7 @@ export class CosmosMessageHistory implements TrackingMessageHistory {
     return found ?? null;
   }
 
-  async getFailedMessage(eventId: string, endpointId: string): Promise<MessageEntity | null> {
+  async getFailedMessage({ eventId, endpointId }: EndpointEventRef): Promise<MessageEntity | null> {
     const [found] = await this.#ofEvent(
       eventId,
       (w) =>
@@ -100,12 +114,12 @@ export class CosmosMessageHistory implements TrackingMessageHistory {
     return found ?? null;
   }
 
-  async getDeadletteredMessage(eventId: string, endpointId: string): Promise<MessageEntity | null> {
+  async getDeadletteredMessage({ eventId, endpointId }: EndpointEventRef): Promise<MessageEntity | null> {
     const [found] = await this.#ofEvent(eventId, (w) => w.equals('c.endpointId', endpointId), 'DESC', 1);
     return found ?? null;
   }
 
-  async removeStoredMessage(eventId: string, messageId: string): Promise<void> {
+  async removeStoredMessage({ eventId, messageId }: MessageRef): Promise<void> {
     if (!eventId || !messageId) return;
     try {
       await this.#messages.item(encodeId(messageId), eventId).delete();
@@ -115,11 +129,11 @@ export class CosmosMessageHistory implements TrackingMessageHistory {
   }
 
   /** Cross-partition: the first `offset + size + 1` matches newest first, then the page is cut here. */
-  async searchMessages(
-    filter: MessageFilter,
-    continuationToken: string | null,
-    maxItemCount: number,
-  ): Promise<MessageSearchResult> {
+  async searchMessages({
+    filter,
+    continuationToken = null,
+    maxItems: maxItemCount,
+  }: MessageSearchRequest): Promise<MessageSearchResult> {
     const request = offsetPageRequest(continuationToken, maxItemCount);
     const where = new Where()
       .prefix('c.endpointId', filter.endpointId)

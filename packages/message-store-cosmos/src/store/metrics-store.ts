@@ -1,3 +1,4 @@
+import type { TimeSeriesRequest } from '@nimbus/message-store';
 import {
   endpointMetricsOf,
   eventTypeTimeSeriesOf,
@@ -42,11 +43,11 @@ export class CosmosMetricsStore implements MetricsStore {
     return failedMessageInsightsOf(await this.#since(from));
   }
 
-  async getTimeSeriesMetrics(from: Date, substringLength: number, bucketLabel: string) {
+  async getTimeSeriesMetrics({ from, substringLength, bucketLabel }: TimeSeriesRequest) {
     return timeSeriesOf(await this.#since(from), from, this.context.now(), substringLength, bucketLabel);
   }
 
-  async getEventTypeTimeSeriesMetrics(from: Date, substringLength: number, bucketLabel: string) {
+  async getEventTypeTimeSeriesMetrics({ from, substringLength, bucketLabel }: TimeSeriesRequest) {
     return eventTypeTimeSeriesOf(await this.#since(from), substringLength, bucketLabel);
   }
 }

@@ -36,7 +36,15 @@ export class CosmosServiceHealthStore implements ServiceHealthStore {
       .sort((a, b) => (a.serviceId < b.serviceId ? -1 : a.serviceId > b.serviceId ? 1 : 0));
   }
 
-  async tryClaimServiceProbe(serviceId: string, dueBefore: Date, probeMessageId: string): Promise<boolean> {
+  async tryClaimServiceProbe({
+    serviceId,
+    dueBefore,
+    probeMessageId,
+  }: {
+    readonly serviceId: string;
+    readonly dueBefore: Date;
+    readonly probeMessageId: string;
+  }): Promise<boolean> {
     requireServiceId(serviceId);
     const stored = await this.#docs.read(serviceId);
     const current = stored === null ? null : toHealth(stored.body);

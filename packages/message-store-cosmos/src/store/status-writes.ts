@@ -3,9 +3,16 @@ import {
   assertValidStatusWriteKey,
   decideStatusWrite,
   FIXED_RETENTION_MS,
+  type PendingCompletion,
+  type PurgeScope,
   ResolutionStatus,
+  type StatusWrite,
   type StatusWriteKey,
   TERMINAL_STATUSES,
+  type TrackedEventKey,
+  type TrackingBatch,
+  type TrackingBatchResult,
+  type TrackingMessageHistory,
   type TrackingRowLifecycle,
   type TrackingStatusWrites,
   toUnresolvedEvent,
@@ -30,20 +37,32 @@ async function pointRead(container: Container, key: StatusWriteKey): Promise<Tra
  * (`IfMatch`); a 412 there, or a 409 on the first create, means another writer got in between: that is
  * thrown (`LostWriteRaceError`, retryable), never reported as a refusal.
  */
+/** How often a guarded write re-reads after losing the etag race before giving up. */
+const MAX_WRITE_RACES = 5;
+
 export class CosmosStatusWrites implements TrackingStatusWrites, TrackingRowLifecycle {
-  constructor(private readonly context: CosmosStoreContext) {}
+  constructor(
+    private readonly context: CosmosStoreContext,
+    private readonly history: Pick<TrackingMessageHistory, 'storeMessages'>,
+  ) {}
 
-  uploadPendingMessage = this.#upload(ResolutionStatus.Pending);
-  uploadDeferredMessage = this.#upload(ResolutionStatus.Deferred);
-  uploadFailedMessage = this.#upload(ResolutionStatus.Failed);
-  uploadDeadletteredMessage = this.#upload(ResolutionStatus.DeadLettered);
-  uploadUnsupportedMessage = this.#upload(ResolutionStatus.Unsupported);
-  uploadSkippedMessage = this.#upload(ResolutionStatus.Skipped);
-  uploadCompletedMessage = this.#upload(ResolutionStatus.Completed);
+  async writeStatus({ key, status, content }: StatusWrite): Promise<boolean> {
+    assertValidStatusWriteKey(key);
+    return this.#write(key, status, content);
+  }
 
-  #upload(status: ResolutionStatus) {
-    return (eventId: string, sessionId: string, endpointId: string, content: UnresolvedEventWrite) =>
-      this.#write({ eventId, sessionId, endpointId }, status, content);
+  /** Cosmos DB has no transaction across partitions: each row is guarded and written on its own, in order. */
+  async writeStatuses(writes: readonly StatusWrite[]): Promise<boolean[]> {
+    for (const write of writes) assertValidStatusWriteKey(write.key);
+    const written: boolean[] = [];
+    for (const { key, status, content } of writes) written.push(await this.#write(key, status, content));
+    return written;
+  }
+
+  async writeBatch({ messages = [], statuses = [] }: TrackingBatch): Promise<TrackingBatchResult> {
+    for (const write of statuses) assertValidStatusWriteKey(write.key);
+    const messagesStored = await this.history.storeMessages(messages);
+    return { messagesStored, statusesWritten: await this.writeStatuses(statuses) };
   }
 
   #document(key: StatusWriteKey, status: ResolutionStatus, content: UnresolvedEventWrite): TrackingDocument {
@@ -57,12 +76,26 @@ export class CosmosStatusWrites implements TrackingStatusWrites, TrackingRowLife
     );
   }
 
+  /** Guarded write; losing the etag race to another writer means deciding again against what it wrote. */
   async #write(
     key: StatusWriteKey,
     status: ResolutionStatus,
     content: UnresolvedEventWrite,
   ): Promise<boolean> {
-    assertValidStatusWriteKey(key);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#writeOnce(key, status, content);
+      } catch (error) {
+        if (!(error instanceof LostWriteRaceError) || attempt >= MAX_WRITE_RACES) throw error;
+      }
+    }
+  }
+
+  async #writeOnce(
+    key: StatusWriteKey,
+    status: ResolutionStatus,
+    content: UnresolvedEventWrite,
+  ): Promise<boolean> {
     const doc = this.#document(key, status, content);
     const container = await this.context.endpointContainerForWrite(key.endpointId);
     if (TERMINAL_STATUSES.has(status)) {
@@ -96,14 +129,8 @@ export class CosmosStatusWrites implements TrackingStatusWrites, TrackingRowLife
     }
   }
 
-  async tryCompletePendingMessage(
-    eventId: string,
-    sessionId: string,
-    endpointId: string,
-    expectedLastMessageId: string | null,
-    content: UnresolvedEventWrite,
-  ): Promise<boolean> {
-    const key = { eventId, sessionId, endpointId };
+  async tryCompletePending({ key, expectedLastMessageId, content }: PendingCompletion): Promise<boolean> {
+    const { endpointId, sessionId } = key;
     assertValidStatusWriteKey(key);
     const container = await this.context.endpointContainer(endpointId);
     if (container === null) return false;
@@ -123,7 +150,7 @@ export class CosmosStatusWrites implements TrackingStatusWrites, TrackingRowLife
     return true;
   }
 
-  async removeMessage(eventId: string, sessionId: string, endpointId: string): Promise<boolean> {
+  async removeMessage({ endpointId, eventId, sessionId }: TrackedEventKey): Promise<boolean> {
     const container = await this.context.endpointContainer(endpointId);
     if (container === null) return false;
     const current = await pointRead(container, { eventId, sessionId, endpointId });
@@ -132,7 +159,7 @@ export class CosmosStatusWrites implements TrackingStatusWrites, TrackingRowLife
     return true;
   }
 
-  async purgeMessages(endpointId: string, sessionId?: string): Promise<boolean> {
+  async purgeMessages({ endpointId, sessionId }: PurgeScope): Promise<boolean> {
     const container = await this.context.endpointContainer(endpointId);
     if (container === null) return false;
     const rows =
@@ -147,7 +174,7 @@ export class CosmosStatusWrites implements TrackingStatusWrites, TrackingRowLife
     return rows.length > 0;
   }
 
-  async archiveFailedEvent(eventId: string, sessionId: string, endpointId: string): Promise<void> {
+  async archiveFailedEvent({ endpointId, eventId, sessionId }: TrackedEventKey): Promise<void> {
     const container = await this.context.endpointContainer(endpointId);
     if (container === null) return;
     const current = await pointRead(container, { eventId, sessionId, endpointId });

@@ -1,7 +1,9 @@
 import {
+  assertValidStoreEndpointId,
   type EndpointSubscription,
+  type EndpointSubscriptionWrite,
   newEndpointSubscription,
-  requireNonEmptyString,
+  type SubscriptionFailureQuery,
   type SubscriptionStore,
   subscriptionWantsFailure,
   withSubscriptionUpdate,
@@ -43,11 +45,9 @@ export class CosmosSubscriptionStore implements SubscriptionStore {
     }
   }
 
-  async subscribeToEndpointNotification(
-    ...args: Parameters<SubscriptionStore['subscribeToEndpointNotification']>
-  ): Promise<EndpointSubscription> {
-    requireNonEmptyString('endpointId', args[0]);
-    const subscription = newEndpointSubscription(...args);
+  async subscribeToEndpointNotification(write: EndpointSubscriptionWrite): Promise<EndpointSubscription> {
+    assertValidStoreEndpointId(write.endpointId);
+    const subscription = newEndpointSubscription(write);
     await this.#container.items.create(subscription);
     return subscription;
   }
@@ -59,11 +59,14 @@ export class CosmosSubscriptionStore implements SubscriptionStore {
     return docs.map(strip);
   }
 
-  async getSubscriptionsOnEndpointWithEventtype(
-    ...[endpointId, ...failure]: Parameters<SubscriptionStore['getSubscriptionsOnEndpointWithEventtype']>
-  ): Promise<EndpointSubscription[]> {
+  async getSubscriptionsOnEndpointWithEventtype({
+    endpointId,
+    eventType,
+    payload,
+    errorText,
+  }: SubscriptionFailureQuery): Promise<EndpointSubscription[]> {
     const all = await this.getSubscriptionsOnEndpoint(endpointId);
-    return all.filter((s) => subscriptionWantsFailure(s, ...failure));
+    return all.filter((s) => subscriptionWantsFailure(s, eventType, payload, errorText));
   }
 
   async updateSubscription(subscription: EndpointSubscription): Promise<boolean> {
@@ -75,13 +78,25 @@ export class CosmosSubscriptionStore implements SubscriptionStore {
     return true;
   }
 
-  async unsubscribeById(endpointId: string, id: string): Promise<boolean> {
+  async unsubscribeById({
+    endpointId,
+    id,
+  }: {
+    readonly endpointId: string;
+    readonly id: string;
+  }): Promise<boolean> {
     const stored = await this.#byId(id);
     if (stored === null || stored.endpointId !== endpointId) return false;
     return this.#delete(stored);
   }
 
-  async unsubscribeByMail(endpointId: string, mail: string): Promise<boolean> {
+  async unsubscribeByMail({
+    endpointId,
+    mail,
+  }: {
+    readonly endpointId: string;
+    readonly mail: string;
+  }): Promise<boolean> {
     const matching = await queryAll<Stored>(
       this.#container,
       'SELECT * FROM c WHERE c.endpointId = @e AND c.mail = @m',

@@ -1,6 +1,11 @@
 import { initialMigration } from './0001_initial.js';
 import { retentionIndexesMigration } from './0002_retention_indexes.js';
+import { rowExpiryMigration } from './0003_row_expiry.js';
 import type { Migration } from './migration.js';
 
 /** Every migration the package ships, in the order they apply. Append only; never edit an applied one. */
-export const ALL_MIGRATIONS: readonly Migration[] = [initialMigration, retentionIndexesMigration];
+export const ALL_MIGRATIONS: readonly Migration[] = [
+  initialMigration,
+  retentionIndexesMigration,
+  rowExpiryMigration,
+];

@@ -3,7 +3,6 @@ import {
   FIXED_RETENTION_MS,
   type RetentionSweepResult,
   UNRESOLVED_STATUSES,
-  unresolvedRetentionMs,
 } from '@nimbus/message-store';
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
@@ -17,53 +16,36 @@ type BatchedTable = 'unresolved_events' | 'messages' | 'message_audits';
 type Condition<T extends BatchedTable> = (eb: ExpressionBuilder<StoreDatabase, T>) => Expression<SqlBool>;
 
 /**
- * Deletes everything past its retention at `nowMs`: unresolved rows by the configured window (unlimited
- * by default), terminal rows, soft-deleted and archived rows, history and audits by the fixed table.
- * Windows are measured from the row's last write (`updated_at`; `deleted_at` for soft deletes).
+ * Deletes everything past its retention at `nowMs`. A resolver row goes when the expiry stamped at its
+ * last write (`expires_at`: the unresolved window in force then, the fixed terminal window, or the
+ * soft-delete / archive window) has passed; history and audits by the fixed table from their creation.
  */
 export async function sweepExpiredRows(
   context: StoreContext,
   nowMs: number,
   batchSize = DEFAULT_SWEEP_BATCH_SIZE,
 ): Promise<RetentionSweepResult> {
-  const unresolvedWindow = unresolvedRetentionMs(context.retention);
-  const unresolved = [...UNRESOLVED_STATUSES];
-  const finished = [...FINISHED_STATUSES];
-  const events = (condition: Condition<'unresolved_events'>) =>
-    deleteInBatches(context, 'unresolved_events', condition, batchSize);
+  const expired = (condition: Condition<'unresolved_events'>) =>
+    deleteInBatches(
+      context,
+      'unresolved_events',
+      (eb) => eb.and([eb('expires_at', 'is not', null), eb('expires_at', '<=', nowMs), condition(eb)]),
+      batchSize,
+    );
+  const live =
+    (statuses: readonly string[]): Condition<'unresolved_events'> =>
+    (eb) =>
+      eb.and([eb('deleted', '=', 0), eb('status', 'in', [...statuses])]);
+  const deletedAs =
+    (kind: string): Condition<'unresolved_events'> =>
+    (eb) =>
+      eb.and([eb('deleted', '=', 1), eb('deletion_kind', '=', kind)]);
 
   return {
-    unresolvedRows:
-      unresolvedWindow === null
-        ? 0
-        : await events((eb) =>
-            eb.and([
-              eb('deleted', '=', 0),
-              eb('status', 'in', unresolved),
-              eb('updated_at', '<=', nowMs - unresolvedWindow),
-            ]),
-          ),
-    terminalRows: await events((eb) =>
-      eb.and([
-        eb('deleted', '=', 0),
-        eb('status', 'in', finished),
-        eb('updated_at', '<=', nowMs - FIXED_RETENTION_MS.terminalRows),
-      ]),
-    ),
-    softDeletedRows: await events((eb) =>
-      eb.and([
-        eb('deleted', '=', 1),
-        eb('deletion_kind', '=', DeletionKind.Removed),
-        eb('deleted_at', '<=', nowMs - FIXED_RETENTION_MS.softDeletedRows),
-      ]),
-    ),
-    archivedRows: await events((eb) =>
-      eb.and([
-        eb('deleted', '=', 1),
-        eb('deletion_kind', '=', DeletionKind.Archived),
-        eb('deleted_at', '<=', nowMs - FIXED_RETENTION_MS.archivedFailedRows),
-      ]),
-    ),
+    unresolvedRows: await expired(live([...UNRESOLVED_STATUSES])),
+    terminalRows: await expired(live([...FINISHED_STATUSES])),
+    softDeletedRows: await expired(deletedAs(DeletionKind.Removed)),
+    archivedRows: await expired(deletedAs(DeletionKind.Archived)),
     messages: await deleteInBatches(
       context,
       'messages',

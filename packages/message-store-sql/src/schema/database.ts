@@ -27,6 +27,8 @@ export interface UnresolvedEventsTable {
   deleted_at: number | null;
   /** `removed` or `archived`: the two soft-delete kinds have different retention. */
   deletion_kind: string | null;
+  /** When retention deletes the row (epoch ms), stamped at its last write; null keeps it. */
+  expires_at: number | null;
   document_json: string;
 }
 

@@ -1,10 +1,13 @@
 import {
-  type AuditFilter,
+  type AuditSearchRequest,
   type AuditSearchResult,
+  type AuditWrite,
+  assertValidStoreEndpointId,
+  type EndpointEventsRef,
   type EventReport,
+  type EventReportWrite,
   type MessageAuditEntity,
   MessageAuditType,
-  type MessageAuditWrite,
   offsetPageRequest,
   requireNonEmptyString,
   type TrackingAuditsAndReports,
@@ -22,12 +25,9 @@ const RESUBMITS: MessageAuditType[] = [MessageAuditType.Resubmit, MessageAuditTy
 export class AuditsAndReports implements TrackingAuditsAndReports {
   constructor(private readonly context: StoreContext) {}
 
-  async storeMessageAudit(
-    eventId: string,
-    write: MessageAuditWrite,
-    endpointId?: string | null,
-    eventTypeId?: string | null,
-  ): Promise<void> {
+  async storeMessageAudit({ eventId, audit: write, endpointId, eventTypeId }: AuditWrite): Promise<void> {
+    const auditedEndpoint = endpointId ?? write.endpointId;
+    if (auditedEndpoint != null) assertValidStoreEndpointId(auditedEndpoint);
     const audit = toMessageAudit(eventId, write, endpointId ?? null);
     await this.context.dialect.db
       .insertInto('message_audits')
@@ -56,10 +56,7 @@ export class AuditsAndReports implements TrackingAuditsAndReports {
     return rows.map((r) => decodeDocument<MessageAuditEntity>(r.document_json));
   }
 
-  async getResubmitCounts(
-    endpointId: string,
-    eventIds: readonly string[],
-  ): Promise<ReadonlyMap<string, number>> {
+  async getResubmitCounts({ endpointId, eventIds }: EndpointEventsRef): Promise<ReadonlyMap<string, number>> {
     const counts = new Map<string, number>();
     if (!endpointId || eventIds.length === 0) return counts;
     for (const batch of chunks([...new Set(eventIds)], 500)) {
@@ -77,11 +74,11 @@ export class AuditsAndReports implements TrackingAuditsAndReports {
     return counts;
   }
 
-  async searchAudits(
-    filter: AuditFilter,
-    continuationToken: string | null,
-    maxItemCount: number,
-  ): Promise<AuditSearchResult> {
+  async searchAudits({
+    filter,
+    continuationToken = null,
+    maxItems: maxItemCount,
+  }: AuditSearchRequest): Promise<AuditSearchResult> {
     const request = offsetPageRequest(continuationToken, maxItemCount);
     let query = this.context.dialect.db
       .selectFrom('message_audits')
@@ -111,14 +108,14 @@ export class AuditsAndReports implements TrackingAuditsAndReports {
     };
   }
 
-  async setEventReport(
-    endpointId: string,
-    eventId: string,
-    isReported: boolean,
-    reportedBy: string | null,
-    ticketId: string | null,
-  ): Promise<void> {
-    requireNonEmptyString('endpointId', endpointId);
+  async setEventReport({
+    endpointId,
+    eventId,
+    isReported,
+    reportedBy,
+    ticketId,
+  }: EventReportWrite): Promise<void> {
+    assertValidStoreEndpointId(endpointId);
     requireNonEmptyString('eventId', eventId);
     const values = {
       is_reported: isReported ? 1 : 0,
@@ -133,10 +130,10 @@ export class AuditsAndReports implements TrackingAuditsAndReports {
       .execute();
   }
 
-  async getEventReports(
-    endpointId: string,
-    eventIds: readonly string[],
-  ): Promise<ReadonlyMap<string, EventReport>> {
+  async getEventReports({
+    endpointId,
+    eventIds,
+  }: EndpointEventsRef): Promise<ReadonlyMap<string, EventReport>> {
     const reports = new Map<string, EventReport>();
     const ids = [...new Set(eventIds.filter((id) => id !== ''))];
     if (!endpointId || ids.length === 0) return reports;

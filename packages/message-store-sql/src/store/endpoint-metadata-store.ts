@@ -19,7 +19,7 @@ import type { StoreDb } from '../dialect/sql-dialect.js';
 import type { EndpointMetadataTable, HeartbeatSettingsTable, HeartbeatsTable } from '../schema/database.js';
 import { decodeDocument, encodeDocument, toDateOrNull, toMs, toMsOrNull } from './document-codec.js';
 import { chunks, ordinalCompare } from './query-helpers.js';
-import { notifyAfterCommit, type StoreContext } from './store-context.js';
+import type { StoreContext } from './store-context.js';
 
 /** The metadata fields kept in `document_json`; the heartbeat flag and rollup have their own columns. */
 type MetadataDocument = Omit<
@@ -183,7 +183,13 @@ export class SqlEndpointMetadataStore implements EndpointMetadataStore {
       .execute();
   }
 
-  async setHeartbeat(heartbeat: Heartbeat, endpointId: string): Promise<boolean> {
+  async setHeartbeat({
+    endpointId,
+    heartbeat,
+  }: {
+    readonly endpointId: string;
+    readonly heartbeat: Heartbeat;
+  }): Promise<boolean> {
     if (heartbeat == null) throw new InvalidStoreArgumentError('heartbeat', 'is required');
     assertValidStoreEndpointId(endpointId);
     await this.context.dialect.atomic(async (tx) => {
@@ -231,7 +237,6 @@ export class SqlEndpointMetadataStore implements EndpointMetadataStore {
         .execute();
       await this.recomputeRollup(tx, endpointId);
     });
-    await notifyAfterCommit(this.context, 'heartbeat', endpointId);
     return true;
   }
 
@@ -299,7 +304,6 @@ export class SqlEndpointMetadataStore implements EndpointMetadataStore {
       for (const id of ids) await this.recomputeRollup(tx, id);
       return ids;
     });
-    for (const id of touched) await notifyAfterCommit(this.context, 'heartbeat', id);
     return touched;
   }
 

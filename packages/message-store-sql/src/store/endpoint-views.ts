@@ -2,6 +2,7 @@ import {
   type BlockedMessageEvent,
   type BlockedMessageEventPage,
   compositeEventId,
+  type EndpointPageRequest,
   EndpointRole,
   type EndpointState,
   type EndpointStateCount,
@@ -13,7 +14,10 @@ import {
   PaginationLimits,
   ResolutionStatus,
   SESSION_BLOCKING_STATUSES,
+  type SessionPageRequest,
+  type SessionRef,
   type SessionStateCount,
+  type SessionsRef,
   sessionStateCount,
   type TrackingEndpointViews,
   toBlockedMessageEvent,
@@ -47,15 +51,18 @@ export class EndpointViews implements TrackingEndpointViews {
     return endpointStateCount(endpointId, countOf, nowDate(this.context));
   }
 
-  async downloadEndpointSessionStateCount(endpointId: string, sessionId: string): Promise<SessionStateCount> {
-    const [result] = await this.downloadEndpointSessionStateCountBatch(endpointId, [sessionId]);
+  async downloadEndpointSessionStateCount({ endpointId, sessionId }: SessionRef): Promise<SessionStateCount> {
+    const [result] = await this.downloadEndpointSessionStateCountBatch({
+      endpointId,
+      sessionIds: [sessionId],
+    });
     return result!;
   }
 
-  async downloadEndpointSessionStateCountBatch(
-    endpointId: string,
-    sessionIds: readonly string[],
-  ): Promise<SessionStateCount[]> {
+  async downloadEndpointSessionStateCountBatch({
+    endpointId,
+    sessionIds,
+  }: SessionsRef): Promise<SessionStateCount[]> {
     const rows: { event_id: string; session_id: string; status: string }[] = [];
     for (const batch of chunks([...new Set(sessionIds)], 500)) {
       rows.push(
@@ -81,11 +88,11 @@ export class EndpointViews implements TrackingEndpointViews {
     );
   }
 
-  async downloadEndpointStatePaging(
-    endpointId: string,
-    pageSize: number,
-    continuationToken: string | null,
-  ): Promise<EndpointState> {
+  async downloadEndpointStatePaging({
+    endpointId,
+    pageSize,
+    continuationToken = null,
+  }: EndpointPageRequest): Promise<EndpointState> {
     const request = offsetPageRequest(continuationToken, pageSize);
     const page = await fetchOffsetPage(
       this.live(endpointId)
@@ -103,12 +110,12 @@ export class EndpointViews implements TrackingEndpointViews {
     );
   }
 
-  async getBlockedEventsOnSession(
-    endpointId: string,
-    sessionId: string,
-    skip: number,
-    take: number,
-  ): Promise<BlockedMessageEventPage> {
+  async getBlockedEventsOnSession({
+    endpointId,
+    sessionId,
+    skip,
+    take,
+  }: SessionPageRequest): Promise<BlockedMessageEventPage> {
     const blocked = () =>
       this.live(endpointId)
         .where('session_id', '=', sessionId)

@@ -1,6 +1,11 @@
 import {
+  type EndpointEventRef,
+  type EventIdsOnEndpoint,
   HANDOFF_SUB_STATUS,
+  type HandoffJobRef,
+  type NextHandoffRequest,
   ResolutionStatus,
+  type TrackedEventKey,
   type TrackingEventLookups,
   type UnresolvedEvent,
 } from '@nimbus/message-store';
@@ -32,33 +37,17 @@ export class EventLookups implements TrackingEventLookups {
       .where('deleted', '=', 0);
   }
 
-  private async byStatus(endpointId: string, eventId: string, sessionId: string, status: ResolutionStatus) {
+  async getEventInStatus(key: TrackedEventKey, status: ResolutionStatus): Promise<UnresolvedEvent | null> {
     const row = await this.live()
-      .where('endpoint_id', '=', endpointId)
-      .where('event_id', '=', eventId)
-      .where('session_id', '=', sessionId)
+      .where('endpoint_id', '=', key.endpointId)
+      .where('event_id', '=', key.eventId)
+      .where('session_id', '=', key.sessionId)
       .where('status', '=', status)
       .executeTakeFirst();
     return row === undefined ? null : unresolvedFromRow(row);
   }
 
-  getPendingEvent(endpointId: string, eventId: string, sessionId: string) {
-    return this.byStatus(endpointId, eventId, sessionId, ResolutionStatus.Pending);
-  }
-  getFailedEvent(endpointId: string, eventId: string, sessionId: string) {
-    return this.byStatus(endpointId, eventId, sessionId, ResolutionStatus.Failed);
-  }
-  getDeferredEvent(endpointId: string, eventId: string, sessionId: string) {
-    return this.byStatus(endpointId, eventId, sessionId, ResolutionStatus.Deferred);
-  }
-  getDeadletteredEvent(endpointId: string, eventId: string, sessionId: string) {
-    return this.byStatus(endpointId, eventId, sessionId, ResolutionStatus.DeadLettered);
-  }
-  getUnsupportedEvent(endpointId: string, eventId: string, sessionId: string) {
-    return this.byStatus(endpointId, eventId, sessionId, ResolutionStatus.Unsupported);
-  }
-
-  async getEvent(endpointId: string, eventId: string): Promise<UnresolvedEvent | null> {
+  async getEvent({ endpointId, eventId }: EndpointEventRef): Promise<UnresolvedEvent | null> {
     const row = await this.live()
       .where('endpoint_id', '=', endpointId)
       .where('event_id', '=', eventId)
@@ -68,7 +57,13 @@ export class EventLookups implements TrackingEventLookups {
     return row === undefined ? null : unresolvedFromRow(row);
   }
 
-  async getEventById(endpointId: string, id: string): Promise<UnresolvedEvent | null> {
+  async getEventById({
+    endpointId,
+    id,
+  }: {
+    readonly endpointId: string;
+    readonly id: string;
+  }): Promise<UnresolvedEvent | null> {
     const splits = compositeIdSplits(id);
     if (splits.length === 0) return null;
     const row = await this.live()
@@ -84,7 +79,7 @@ export class EventLookups implements TrackingEventLookups {
     return row === undefined ? null : unresolvedFromRow(row);
   }
 
-  async getEventsByIds(endpointId: string, ids: readonly string[]): Promise<UnresolvedEvent[]> {
+  async getEventsByIds({ endpointId, ids }: EventIdsOnEndpoint): Promise<UnresolvedEvent[]> {
     const unique = [...new Set(ids.filter((id) => id !== ''))];
     const found = new Map<number, UnresolvedEvent>();
     for (const batch of chunks(unique, 200)) {
@@ -117,10 +112,10 @@ export class EventLookups implements TrackingEventLookups {
       .where('pending_sub_status', '=', HANDOFF_SUB_STATUS);
   }
 
-  async getPendingHandoffByExternalJobId(
-    endpointId: string,
-    externalJobId: string | null,
-  ): Promise<UnresolvedEvent | null> {
+  async getPendingHandoffByExternalJobId({
+    endpointId,
+    externalJobId,
+  }: HandoffJobRef): Promise<UnresolvedEvent | null> {
     if (externalJobId == null || externalJobId === '') return null;
     const row = await this.pendingHandoffs(endpointId)
       .where('external_job_id', '=', externalJobId)
@@ -129,10 +124,10 @@ export class EventLookups implements TrackingEventLookups {
     return row === undefined ? null : unresolvedFromRow(row);
   }
 
-  async getNextPendingHandoffEvent(
-    endpointId: string,
-    eventTypeIds?: readonly string[] | null,
-  ): Promise<UnresolvedEvent | null> {
+  async getNextPendingHandoffEvent({
+    endpointId,
+    eventTypeIds,
+  }: NextHandoffRequest): Promise<UnresolvedEvent | null> {
     const types = (eventTypeIds ?? []).filter((t) => t !== '');
     let query = this.pendingHandoffs(endpointId);
     if (types.length > 0) query = query.where('event_type_id', 'in', types);

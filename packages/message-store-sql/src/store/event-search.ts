@@ -1,5 +1,5 @@
-import type { EventFilter, SearchResponse, TrackingEventSearch } from '@nimbus/message-store';
-import { offsetPageRequest, withEventJsonStripped } from '@nimbus/message-store';
+import type { SearchResponse, TrackingEventSearch } from '@nimbus/message-store';
+import { type EventSearchRequest, offsetPageRequest, withEventJsonStripped } from '@nimbus/message-store';
 import { toMs } from './document-codec.js';
 import { fetchOffsetPage } from './fetch-offset-page.js';
 import type { StoreContext } from './store-context.js';
@@ -12,11 +12,11 @@ const EVENT_JSON_PATH = ['messageContent', 'eventContent', 'eventJson'] as const
 export class EventSearch implements TrackingEventSearch {
   constructor(private readonly context: StoreContext) {}
 
-  async getEventsByFilter(
-    filter: EventFilter,
-    continuationToken: string | null,
-    maxSearchItemsCount: number,
-  ): Promise<SearchResponse> {
+  async getEventsByFilter({
+    filter,
+    continuationToken = null,
+    maxItems: maxSearchItemsCount,
+  }: EventSearchRequest): Promise<SearchResponse> {
     const { dialect } = this.context;
     const request = offsetPageRequest(continuationToken, maxSearchItemsCount);
     let query = dialect.db

@@ -1,16 +1,18 @@
 import { MessageType } from '@nimbus/core';
 import {
+  type EndpointEventRef,
   type MessageEntity,
   type MessageEntityWrite,
-  type MessageFilter,
+  type MessageRef,
+  type MessageSearchRequest,
   type MessageSearchResult,
   offsetPageRequest,
   type TrackingMessageHistory,
-  toMessageEntity,
   withEventJsonStripped,
 } from '@nimbus/message-store';
-import { decodeDocument, encodeDocument, toMs } from './document-codec.js';
+import { decodeDocument } from './document-codec.js';
 import { fetchOffsetPage } from './fetch-offset-page.js';
+import { insertMessages } from './message-rows.js';
 import { startsWithIgnoringCase } from './query-helpers.js';
 import type { StoreContext } from './store-context.js';
 import { trackedMessageConditions } from './tracked-message-conditions.js';
@@ -26,32 +28,15 @@ export class MessageHistory implements TrackingMessageHistory {
   }
 
   async storeMessage(write: MessageEntityWrite): Promise<boolean> {
-    const message = toMessageEntity(write);
-    const result = await this.context.dialect.db
-      .insertInto('messages')
-      .values({
-        event_id: message.eventId,
-        message_id: message.messageId,
-        endpoint_id: message.endpointId,
-        session_id: message.sessionId,
-        message_type: message.messageType,
-        event_type_id: message.eventTypeId,
-        from_address: message.from,
-        to_address: message.to,
-        enqueued_time: toMs(message.enqueuedTimeUtc),
-        queue_time_ms: message.queueTimeMs,
-        processing_time_ms: message.processingTimeMs,
-        has_error: message.messageContent.errorContent === null ? 0 : 1,
-        has_event_json: message.messageContent.eventContent?.eventJson ? 1 : 0,
-        created_at: this.context.clock.now(),
-        document_json: encodeDocument(message),
-      })
-      .onConflict((oc) => oc.columns(['event_id', 'message_id']).doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+    const [stored] = await insertMessages(this.context.dialect.db, this.context, [write]);
+    return stored!;
   }
 
-  async getMessage(eventId: string, messageId: string): Promise<MessageEntity | null> {
+  storeMessages(writes: readonly MessageEntityWrite[]): Promise<boolean[]> {
+    return insertMessages(this.context.dialect.db, this.context, writes);
+  }
+
+  async getMessage({ eventId, messageId }: MessageRef): Promise<MessageEntity | null> {
     const row = await this.select()
       .where('event_id', '=', eventId)
       .where('message_id', '=', messageId)
@@ -79,7 +64,7 @@ export class MessageHistory implements TrackingMessageHistory {
     return row === undefined ? null : decode(row);
   }
 
-  async getFailedMessage(eventId: string, endpointId: string): Promise<MessageEntity | null> {
+  async getFailedMessage({ eventId, endpointId }: EndpointEventRef): Promise<MessageEntity | null> {
     const row = await this.select()
       .where('event_id', '=', eventId)
       .where('endpoint_id', '=', endpointId)
@@ -90,7 +75,7 @@ export class MessageHistory implements TrackingMessageHistory {
     return row === undefined ? null : decode(row);
   }
 
-  async getDeadletteredMessage(eventId: string, endpointId: string): Promise<MessageEntity | null> {
+  async getDeadletteredMessage({ eventId, endpointId }: EndpointEventRef): Promise<MessageEntity | null> {
     const row = await this.select()
       .where('event_id', '=', eventId)
       .where('endpoint_id', '=', endpointId)
@@ -100,7 +85,7 @@ export class MessageHistory implements TrackingMessageHistory {
     return row === undefined ? null : decode(row);
   }
 
-  async removeStoredMessage(eventId: string, messageId: string): Promise<void> {
+  async removeStoredMessage({ eventId, messageId }: MessageRef): Promise<void> {
     await this.context.dialect.db
       .deleteFrom('messages')
       .where('event_id', '=', eventId)
@@ -108,11 +93,11 @@ export class MessageHistory implements TrackingMessageHistory {
       .execute();
   }
 
-  async searchMessages(
-    filter: MessageFilter,
-    continuationToken: string | null,
-    maxItemCount: number,
-  ): Promise<MessageSearchResult> {
+  async searchMessages({
+    filter,
+    continuationToken = null,
+    maxItems: maxItemCount,
+  }: MessageSearchRequest): Promise<MessageSearchResult> {
     const request = offsetPageRequest(continuationToken, maxItemCount);
     let query = this.select();
     for (const condition of trackedMessageConditions(filter)) query = query.where(condition);

@@ -8,6 +8,7 @@ import type {
   LatencyAggregate,
   MessageEntity,
   MetricsStore,
+  TimeSeriesRequest,
   TimeSeriesResult,
 } from '@nimbus/message-store';
 import { sql } from 'kysely';
@@ -154,11 +155,11 @@ export class SqlMetricsStore implements MetricsStore {
     }));
   }
 
-  async getTimeSeriesMetrics(
-    from: Date,
-    substringLength: number,
-    bucketLabel: string,
-  ): Promise<TimeSeriesResult> {
+  async getTimeSeriesMetrics({
+    from,
+    substringLength,
+    bucketLabel,
+  }: TimeSeriesRequest): Promise<TimeSeriesResult> {
     const length = bucketLength(substringLength);
     const width = BUCKET_MS[length];
     const counts = await this.bucketCounts(
@@ -186,11 +187,11 @@ export class SqlMetricsStore implements MetricsStore {
     };
   }
 
-  async getEventTypeTimeSeriesMetrics(
-    from: Date,
-    substringLength: number,
-    bucketLabel: string,
-  ): Promise<EventTypeTimeSeriesResult> {
+  async getEventTypeTimeSeriesMetrics({
+    from,
+    substringLength,
+    bucketLabel,
+  }: TimeSeriesRequest): Promise<EventTypeTimeSeriesResult> {
     const length = bucketLength(substringLength);
     const counts = await this.bucketCounts(from, length, [MessageType.EventRequest], true);
     const series = new Map<string, Map<number, number>>();

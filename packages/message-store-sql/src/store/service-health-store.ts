@@ -6,7 +6,7 @@ import {
 } from '@nimbus/message-store';
 import { toDateOrNull, toMs, toMsOrNull } from './document-codec.js';
 import { ordinalCompare } from './query-helpers.js';
-import { notifyAfterCommit, type StoreContext } from './store-context.js';
+import type { StoreContext } from './store-context.js';
 
 function requireServiceId(serviceId: string | null | undefined): string {
   if (serviceId == null || serviceId.trim() === '') {
@@ -38,7 +38,15 @@ export class SqlServiceHealthStore implements ServiceHealthStore {
       .sort((a, b) => ordinalCompare(a.serviceId, b.serviceId));
   }
 
-  async tryClaimServiceProbe(serviceId: string, dueBefore: Date, probeMessageId: string): Promise<boolean> {
+  async tryClaimServiceProbe({
+    serviceId,
+    dueBefore,
+    probeMessageId,
+  }: {
+    readonly serviceId: string;
+    readonly dueBefore: Date;
+    readonly probeMessageId: string;
+  }): Promise<boolean> {
     requireServiceId(serviceId);
     const now = this.context.clock.now();
     const due = toMs(dueBefore);
@@ -86,7 +94,6 @@ export class SqlServiceHealthStore implements ServiceHealthStore {
       .values({ service_id: serviceId, ...outcome, last_probe_sent_at: null })
       .onConflict((oc) => oc.column('service_id').doUpdateSet(outcome))
       .execute();
-    await notifyAfterCommit(this.context, 'service', serviceId);
     return true;
   }
 
@@ -115,7 +122,6 @@ export class SqlServiceHealthStore implements ServiceHealthStore {
         .execute();
       return ids;
     });
-    for (const id of touched) await notifyAfterCommit(this.context, 'service', id);
     return touched;
   }
 }

@@ -1,136 +1,168 @@
 import {
   assertValidStatusWriteKey,
-  decideStatusWrite,
-  type GuardedRow,
+  FINISHED_STATUSES,
+  FIXED_RETENTION_MS,
+  type PendingCompletion,
   ResolutionStatus,
-  type StatusWriteKey,
-  TERMINAL_STATUSES,
+  type StatusWrite,
+  type TrackedEventKey,
+  type TrackingBatch,
+  type TrackingBatchResult,
+  type TrackingStatusWrites,
   toUnresolvedEvent,
-  type UnresolvedEventWrite,
+  unresolvedRetentionMs,
 } from '@nimbus/message-store';
 import type { StoreDb } from '../dialect/sql-dialect.js';
-import { notifyAfterCommit, nowDate, type StoreContext } from './store-context.js';
+import { insertMessages } from './message-rows.js';
+import { chunks } from './query-helpers.js';
+import { statusWriteAllowed } from './status-guard-sql.js';
+import { nowDate, type StoreContext } from './store-context.js';
 import { unresolvedColumns } from './unresolved-rows.js';
 
 const KEY_COLUMNS = ['endpoint_id', 'event_id', 'session_id'] as const;
+/** Rows per upsert statement (20 columns each, well inside both engines' parameter limits). */
+const ROWS_PER_STATEMENT = 500;
 
-/** How often a guarded first insert re-reads after losing the insert race before giving up. */
-const MAX_INSERT_RACES = 5;
+const keyText = (k: TrackedEventKey) => `${k.endpointId}\u0000${k.eventId}\u0000${k.sessionId}`;
 
 /**
- * Writes a status row. Terminal outcomes are unguarded (the guard always lets them through), so they are
- * one upsert. Non-terminal writes read the row under the write lock, ask `decideStatusWrite`, and write
- * in the same transaction, so the decision always holds against the row actually replaced.
+ * Status writes on SQL. Each write is an upsert whose update is conditioned on the stale-write guard
+ * evaluated in SQL against the row the upsert locked, so the decision always holds against the row
+ * actually replaced; rows the guard refuses are simply not returned. A batch is one transaction with one
+ * statement per "round": round n holds the n-th write of every key, so several writes of one key apply in
+ * order, and rows are sorted by key so concurrent batches lock in the same order.
  */
-export async function writeStatus(
-  context: StoreContext,
-  key: StatusWriteKey,
-  status: ResolutionStatus,
-  content: UnresolvedEventWrite,
-): Promise<boolean> {
-  assertValidStatusWriteKey(key);
-  const event = toUnresolvedEvent(key, status, content, nowDate(context));
-  const columns = unresolvedColumns(event);
-  const { dialect } = context;
+export class SqlStatusWrites implements TrackingStatusWrites {
+  constructor(private readonly context: StoreContext) {}
 
-  let written: boolean;
-  if (TERMINAL_STATUSES.has(status)) {
-    await dialect.db
-      .insertInto('unresolved_events')
-      .values(columns)
-      .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doUpdateSet(columns))
-      .execute();
-    written = true;
-  } else {
-    // The first sighting of an event has no row to guard against (the guard always writes over
-    // nothing), so it is one insert; only when a row exists do we lock, decide and update.
-    written =
-      (await insertIfAbsent(dialect.db, columns)) ||
-      (await dialect.atomic((tx) => guardedWrite(context, tx, key, columns, event)));
+  async writeStatus(write: StatusWrite): Promise<boolean> {
+    assertValidStatusWriteKey(write.key);
+    const [written] = await this.upsertGuarded(this.context.dialect.db, [write]);
+    return written!;
   }
-  if (written) await notifyAfterCommit(context, 'endpoint', key.endpointId);
-  return written;
-}
 
-async function insertIfAbsent(db: StoreDb, columns: ReturnType<typeof unresolvedColumns>): Promise<boolean> {
-  const inserted = await db
-    .insertInto('unresolved_events')
-    .values(columns)
-    .onConflict((oc) => oc.columns([...KEY_COLUMNS]).doNothing())
-    .executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0;
-}
+  async writeStatuses(writes: readonly StatusWrite[]): Promise<boolean[]> {
+    return [...(await this.writeBatch({ statuses: writes })).statusesWritten];
+  }
 
-async function guardedWrite(
-  context: StoreContext,
-  tx: StoreDb,
-  key: StatusWriteKey,
-  columns: ReturnType<typeof unresolvedColumns>,
-  incoming: {
-    resolutionStatus: ResolutionStatus;
-    messageType: GuardedRow['messageType'];
-    lastMessageId: string | null;
-  },
-): Promise<boolean> {
-  for (let attempt = 1; ; attempt++) {
-    const current = await context.dialect
-      .forUpdate(
-        tx
-          .selectFrom('unresolved_events')
-          .select(['id', 'status', 'message_type', 'parent_message_id', 'deleted'])
-          .where('endpoint_id', '=', key.endpointId)
-          .where('event_id', '=', key.eventId)
-          .where('session_id', '=', key.sessionId),
-      )
+  async writeBatch({ messages = [], statuses = [] }: TrackingBatch): Promise<TrackingBatchResult> {
+    for (const write of statuses) assertValidStatusWriteKey(write.key);
+    if (messages.length === 0 && statuses.length === 0) return { messagesStored: [], statusesWritten: [] };
+    return this.context.dialect.atomic(async (tx) => {
+      const messagesStored = await insertMessages(tx, this.context, messages);
+      const statusesWritten = new Array<boolean>(statuses.length).fill(false);
+      for (const round of rounds(statuses)) {
+        const written = await this.upsertGuarded(
+          tx,
+          round.map((i) => statuses[i]!),
+        );
+        round.forEach((index, n) => {
+          statusesWritten[index] = written[n]!;
+        });
+      }
+      return { messagesStored, statusesWritten };
+    });
+  }
+
+  /**
+   * The operator reconcile: ONE conditional UPDATE that turns the row Completed only if it is still a live
+   * Pending row whose last message id equals the expected one (null matches null). A lost race updates nothing.
+   */
+  async tryCompletePending({ key, expectedLastMessageId, content }: PendingCompletion): Promise<boolean> {
+    assertValidStatusWriteKey(key);
+    const at = nowDate(this.context);
+    const event = toUnresolvedEvent(key, ResolutionStatus.Completed, content, at);
+    const result = await this.context.dialect.db
+      .updateTable('unresolved_events')
+      .set(unresolvedColumns(event, this.expiryFor(ResolutionStatus.Completed, at.getTime())))
+      .where('endpoint_id', '=', key.endpointId)
+      .where('event_id', '=', key.eventId)
+      .where('session_id', '=', key.sessionId)
+      .where('status', '=', ResolutionStatus.Pending)
+      .where('deleted', '=', 0)
+      .where('last_message_id', 'is not distinct from', expectedLastMessageId)
       .executeTakeFirst();
-    // A removed or archived row counts as absent: the write revives it.
-    const guarded: GuardedRow | null =
-      current === undefined || current.deleted !== 0
-        ? null
-        : {
-            resolutionStatus: current.status as ResolutionStatus,
-            messageType: current.message_type as GuardedRow['messageType'],
-            parentMessageId: current.parent_message_id,
-          };
-    if (decideStatusWrite(guarded, incoming) === 'refuse') return false;
-    if (current !== undefined) {
-      await tx.updateTable('unresolved_events').set(columns).where('id', '=', current.id).execute();
-      return true;
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The expiry a row gets from the retention in force now; it keeps it until it is rewritten. */
+  private expiryFor(status: ResolutionStatus, atMs: number): number | null {
+    if (FINISHED_STATUSES.has(status)) return atMs + FIXED_RETENTION_MS.terminalRows;
+    const window = unresolvedRetentionMs(this.context.retention);
+    return window === null ? null : atMs + window;
+  }
+
+  /** Writes of distinct keys; one result per write, in the given order. */
+  private async upsertGuarded(db: StoreDb, writes: readonly StatusWrite[]): Promise<boolean[]> {
+    const at = nowDate(this.context);
+    const order = writes
+      .map((_, i) => i)
+      .sort((a, b) => compare(keyText(writes[a]!.key), keyText(writes[b]!.key)));
+    const written = new Set<string>();
+    for (const part of chunks(order, ROWS_PER_STATEMENT)) {
+      const rows = part.map((i) => {
+        const { key, status, content } = writes[i]!;
+        return unresolvedColumns(
+          toUnresolvedEvent(key, status, content, at),
+          this.expiryFor(status, at.getTime()),
+        );
+      });
+      const returned = await db
+        .insertInto('unresolved_events')
+        .values(rows)
+        .onConflict((oc) =>
+          oc
+            .columns([...KEY_COLUMNS])
+            .doUpdateSet((eb) => updateFromExcluded(eb))
+            .where((eb) => statusWriteAllowed(eb)),
+        )
+        .returning(['endpoint_id', 'event_id', 'session_id'])
+        .execute();
+      for (const r of returned) {
+        written.add(keyText({ endpointId: r.endpoint_id, eventId: r.event_id, sessionId: r.session_id }));
+      }
     }
-    // No row to lock yet: insert only if still absent. Losing that race means another writer created
-    // the row after our read, so decide again against what it wrote.
-    if (await insertIfAbsent(tx, columns)) return true;
-    if (attempt >= MAX_INSERT_RACES) {
-      throw new Error(
-        `Status write for event '${key.eventId}' on '${key.endpointId}' kept losing the first-insert race (${attempt} attempts).`,
-      );
-    }
+    return writes.map((w) => written.has(keyText(w.key)));
   }
 }
 
-/**
- * The operator reconcile: ONE conditional UPDATE that turns the row Completed only if it is still a live
- * Pending row whose last message id equals the expected one (null matches null). A lost race updates nothing.
- */
-export async function tryCompletePending(
-  context: StoreContext,
-  key: StatusWriteKey,
-  expectedLastMessageId: string | null,
-  content: UnresolvedEventWrite,
-): Promise<boolean> {
-  assertValidStatusWriteKey(key);
-  const event = toUnresolvedEvent(key, ResolutionStatus.Completed, content, nowDate(context));
-  const result = await context.dialect.db
-    .updateTable('unresolved_events')
-    .set(unresolvedColumns(event))
-    .where('endpoint_id', '=', key.endpointId)
-    .where('event_id', '=', key.eventId)
-    .where('session_id', '=', key.sessionId)
-    .where('status', '=', ResolutionStatus.Pending)
-    .where('deleted', '=', 0)
-    .where('last_message_id', 'is not distinct from', expectedLastMessageId)
-    .executeTakeFirst();
-  const completed = Number(result.numUpdatedRows) === 1;
-  if (completed) await notifyAfterCommit(context, 'endpoint', key.endpointId);
-  return completed;
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Indexes of `writes` grouped so each group has at most one write per key, in order of occurrence. */
+function rounds(writes: readonly StatusWrite[]): number[][] {
+  const seen = new Map<string, number>();
+  const result: number[][] = [];
+  writes.forEach((write, index) => {
+    const key = keyText(write.key);
+    const round = seen.get(key) ?? 0;
+    seen.set(key, round + 1);
+    if (result[round] === undefined) result[round] = [];
+    result[round].push(index);
+  });
+  return result;
+}
+
+const UPDATED_COLUMNS = [
+  'status',
+  'message_type',
+  'parent_message_id',
+  'last_message_id',
+  'event_type_id',
+  'to_address',
+  'from_address',
+  'endpoint_role',
+  'pending_sub_status',
+  'external_job_id',
+  'updated_at',
+  'enqueued_time',
+  'deleted',
+  'deleted_at',
+  'deletion_kind',
+  'expires_at',
+  'document_json',
+] as const;
+
+// biome-ignore lint/suspicious/noExplicitAny: Kysely's excluded-row builder type is internal.
+function updateFromExcluded(eb: any): Record<string, unknown> {
+  return Object.fromEntries(UPDATED_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)]));
 }

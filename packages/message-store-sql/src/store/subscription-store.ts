@@ -1,6 +1,9 @@
 import {
+  assertValidStoreEndpointId,
   type EndpointSubscription,
+  type EndpointSubscriptionWrite,
   newEndpointSubscription,
+  type SubscriptionFailureQuery,
   type SubscriptionStore,
   subscriptionWantsFailure,
   withSubscriptionUpdate,
@@ -16,32 +19,15 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     return this.context.dialect.db;
   }
 
-  async subscribeToEndpointNotification(
-    endpointId: string,
-    mail: string,
-    type: string,
-    author: string,
-    url: string,
-    eventTypes: readonly string[],
-    payload: string,
-    frequency: number,
-  ): Promise<EndpointSubscription> {
-    const subscription = newEndpointSubscription(
-      endpointId,
-      mail,
-      type,
-      author,
-      url,
-      eventTypes,
-      payload,
-      frequency,
-    );
+  async subscribeToEndpointNotification(write: EndpointSubscriptionWrite): Promise<EndpointSubscription> {
+    assertValidStoreEndpointId(write.endpointId);
+    const subscription = newEndpointSubscription(write);
     await this.db
       .insertInto('endpoint_subscriptions')
       .values({
         id: subscription.id,
-        endpoint_id: endpointId,
-        mail,
+        endpoint_id: write.endpointId,
+        mail: write.mail,
         document_json: encodeDocument(subscription),
       })
       .execute();
@@ -58,12 +44,12 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     return rows.map((r) => decodeDocument<EndpointSubscription>(r.document_json));
   }
 
-  async getSubscriptionsOnEndpointWithEventtype(
-    endpointId: string,
-    eventType: string,
-    payload: string,
-    errorText: string,
-  ): Promise<EndpointSubscription[]> {
+  async getSubscriptionsOnEndpointWithEventtype({
+    endpointId,
+    eventType,
+    payload,
+    errorText,
+  }: SubscriptionFailureQuery): Promise<EndpointSubscription[]> {
     const all = await this.getSubscriptionsOnEndpoint(endpointId);
     return all.filter((s) => subscriptionWantsFailure(s, eventType, payload, errorText));
   }
@@ -89,7 +75,13 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     });
   }
 
-  async unsubscribeById(endpointId: string, id: string): Promise<boolean> {
+  async unsubscribeById({
+    endpointId,
+    id,
+  }: {
+    readonly endpointId: string;
+    readonly id: string;
+  }): Promise<boolean> {
     const result = await this.db
       .deleteFrom('endpoint_subscriptions')
       .where('endpoint_id', '=', endpointId)
@@ -98,7 +90,13 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async unsubscribeByMail(endpointId: string, mail: string): Promise<boolean> {
+  async unsubscribeByMail({
+    endpointId,
+    mail,
+  }: {
+    readonly endpointId: string;
+    readonly mail: string;
+  }): Promise<boolean> {
     const result = await this.db
       .deleteFrom('endpoint_subscriptions')
       .where('endpoint_id', '=', endpointId)

@@ -6,7 +6,10 @@ import { decodeDocument, encodeDocument, toMs } from './document-codec.js';
 export type UnresolvedRow = Selectable<UnresolvedEventsTable>;
 
 /** Column values of a live row holding `event` (a write always revives a removed or archived row). */
-export function unresolvedColumns(event: UnresolvedEvent): Insertable<UnresolvedEventsTable> {
+export function unresolvedColumns(
+  event: UnresolvedEvent,
+  expiresAt: number | null,
+): Insertable<UnresolvedEventsTable> {
   return {
     endpoint_id: event.endpointId,
     event_id: event.eventId,
@@ -26,6 +29,7 @@ export function unresolvedColumns(event: UnresolvedEvent): Insertable<Unresolved
     deleted: 0,
     deleted_at: null,
     deletion_kind: null,
+    expires_at: expiresAt,
     document_json: encodeDocument(event),
   };
 }

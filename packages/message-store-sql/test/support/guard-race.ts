@@ -108,21 +108,11 @@ export function uploadFor(
     parentMessageId: write.parentMessageId,
     to: write.tag,
   };
-  const args = [write.eventId, 's1', endpointId, content] as const;
-  switch (write.status) {
-    case ResolutionStatus.Pending:
-      return store.uploadPendingMessage(...args);
-    case ResolutionStatus.Deferred:
-      return store.uploadDeferredMessage(...args);
-    case ResolutionStatus.Failed:
-      return store.uploadFailedMessage(...args);
-    case ResolutionStatus.Completed:
-      return store.uploadCompletedMessage(...args);
-    case ResolutionStatus.Skipped:
-      return store.uploadSkippedMessage(...args);
-    default:
-      throw new Error(`race plans do not use ${write.status}`);
-  }
+  return store.writeStatus({
+    key: { endpointId, eventId: write.eventId, sessionId: 's1' },
+    status: write.status,
+    content,
+  });
 }
 
 function incoming(write: RaceWrite) {

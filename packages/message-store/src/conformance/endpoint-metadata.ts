@@ -90,7 +90,7 @@ export function describeEndpointMetadataStoreConformance(
     it('getMetadatas includes heartbeat rows in both forms', async () => {
       const { store, id } = await open();
       await store.setEndpointMetadata(sampleMetadata(id('ep')));
-      await store.setHeartbeat(probe('p1', HS.On, 0), id('ep'));
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p1', HS.On, 0) });
       const filtered = await store.getMetadatas([id('ep')]);
       const all = (await store.getMetadatas()).filter((m) => m.endpointId === id('ep'));
       expect(filtered[0]?.heartbeats.map((h) => h.messageId)).toEqual(['p1']);
@@ -99,7 +99,7 @@ export function describeEndpointMetadataStoreConformance(
 
     it('setEndpointMetadata leaves the heartbeat rows alone', async () => {
       const { store, id } = await open();
-      await store.setHeartbeat(probe('p1', HS.On, 0), id('ep'));
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p1', HS.On, 0) });
       await store.setEndpointMetadata(sampleMetadata(id('ep')));
       expect((await store.getEndpointMetadata(id('ep')))?.heartbeats).toHaveLength(1);
     });
@@ -107,11 +107,14 @@ export function describeEndpointMetadataStoreConformance(
     it('setHeartbeat settles the pending row instead of duplicating it, keeping its interval', async () => {
       const { store, id } = await open();
       const ep = id('ep');
-      await store.setHeartbeat(probe('p1', HS.Pending, 0), ep);
+      await store.setHeartbeat({ endpointId: ep, heartbeat: probe('p1', HS.Pending, 0) });
       let meta = await store.getEndpointMetadata(ep);
       expect(meta?.heartbeats).toHaveLength(1);
       expect(meta?.endpointHeartbeatStatus).toBe(HS.Pending);
-      await store.setHeartbeat({ ...probe('p1', HS.On, 0, 120, '9.9.9'), intervalSeconds: 0 }, ep);
+      await store.setHeartbeat({
+        endpointId: ep,
+        heartbeat: { ...probe('p1', HS.On, 0, 120, '9.9.9'), intervalSeconds: 0 },
+      });
       meta = await store.getEndpointMetadata(ep);
       expect(meta?.heartbeats).toHaveLength(1);
       expect(meta?.heartbeats[0]).toMatchObject({
@@ -126,7 +129,8 @@ export function describeEndpointMetadataStoreConformance(
 
     it('setHeartbeat keeps only the 20 newest rows', async () => {
       const { store, id } = await open();
-      for (let i = 0; i < 25; i++) await store.setHeartbeat(probe(`p${i}`, HS.On, i * MINUTE), id('ep'));
+      for (let i = 0; i < 25; i++)
+        await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe(`p${i}`, HS.On, i * MINUTE) });
       const rows = (await store.getEndpointMetadata(id('ep')))?.heartbeats ?? [];
       expect(rows).toHaveLength(20);
       expect(rows[0]?.startTime).toEqual(at(5 * MINUTE));
@@ -227,9 +231,15 @@ export function describeEndpointMetadataStoreConformance(
 
     it('sweepTimedOutHeartbeats settles only stale pending rows', async () => {
       const { store, id } = await open();
-      await store.setHeartbeat(probe('stale', HS.Pending, -10 * MINUTE), id('stale'));
-      await store.setHeartbeat(probe('fresh', HS.Pending, 0), id('fresh'));
-      await store.setHeartbeat(probe('answered', HS.On, -10 * MINUTE), id('answered'));
+      await store.setHeartbeat({
+        endpointId: id('stale'),
+        heartbeat: probe('stale', HS.Pending, -10 * MINUTE),
+      });
+      await store.setHeartbeat({ endpointId: id('fresh'), heartbeat: probe('fresh', HS.Pending, 0) });
+      await store.setHeartbeat({
+        endpointId: id('answered'),
+        heartbeat: probe('answered', HS.On, -10 * MINUTE),
+      });
       const touched = await store.sweepTimedOutHeartbeats(at(-5 * MINUTE));
       expect(touched).toContain(id('stale'));
       expect(touched).not.toContain(id('fresh'));
@@ -248,8 +258,8 @@ export function describeEndpointMetadataStoreConformance(
 
     it('overview: an in-flight probe does not mask the last settled outcome', async () => {
       const { store, id } = await open();
-      await store.setHeartbeat(probe('p1', HS.On, 0, 120, '10.0.5'), id('ep'));
-      await store.setHeartbeat(probe('p2', HS.Pending, 5 * MINUTE), id('ep'));
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p1', HS.On, 0, 120, '10.0.5') });
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p2', HS.Pending, 5 * MINUTE) });
       expect(await overviewOf(store, id('ep'))).toMatchObject({
         status: HS.On,
         roundTripMs: 120,
@@ -262,14 +272,14 @@ export function describeEndpointMetadataStoreConformance(
 
     it('overview: a dead endpoint keeps showing Off while the next probe is in flight', async () => {
       const { store, id } = await open();
-      await store.setHeartbeat(probe('p1', HS.Off, 0), id('ep'));
-      await store.setHeartbeat(probe('p2', HS.Pending, 5 * MINUTE), id('ep'));
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p1', HS.Off, 0) });
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p2', HS.Pending, 5 * MINUTE) });
       expect((await overviewOf(store, id('ep')))?.status).toBe(HS.Off);
     });
 
     it('overview: the first probe shows Pending until it settles', async () => {
       const { store, id } = await open();
-      await store.setHeartbeat(probe('p1', HS.Pending, 0), id('ep'));
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p1', HS.Pending, 0) });
       expect(await overviewOf(store, id('ep'))).toMatchObject({
         status: HS.Pending,
         roundTripMs: null,
@@ -290,8 +300,8 @@ export function describeEndpointMetadataStoreConformance(
 
     it('overview: round trip and SDK version come from the last answered probe', async () => {
       const { store, id } = await open();
-      await store.setHeartbeat(probe('p1', HS.On, 0, 80, '10.0.4'), id('ep'));
-      await store.setHeartbeat(probe('p2', HS.Off, 5 * MINUTE), id('ep'));
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p1', HS.On, 0, 80, '10.0.4') });
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p2', HS.Off, 5 * MINUTE) });
       expect(await overviewOf(store, id('ep'))).toMatchObject({
         status: HS.Off,
         roundTripMs: 80,
@@ -301,15 +311,15 @@ export function describeEndpointMetadataStoreConformance(
 
     it('rollup keeps the settled outcome when the next probe is written as pending', async () => {
       const { store, id } = await open();
-      await store.setHeartbeat(probe('p1', HS.On, 0), id('ep'));
-      await store.setHeartbeat(probe('p2', HS.Pending, 5 * MINUTE), id('ep'));
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p1', HS.On, 0) });
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p2', HS.Pending, 5 * MINUTE) });
       expect((await store.getEndpointMetadata(id('ep')))?.endpointHeartbeatStatus).toBe(HS.On);
     });
 
     it('rollup follows the newest settled outcome', async () => {
       const { store, id } = await open();
-      await store.setHeartbeat(probe('p1', HS.On, 0), id('ep'));
-      await store.setHeartbeat(probe('p2', HS.Off, 5 * MINUTE), id('ep'));
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p1', HS.On, 0) });
+      await store.setHeartbeat({ endpointId: id('ep'), heartbeat: probe('p2', HS.Off, 5 * MINUTE) });
       expect((await store.getEndpointMetadata(id('ep')))?.endpointHeartbeatStatus).toBe(HS.Off);
     });
   });

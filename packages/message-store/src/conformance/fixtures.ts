@@ -74,19 +74,47 @@ export function uploadAs(
 ): Promise<boolean> {
   switch (status) {
     case ResolutionStatus.Pending:
-      return store.uploadPendingMessage(eventId, sessionId, endpointId, row);
+      return store.writeStatus({
+        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+        status: ResolutionStatus.Pending,
+        content: row,
+      });
     case ResolutionStatus.Deferred:
-      return store.uploadDeferredMessage(eventId, sessionId, endpointId, row);
+      return store.writeStatus({
+        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+        status: ResolutionStatus.Deferred,
+        content: row,
+      });
     case ResolutionStatus.Failed:
-      return store.uploadFailedMessage(eventId, sessionId, endpointId, row);
+      return store.writeStatus({
+        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+        status: ResolutionStatus.Failed,
+        content: row,
+      });
     case ResolutionStatus.DeadLettered:
-      return store.uploadDeadletteredMessage(eventId, sessionId, endpointId, row);
+      return store.writeStatus({
+        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+        status: ResolutionStatus.DeadLettered,
+        content: row,
+      });
     case ResolutionStatus.Unsupported:
-      return store.uploadUnsupportedMessage(eventId, sessionId, endpointId, row);
+      return store.writeStatus({
+        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+        status: ResolutionStatus.Unsupported,
+        content: row,
+      });
     case ResolutionStatus.Skipped:
-      return store.uploadSkippedMessage(eventId, sessionId, endpointId, row);
+      return store.writeStatus({
+        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+        status: ResolutionStatus.Skipped,
+        content: row,
+      });
     case ResolutionStatus.Completed:
-      return store.uploadCompletedMessage(eventId, sessionId, endpointId, row);
+      return store.writeStatus({
+        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+        status: ResolutionStatus.Completed,
+        content: row,
+      });
   }
 }
 
@@ -100,17 +128,32 @@ export function getAs(
 ) {
   switch (status) {
     case ResolutionStatus.Pending:
-      return store.getPendingEvent(endpointId, eventId, sessionId);
+      return store.getEventInStatus(
+        { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+        ResolutionStatus.Pending,
+      );
     case ResolutionStatus.Deferred:
-      return store.getDeferredEvent(endpointId, eventId, sessionId);
+      return store.getEventInStatus(
+        { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+        ResolutionStatus.Deferred,
+      );
     case ResolutionStatus.Failed:
-      return store.getFailedEvent(endpointId, eventId, sessionId);
+      return store.getEventInStatus(
+        { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+        ResolutionStatus.Failed,
+      );
     case ResolutionStatus.DeadLettered:
-      return store.getDeadletteredEvent(endpointId, eventId, sessionId);
+      return store.getEventInStatus(
+        { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+        ResolutionStatus.DeadLettered,
+      );
     case ResolutionStatus.Unsupported:
-      return store.getUnsupportedEvent(endpointId, eventId, sessionId);
+      return store.getEventInStatus(
+        { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+        ResolutionStatus.Unsupported,
+      );
     default:
-      return store.getEventById(endpointId, `${eventId}_${sessionId}`);
+      return store.getEventById({ endpointId, id: `${eventId}_${sessionId}` });
   }
 }
 

@@ -2,12 +2,16 @@ import { describe } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
 import type { ConformanceStoreFactory } from './factory.js';
 import { storeOpener } from './harness.js';
+import { registerBatchCases } from './tracking-batch.js';
 import { registerTryCompleteCases } from './tracking-complete.js';
 import { registerGuardCases } from './tracking-guard.js';
-import { registerHistoryCases } from './tracking-history.js';
+import { registerHistoryAndAuditCases } from './tracking-history.js';
 import { registerLookupCases } from './tracking-lookups.js';
 import { registerRetentionCases } from './tracking-retention.js';
-import { registerStatusAndViewCases } from './tracking-status.js';
+import { registerSearchCases } from './tracking-search.js';
+import { registerSessionViewCases } from './tracking-session-views.js';
+import { registerStatusWriteCases } from './tracking-status.js';
+import { registerEndpointViewCases } from './tracking-views.js';
 
 /** The shared MessageTrackingStore suite: every provider's tests call this with their factory. */
 export function describeMessageTrackingStoreConformance(
@@ -16,11 +20,15 @@ export function describeMessageTrackingStoreConformance(
 ): void {
   describe(`MessageTrackingStore conformance [${providerName}]`, () => {
     const open = storeOpener(factory);
-    registerStatusAndViewCases(() => open());
+    registerStatusWriteCases(() => open());
+    registerEndpointViewCases(() => open());
+    registerSessionViewCases(() => open());
     registerGuardCases(() => open());
     registerTryCompleteCases(() => open());
+    registerBatchCases(() => open());
     registerLookupCases(() => open());
-    registerHistoryCases(() => open());
+    registerHistoryAndAuditCases(() => open());
+    registerSearchCases(() => open());
     registerRetentionCases(open);
   });
 }

@@ -106,7 +106,7 @@ export function describeMetricsStoreConformance(
           }),
         );
       }
-      const series = await store.getTimeSeriesMetrics(from, 13, 'hour');
+      const series = await store.getTimeSeriesMetrics({ from, substringLength: 13, bucketLabel: 'hour' });
       expect(series.bucketSize).toBe('hour');
       const key = new Date(clock.now() + MINUTE).toISOString().slice(0, 13);
       expect(series.dataPoints.find((b) => b.timestamp === key)).toMatchObject({
@@ -130,7 +130,11 @@ export function describeMetricsStoreConformance(
       await put('r1', MessageType.EventRequest);
       await put('r2', MessageType.EventRequest);
       await put('ok', MessageType.ResolutionResponse);
-      const result = await store.getEventTypeTimeSeriesMetrics(new Date(clock.now() - MINUTE), 16, 'minute');
+      const result = await store.getEventTypeTimeSeriesMetrics({
+        from: new Date(clock.now() - MINUTE),
+        substringLength: 16,
+        bucketLabel: 'minute',
+      });
       const entry = result.series.find((s) => s.eventTypeId === type);
       expect(entry?.total).toBe(2);
       expect(entry?.dataPoints).toEqual([

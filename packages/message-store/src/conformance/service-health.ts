@@ -16,9 +16,13 @@ export function describeServiceHealthStoreConformance(
 
     it('tryClaimServiceProbe creates the row as Unknown on first use', async () => {
       const { store, clock, id } = await open();
-      expect(await store.tryClaimServiceProbe(id('svc'), new Date(clock.now() - MINUTE), 'probe-1')).toBe(
-        true,
-      );
+      expect(
+        await store.tryClaimServiceProbe({
+          serviceId: id('svc'),
+          dueBefore: new Date(clock.now() - MINUTE),
+          probeMessageId: 'probe-1',
+        }),
+      ).toBe(true);
       expect(await row(store, id('svc'))).toMatchObject({
         status: HS.Unknown,
         lastProbeMessageId: 'probe-1',
@@ -29,18 +33,40 @@ export function describeServiceHealthStoreConformance(
     it('tryClaimServiceProbe lets exactly one caller send per interval', async () => {
       const { store, clock, id } = await open();
       const svc = id('svc');
-      expect(await store.tryClaimServiceProbe(svc, new Date(clock.now() + MINUTE), 'probe-1')).toBe(true);
-      expect(await store.tryClaimServiceProbe(svc, new Date(clock.now() - MINUTE), 'probe-2')).toBe(false);
+      expect(
+        await store.tryClaimServiceProbe({
+          serviceId: svc,
+          dueBefore: new Date(clock.now() + MINUTE),
+          probeMessageId: 'probe-1',
+        }),
+      ).toBe(true);
+      expect(
+        await store.tryClaimServiceProbe({
+          serviceId: svc,
+          dueBefore: new Date(clock.now() - MINUTE),
+          probeMessageId: 'probe-2',
+        }),
+      ).toBe(false);
       expect((await row(store, svc))?.lastProbeMessageId).toBe('probe-1');
       clock.advance(MINUTE);
-      expect(await store.tryClaimServiceProbe(svc, new Date(clock.now()), 'probe-3')).toBe(true);
+      expect(
+        await store.tryClaimServiceProbe({
+          serviceId: svc,
+          dueBefore: new Date(clock.now()),
+          probeMessageId: 'probe-3',
+        }),
+      ).toBe(true);
       expect((await row(store, svc))?.lastProbeMessageId).toBe('probe-3');
     });
 
     it('setServiceHealth settles the probe, clears the claim and keeps lastProbeSentUtc', async () => {
       const { store, clock, id } = await open();
       const svc = id('svc');
-      await store.tryClaimServiceProbe(svc, new Date(clock.now()), 'probe-1');
+      await store.tryClaimServiceProbe({
+        serviceId: svc,
+        dueBefore: new Date(clock.now()),
+        probeMessageId: 'probe-1',
+      });
       const sent = (await row(store, svc))?.lastProbeSentUtc;
       clock.advance(1000);
       const seen = new Date(clock.now());
@@ -83,7 +109,9 @@ export function describeServiceHealthStoreConformance(
 
     it('a blank service id is rejected', async () => {
       const { store, clock } = await open();
-      await expect(store.tryClaimServiceProbe(' ', new Date(clock.now()), 'p')).rejects.toMatchObject({
+      await expect(
+        store.tryClaimServiceProbe({ serviceId: ' ', dueBefore: new Date(clock.now()), probeMessageId: 'p' }),
+      ).rejects.toMatchObject({
         code: 'InvalidArgument',
       });
     });
@@ -91,7 +119,11 @@ export function describeServiceHealthStoreConformance(
     it('sweepTimedOutServiceProbes settles only probes sent at or before the cutoff, once', async () => {
       const { store, clock, id } = await open();
       const svc = id('svc');
-      await store.tryClaimServiceProbe(svc, new Date(clock.now()), 'probe-1');
+      await store.tryClaimServiceProbe({
+        serviceId: svc,
+        dueBefore: new Date(clock.now()),
+        probeMessageId: 'probe-1',
+      });
       expect(await store.sweepTimedOutServiceProbes(new Date(clock.now() - 5 * MINUTE))).not.toContain(svc);
       expect(await store.sweepTimedOutServiceProbes(new Date(clock.now() + 5 * MINUTE))).toContain(svc);
       expect(await row(store, svc)).toMatchObject({ status: HS.Off, lastProbeMessageId: null });
@@ -100,8 +132,16 @@ export function describeServiceHealthStoreConformance(
 
     it('getServiceHealth orders by service id', async () => {
       const { store, clock, id } = await open();
-      await store.tryClaimServiceProbe(id('svc-b'), new Date(clock.now()), 'p');
-      await store.tryClaimServiceProbe(id('svc-a'), new Date(clock.now()), 'p');
+      await store.tryClaimServiceProbe({
+        serviceId: id('svc-b'),
+        dueBefore: new Date(clock.now()),
+        probeMessageId: 'p',
+      });
+      await store.tryClaimServiceProbe({
+        serviceId: id('svc-a'),
+        dueBefore: new Date(clock.now()),
+        probeMessageId: 'p',
+      });
       const ids = (await store.getServiceHealth())
         .map((r) => r.serviceId)
         .filter((s) => s.startsWith(id('')));

@@ -16,16 +16,16 @@ export function describeSubscriptionStoreConformance(
       eventTypes = ['OrderPlaced'],
       payload = '',
     ) =>
-      store.subscribeToEndpointNotification(
-        ep,
+      store.subscribeToEndpointNotification({
+        endpointId: ep,
         mail,
-        'mail',
-        'alice',
-        'https://ops',
+        type: 'mail',
+        author: 'alice',
+        url: 'https://ops',
         eventTypes,
         payload,
-        15,
-      );
+        frequency: 15,
+      });
 
     it('subscribe then list round-trips', async () => {
       const { store, id } = await open();
@@ -41,6 +41,12 @@ export function describeSubscriptionStoreConformance(
         url: 'https://ops',
       });
       expect(await store.getSubscriptionsOnEndpoint(id('other'))).toHaveLength(0);
+    });
+
+    it('a reserved endpoint id is refused and nothing is stored', async () => {
+      const { store } = await open();
+      await expect(subscribe(store, 'subscriptions')).rejects.toMatchObject({ code: 'ReservedEndpointId' });
+      expect(await store.getSubscriptionsOnEndpoint('subscriptions')).toEqual([]);
     });
 
     it('updateSubscription persists changes; an unknown id returns false', async () => {
@@ -68,8 +74,8 @@ export function describeSubscriptionStoreConformance(
     it('unsubscribeById removes the subscription only when the endpoint matches', async () => {
       const { store, id } = await open();
       const created = await subscribe(store, id('ep'));
-      expect(await store.unsubscribeById(id('other'), created.id)).toBe(false);
-      expect(await store.unsubscribeById(id('ep'), created.id)).toBe(true);
+      expect(await store.unsubscribeById({ endpointId: id('other'), id: created.id })).toBe(false);
+      expect(await store.unsubscribeById({ endpointId: id('ep'), id: created.id })).toBe(true);
       expect(await store.getSubscriptionsOnEndpoint(id('ep'))).toHaveLength(0);
     });
 
@@ -78,11 +84,11 @@ export function describeSubscriptionStoreConformance(
       await subscribe(store, id('ep'));
       await subscribe(store, id('ep'));
       await subscribe(store, id('ep'), 'keep@example.com');
-      expect(await store.unsubscribeByMail(id('ep'), 'ops@example.com')).toBe(true);
+      expect(await store.unsubscribeByMail({ endpointId: id('ep'), mail: 'ops@example.com' })).toBe(true);
       expect((await store.getSubscriptionsOnEndpoint(id('ep'))).map((s) => s.mail)).toEqual([
         'keep@example.com',
       ]);
-      expect(await store.unsubscribeByMail(id('ep'), 'ops@example.com')).toBe(false);
+      expect(await store.unsubscribeByMail({ endpointId: id('ep'), mail: 'ops@example.com' })).toBe(false);
     });
 
     it('deleteSubscription removes by global id', async () => {
@@ -101,7 +107,14 @@ export function describeSubscriptionStoreConformance(
       const other = await subscribe(store, ep, 'other@x', ['Other']);
       const keyed = await subscribe(store, ep, 'keyed@x', [], 'timeout');
       const ids = async (type: string, payload: string, errorText: string) =>
-        (await store.getSubscriptionsOnEndpointWithEventtype(ep, type, payload, errorText))
+        (
+          await store.getSubscriptionsOnEndpointWithEventtype({
+            endpointId: ep,
+            eventType: type,
+            payload,
+            errorText,
+          })
+        )
           .map((s) => s.id)
           .sort();
       expect(await ids('OrderPlaced', '{}', 'boom')).toEqual([any.id, typed.id].sort());

@@ -19,91 +19,186 @@ export function registerTryCompleteCases(open: Open): void {
     it('completes a Pending row whose last message id matches', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadPendingMessage(id('e'), 's1', ep, sampleEvent(clock, ep, { lastMessageId: 'm1' }));
-      expect(await store.tryCompletePendingMessage(id('e'), 's1', ep, 'm1', completion(clock, ep))).toBe(
-        true,
-      );
-      const row = await store.getEventById(ep, `${id('e')}_s1`);
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: ResolutionStatus.Pending,
+        content: sampleEvent(clock, ep, { lastMessageId: 'm1' }),
+      });
+      expect(
+        await store.tryCompletePending({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          expectedLastMessageId: 'm1',
+          content: completion(clock, ep),
+        }),
+      ).toBe(true);
+      const row = await store.getEventById({ endpointId: ep, id: `${id('e')}_s1` });
       expect(row?.resolutionStatus).toBe(ResolutionStatus.Completed);
       expect(row?.reason).toBe('reconciled');
-      expect(await store.getPendingEvent(ep, id('e'), 's1')).toBeNull();
+      expect(
+        await store.getEventInStatus(
+          { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          ResolutionStatus.Pending,
+        ),
+      ).toBeNull();
     });
 
     it('null expected id matches a row whose last message id is null', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadPendingMessage(id('e'), 's1', ep, sampleEvent(clock, ep, { lastMessageId: null }));
-      expect(await store.tryCompletePendingMessage(id('e'), 's1', ep, null, completion(clock, ep))).toBe(
-        true,
-      );
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: ResolutionStatus.Pending,
+        content: sampleEvent(clock, ep, { lastMessageId: null }),
+      });
+      expect(
+        await store.tryCompletePending({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          expectedLastMessageId: null,
+          content: completion(clock, ep),
+        }),
+      ).toBe(true);
     });
 
     it('null expected id does not match a row with a last message id, and vice versa', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadPendingMessage(id('a'), 's1', ep, sampleEvent(clock, ep, { lastMessageId: 'm1' }));
-      await store.uploadPendingMessage(id('b'), 's1', ep, sampleEvent(clock, ep, { lastMessageId: null }));
-      expect(await store.tryCompletePendingMessage(id('a'), 's1', ep, null, completion(clock, ep))).toBe(
-        false,
-      );
-      expect(await store.tryCompletePendingMessage(id('b'), 's1', ep, 'm1', completion(clock, ep))).toBe(
-        false,
-      );
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('a'), sessionId: 's1' },
+        status: ResolutionStatus.Pending,
+        content: sampleEvent(clock, ep, { lastMessageId: 'm1' }),
+      });
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('b'), sessionId: 's1' },
+        status: ResolutionStatus.Pending,
+        content: sampleEvent(clock, ep, { lastMessageId: null }),
+      });
+      expect(
+        await store.tryCompletePending({
+          key: { endpointId: ep, eventId: id('a'), sessionId: 's1' },
+          expectedLastMessageId: null,
+          content: completion(clock, ep),
+        }),
+      ).toBe(false);
+      expect(
+        await store.tryCompletePending({
+          key: { endpointId: ep, eventId: id('b'), sessionId: 's1' },
+          expectedLastMessageId: 'm1',
+          content: completion(clock, ep),
+        }),
+      ).toBe(false);
     });
 
     it('refuses a missing row', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      expect(await store.tryCompletePendingMessage(id('e'), 's1', ep, 'm1', completion(clock, ep))).toBe(
-        false,
-      );
-      expect(await store.getEvent(ep, id('e'))).toBeNull();
+      expect(
+        await store.tryCompletePending({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          expectedLastMessageId: 'm1',
+          content: completion(clock, ep),
+        }),
+      ).toBe(false);
+      expect(await store.getEvent({ endpointId: ep, eventId: id('e') })).toBeNull();
     });
 
     it('refuses a row that is no longer Pending', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadFailedMessage(id('e'), 's1', ep, sampleEvent(clock, ep, { lastMessageId: 'm1' }));
-      expect(await store.tryCompletePendingMessage(id('e'), 's1', ep, 'm1', completion(clock, ep))).toBe(
-        false,
-      );
-      expect((await store.getFailedEvent(ep, id('e'), 's1'))?.lastMessageId).toBe('m1');
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: ResolutionStatus.Failed,
+        content: sampleEvent(clock, ep, { lastMessageId: 'm1' }),
+      });
+      expect(
+        await store.tryCompletePending({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          expectedLastMessageId: 'm1',
+          content: completion(clock, ep),
+        }),
+      ).toBe(false);
+      expect(
+        (
+          await store.getEventInStatus(
+            { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+            ResolutionStatus.Failed,
+          )
+        )?.lastMessageId,
+      ).toBe('m1');
     });
 
     it('refuses when another message wrote the row since (comparison is exact, case-sensitive)', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadPendingMessage(id('e'), 's1', ep, sampleEvent(clock, ep, { lastMessageId: 'm2' }));
-      expect(await store.tryCompletePendingMessage(id('e'), 's1', ep, 'm1', completion(clock, ep))).toBe(
-        false,
-      );
-      expect(await store.tryCompletePendingMessage(id('e'), 's1', ep, 'M2', completion(clock, ep))).toBe(
-        false,
-      );
-      expect(await store.getPendingEvent(ep, id('e'), 's1')).not.toBeNull();
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: ResolutionStatus.Pending,
+        content: sampleEvent(clock, ep, { lastMessageId: 'm2' }),
+      });
+      expect(
+        await store.tryCompletePending({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          expectedLastMessageId: 'm1',
+          content: completion(clock, ep),
+        }),
+      ).toBe(false);
+      expect(
+        await store.tryCompletePending({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          expectedLastMessageId: 'M2',
+          content: completion(clock, ep),
+        }),
+      ).toBe(false);
+      expect(
+        await store.getEventInStatus(
+          { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          ResolutionStatus.Pending,
+        ),
+      ).not.toBeNull();
     });
 
     it('refuses a removed row', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadPendingMessage(id('e'), 's1', ep, sampleEvent(clock, ep, { lastMessageId: 'm1' }));
-      await store.removeMessage(id('e'), 's1', ep);
-      expect(await store.tryCompletePendingMessage(id('e'), 's1', ep, 'm1', completion(clock, ep))).toBe(
-        false,
-      );
-      expect(await store.getEvent(ep, id('e'))).toBeNull();
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: ResolutionStatus.Pending,
+        content: sampleEvent(clock, ep, { lastMessageId: 'm1' }),
+      });
+      await store.removeMessage({ endpointId: ep, eventId: id('e'), sessionId: 's1' });
+      expect(
+        await store.tryCompletePending({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          expectedLastMessageId: 'm1',
+          content: completion(clock, ep),
+        }),
+      ).toBe(false);
+      expect(await store.getEvent({ endpointId: ep, eventId: id('e') })).toBeNull();
     });
 
     it('of two concurrent callers exactly one wins', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadPendingMessage(id('e'), 's1', ep, sampleEvent(clock, ep, { lastMessageId: 'm1' }));
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: ResolutionStatus.Pending,
+        content: sampleEvent(clock, ep, { lastMessageId: 'm1' }),
+      });
       const results = await Promise.all([
-        store.tryCompletePendingMessage(id('e'), 's1', ep, 'm1', completion(clock, ep)),
-        store.tryCompletePendingMessage(id('e'), 's1', ep, 'm1', completion(clock, ep)),
+        store.tryCompletePending({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          expectedLastMessageId: 'm1',
+          content: completion(clock, ep),
+        }),
+        store.tryCompletePending({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          expectedLastMessageId: 'm1',
+          content: completion(clock, ep),
+        }),
       ]);
       expect(results.filter(Boolean)).toHaveLength(1);
-      expect((await store.getEvent(ep, id('e')))?.resolutionStatus).toBe(ResolutionStatus.Completed);
+      expect((await store.getEvent({ endpointId: ep, eventId: id('e') }))?.resolutionStatus).toBe(
+        ResolutionStatus.Completed,
+      );
     });
   });
 }

@@ -39,7 +39,7 @@ async function replay(open: Open, existing: Step, incoming: Step) {
   expect(await write(existing)).toBe(true);
   clock.advance(1000);
   const result = await write(incoming);
-  const row = await store.getEvent(ep, eventId);
+  const row = await store.getEvent({ endpointId: ep, eventId });
   return { result, row };
 }
 
@@ -113,8 +113,16 @@ export function registerGuardCases(open: Open): void {
     it('EventRequest with no existing row is written', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      expect(await store.uploadPendingMessage(id('e'), 's1', ep, sampleEvent(clock, ep))).toBe(true);
-      expect(await store.getPendingEvent(ep, id('e'), 's1')).not.toBeNull();
+      expect(
+        await store.writeStatus({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          status: RS.Pending,
+          content: sampleEvent(clock, ep),
+        }),
+      ).toBe(true);
+      expect(
+        await store.getEventInStatus({ endpointId: ep, eventId: id('e'), sessionId: 's1' }, RS.Pending),
+      ).not.toBeNull();
     });
 
     it('EventRequest over a Pending row written by an EventRequest is written (idempotent redelivery)', async () => {
@@ -174,23 +182,38 @@ export function registerGuardCases(open: Open): void {
     it('a control request with no message id is not refused by a row whose parent is null', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadFailedMessage(id('e'), 's1', ep, sampleEvent(clock, ep, { parentMessageId: null }));
-      const written = await store.uploadPendingMessage(
-        id('e'),
-        's1',
-        ep,
-        sampleEvent(clock, ep, { messageType: MT.RetryRequest, lastMessageId: null }),
-      );
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep, { parentMessageId: null }),
+      });
+      const written = await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Pending,
+        content: sampleEvent(clock, ep, { messageType: MT.RetryRequest, lastMessageId: null }),
+      });
       expect(written).toBe(true);
     });
 
     it('a write over a removed row counts as a first write', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadCompletedMessage(id('e'), 's1', ep, sampleEvent(clock, ep));
-      expect(await store.removeMessage(id('e'), 's1', ep)).toBe(true);
-      expect(await store.uploadPendingMessage(id('e'), 's1', ep, sampleEvent(clock, ep))).toBe(true);
-      expect(await store.getPendingEvent(ep, id('e'), 's1')).not.toBeNull();
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Completed,
+        content: sampleEvent(clock, ep),
+      });
+      expect(await store.removeMessage({ endpointId: ep, eventId: id('e'), sessionId: 's1' })).toBe(true);
+      expect(
+        await store.writeStatus({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          status: RS.Pending,
+          content: sampleEvent(clock, ep),
+        }),
+      ).toBe(true);
+      expect(
+        await store.getEventInStatus({ endpointId: ep, eventId: id('e'), sessionId: 's1' }, RS.Pending),
+      ).not.toBeNull();
     });
   });
 
@@ -226,11 +249,19 @@ export function registerGuardCases(open: Open): void {
     it('a refused write changes nothing a reader can see', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadCompletedMessage(id('e'), 's1', ep, sampleEvent(clock, ep, { reason: 'done' }));
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Completed,
+        content: sampleEvent(clock, ep, { reason: 'done' }),
+      });
       const before = await getAs(store, RS.Completed, ep, id('e'), 's1');
       clock.advance(5000);
       expect(
-        await store.uploadPendingMessage(id('e'), 's1', ep, sampleEvent(clock, ep, { reason: 'late' })),
+        await store.writeStatus({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          status: RS.Pending,
+          content: sampleEvent(clock, ep, { reason: 'late' }),
+        }),
       ).toBe(false);
       const after = await getAs(store, RS.Completed, ep, id('e'), 's1');
       expect(after).toEqual(before);

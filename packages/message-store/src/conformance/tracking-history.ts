@@ -1,8 +1,8 @@
 import { MessageType } from '@nimbus/core';
 import { describe, expect, it } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
-import { MessageAuditType, ResolutionStatus as RS } from '../enums.js';
-import { content, sampleEvent, sampleMessage } from './fixtures.js';
+import { MessageAuditType } from '../enums.js';
+import { content, sampleMessage } from './fixtures.js';
 import type { OpenedStore } from './harness.js';
 
 type Open = () => Promise<OpenedStore<MessageTrackingStore>>;
@@ -14,7 +14,7 @@ const audit = (auditorName: string, auditType: MessageAuditType, at: Date, extra
   ...extra,
 });
 
-export function registerHistoryCases(open: Open): void {
+export function registerHistoryAndAuditCases(open: Open): void {
   describe('per-message history', () => {
     it('storeMessage then getMessage round-trips ids and CloudEvent identity', async () => {
       const { store, clock, id } = await open();
@@ -26,13 +26,13 @@ export function registerHistoryCases(open: Open): void {
         cloudEventSubject: 's',
       };
       expect(await store.storeMessage(sampleMessage(clock, id('e'), 'm1', ep, ce))).toBe(true);
-      expect(await store.getMessage(id('e'), 'm1')).toMatchObject({
+      expect(await store.getMessage({ eventId: id('e'), messageId: 'm1' })).toMatchObject({
         eventId: id('e'),
         messageId: 'm1',
         ...ce,
       });
       await store.storeMessage(sampleMessage(clock, id('e'), 'm2', ep));
-      expect(await store.getMessage(id('e'), 'm2')).toMatchObject({
+      expect(await store.getMessage({ eventId: id('e'), messageId: 'm2' })).toMatchObject({
         cloudEventId: null,
         cloudEventSubject: null,
       });
@@ -45,7 +45,7 @@ export function registerHistoryCases(open: Open): void {
       expect(
         await store.storeMessage(sampleMessage(clock, id('e'), 'm1', ep, { correlationId: 'second' })),
       ).toBe(false);
-      expect((await store.getMessage(id('e'), 'm1'))?.correlationId).toBe('first');
+      expect((await store.getMessage({ eventId: id('e'), messageId: 'm1' }))?.correlationId).toBe('first');
     });
 
     it('getEventHistory lists the event messages oldest first; removeStoredMessage deletes one', async () => {
@@ -56,8 +56,8 @@ export function registerHistoryCases(open: Open): void {
       await store.storeMessage(sampleMessage(clock, id('e'), 'first', ep, at(0)));
       await store.storeMessage(sampleMessage(clock, id('other'), 'x', ep, at(0)));
       expect((await store.getEventHistory(id('e'))).map((m) => m.messageId)).toEqual(['first', 'second']);
-      await store.removeStoredMessage(id('e'), 'first');
-      await store.removeStoredMessage(id('e'), 'never-existed');
+      await store.removeStoredMessage({ eventId: id('e'), messageId: 'first' });
+      await store.removeStoredMessage({ eventId: id('e'), messageId: 'never-existed' });
       expect((await store.getEventHistory(id('e'))).map((m) => m.messageId)).toEqual(['second']);
     });
 
@@ -92,11 +92,14 @@ export function registerHistoryCases(open: Open): void {
   describe('audit trail and event reports', () => {
     it('storeMessageAudit appends; getMessageAudits returns them oldest first', async () => {
       const { store, clock, id } = await open();
-      await store.storeMessageAudit(
-        id('e'),
-        audit('bob', MessageAuditType.Skip, new Date(clock.now() + 1000)),
-      );
-      await store.storeMessageAudit(id('e'), audit('alice', MessageAuditType.Comment, new Date(clock.now())));
+      await store.storeMessageAudit({
+        eventId: id('e'),
+        audit: audit('bob', MessageAuditType.Skip, new Date(clock.now() + 1000)),
+      });
+      await store.storeMessageAudit({
+        eventId: id('e'),
+        audit: audit('alice', MessageAuditType.Comment, new Date(clock.now())),
+      });
       expect((await store.getMessageAudits(id('e'))).map((a) => a.auditorName)).toEqual(['alice', 'bob']);
     });
 
@@ -112,12 +115,12 @@ export function registerHistoryCases(open: Open): void {
         cloudEventType: 't',
         cloudEventSubject: 'sub',
       };
-      await store.storeMessageAudit(
-        id('e'),
-        audit('alice', MessageAuditType.Resubmit, new Date(clock.now()), fields),
-        ep,
-        'OrderPlaced',
-      );
+      await store.storeMessageAudit({
+        eventId: id('e'),
+        audit: audit('alice', MessageAuditType.Resubmit, new Date(clock.now()), fields),
+        endpointId: ep,
+        eventTypeId: 'OrderPlaced',
+      });
       expect((await store.getMessageAudits(id('e')))[0]).toMatchObject({
         ...fields,
         eventId: id('e'),
@@ -127,7 +130,10 @@ export function registerHistoryCases(open: Open): void {
 
     it('an audit written without the newer fields reads accessDenied false and data null', async () => {
       const { store, clock, id } = await open();
-      await store.storeMessageAudit(id('e'), audit('alice', MessageAuditType.Comment, new Date(clock.now())));
+      await store.storeMessageAudit({
+        eventId: id('e'),
+        audit: audit('alice', MessageAuditType.Comment, new Date(clock.now())),
+      });
       expect((await store.getMessageAudits(id('e')))[0]).toMatchObject({
         accessDenied: false,
         data: null,
@@ -141,37 +147,75 @@ export function registerHistoryCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       const at = new Date(clock.now());
-      await store.storeMessageAudit(id('a'), audit('u', MessageAuditType.Resubmit, at), ep);
-      await store.storeMessageAudit(id('a'), audit('u', MessageAuditType.ResubmitWithChanges, at), ep);
-      await store.storeMessageAudit(
-        id('a'),
-        audit('u', MessageAuditType.Resubmit, at, { accessDenied: true }),
-        ep,
-      );
-      await store.storeMessageAudit(id('a'), audit('u', MessageAuditType.Skip, at), ep);
-      await store.storeMessageAudit(id('b'), audit('u', MessageAuditType.Comment, at), ep);
-      const counts = await store.getResubmitCounts(ep, [id('a'), id('b')]);
+      await store.storeMessageAudit({
+        eventId: id('a'),
+        audit: audit('u', MessageAuditType.Resubmit, at),
+        endpointId: ep,
+      });
+      await store.storeMessageAudit({
+        eventId: id('a'),
+        audit: audit('u', MessageAuditType.ResubmitWithChanges, at),
+        endpointId: ep,
+      });
+      await store.storeMessageAudit({
+        eventId: id('a'),
+        audit: audit('u', MessageAuditType.Resubmit, at, { accessDenied: true }),
+        endpointId: ep,
+      });
+      await store.storeMessageAudit({
+        eventId: id('a'),
+        audit: audit('u', MessageAuditType.Skip, at),
+        endpointId: ep,
+      });
+      await store.storeMessageAudit({
+        eventId: id('b'),
+        audit: audit('u', MessageAuditType.Comment, at),
+        endpointId: ep,
+      });
+      const counts = await store.getResubmitCounts({ endpointId: ep, eventIds: [id('a'), id('b')] });
       expect([...counts.entries()]).toEqual([[id('a'), 2]]);
-      expect((await store.getResubmitCounts(ep, [])).size).toBe(0);
-      expect((await store.getResubmitCounts(id('other'), [id('a')])).size).toBe(0);
+      expect((await store.getResubmitCounts({ endpointId: ep, eventIds: [] })).size).toBe(0);
+      expect((await store.getResubmitCounts({ endpointId: id('other'), eventIds: [id('a')] })).size).toBe(0);
     });
 
     it('setEventReport round-trips and updates in place; clearing drops the ticket', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.setEventReport(ep, id('e'), true, 'alice', 'T-1');
-      expect((await store.getEventReports(ep, [id('e')])).get(id('e'))).toMatchObject({
+      await store.setEventReport({
+        endpointId: ep,
+        eventId: id('e'),
+        isReported: true,
+        reportedBy: 'alice',
+        ticketId: 'T-1',
+      });
+      expect(
+        (await store.getEventReports({ endpointId: ep, eventIds: [id('e')] })).get(id('e')),
+      ).toMatchObject({
         isReported: true,
         reportedBy: 'alice',
         ticketId: 'T-1',
         reportedAtUtc: new Date(clock.now()),
       });
-      await store.setEventReport(ep, id('e'), true, 'bob', 'T-2');
-      const reports = await store.getEventReports(ep, [id('e'), id('e'), '']);
+      await store.setEventReport({
+        endpointId: ep,
+        eventId: id('e'),
+        isReported: true,
+        reportedBy: 'bob',
+        ticketId: 'T-2',
+      });
+      const reports = await store.getEventReports({ endpointId: ep, eventIds: [id('e'), id('e'), ''] });
       expect(reports.size).toBe(1);
       expect(reports.get(id('e'))).toMatchObject({ reportedBy: 'bob', ticketId: 'T-2' });
-      await store.setEventReport(ep, id('e'), false, 'bob', 'T-2');
-      expect((await store.getEventReports(ep, [id('e')])).get(id('e'))).toMatchObject({
+      await store.setEventReport({
+        endpointId: ep,
+        eventId: id('e'),
+        isReported: false,
+        reportedBy: 'bob',
+        ticketId: 'T-2',
+      });
+      expect(
+        (await store.getEventReports({ endpointId: ep, eventIds: [id('e')] })).get(id('e')),
+      ).toMatchObject({
         isReported: false,
         ticketId: null,
       });
@@ -180,226 +224,44 @@ export function registerHistoryCases(open: Open): void {
     it('event reports are keyed by the pair, not a joined string, and scoped by endpoint', async () => {
       const { store, id } = await open();
       const p = id('p');
-      await store.setEventReport(`${p}_x`, 'y', true, null, null);
-      expect((await store.getEventReports(p, ['x_y'])).size).toBe(0);
-      expect((await store.getEventReports(`${p}_x`, ['y'])).get('y')).toMatchObject({ ticketId: null });
-      expect((await store.getEventReports(id('other'), ['y'])).size).toBe(0);
-      expect((await store.getEventReports(p, [])).size).toBe(0);
+      await store.setEventReport({
+        endpointId: `${p}_x`,
+        eventId: 'y',
+        isReported: true,
+        reportedBy: null,
+        ticketId: null,
+      });
+      expect((await store.getEventReports({ endpointId: p, eventIds: ['x_y'] })).size).toBe(0);
+      expect((await store.getEventReports({ endpointId: `${p}_x`, eventIds: ['y'] })).get('y')).toMatchObject(
+        { ticketId: null },
+      );
+      expect((await store.getEventReports({ endpointId: id('other'), eventIds: ['y'] })).size).toBe(0);
+      expect((await store.getEventReports({ endpointId: p, eventIds: [] })).size).toBe(0);
     });
 
     it('setEventReport rejects an empty endpoint or event id', async () => {
       const { store, id } = await open();
-      await expect(store.setEventReport('', id('e'), true, null, null)).rejects.toMatchObject({
-        code: 'InvalidArgument',
-      });
-      await expect(store.setEventReport(id('ep'), '', true, null, null)).rejects.toMatchObject({
-        code: 'InvalidArgument',
-      });
-    });
-  });
-
-  describe('search', () => {
-    it('getEventsByFilter scopes by endpoint and includes terminal rows', async () => {
-      const { store, clock, id } = await open();
-      const ep = id('ep');
-      const other = id('zz');
-      await store.uploadFailedMessage(id('a'), 's1', ep, sampleEvent(clock, ep));
-      await store.uploadCompletedMessage(id('b'), 's1', ep, sampleEvent(clock, ep));
-      await store.uploadFailedMessage(id('c'), 's1', other, sampleEvent(clock, other));
-      const result = await store.getEventsByFilter({ endpointId: ep }, null, 10);
-      expect(result.events.map((e) => e.eventId).sort()).toEqual([id('a'), id('b')].sort());
-      const completed = await store.getEventsByFilter(
-        { endpointId: ep, resolutionStatus: [RS.Completed] },
-        null,
-        10,
-      );
-      expect(completed.events.map((e) => e.eventId)).toEqual([id('b')]);
-    });
-
-    it('getEventsByFilter matches the event id by case-insensitive prefix only', async () => {
-      const { store, clock, id } = await open();
-      const ep = id('ep');
-      const eventId = id('Order-123');
-      await store.uploadFailedMessage(eventId, 's1', ep, sampleEvent(clock, ep));
-      const count = async (eventIdFilter: string) =>
-        (await store.getEventsByFilter({ endpointId: ep, eventId: eventIdFilter }, null, 10)).events.length;
-      expect(await count(eventId.slice(0, eventId.length - 4))).toBe(1);
-      expect(await count(eventId.slice(0, eventId.length - 4).toUpperCase())).toBe(1);
-      expect(await count('Order-123')).toBe(0);
-    });
-
-    it('getEventsByFilter applies session, type, to/from, message type, payload and date filters', async () => {
-      const { store, clock, id } = await open();
-      const ep = id('ep');
-      await store.uploadFailedMessage(
-        id('a'),
-        'sess-a',
-        ep,
-        sampleEvent(clock, ep, { messageContent: content('{"sku":"ABC-1"}') }),
-      );
-      clock.advance(60_000);
-      await store.uploadFailedMessage(
-        id('b'),
-        'sess-b',
-        ep,
-        sampleEvent(clock, ep, { eventTypeId: 'Other', from: 'erp', messageType: MessageType.ErrorResponse }),
-      );
-      const ids = async (filter: object) =>
-        (await store.getEventsByFilter({ endpointId: ep, ...filter }, null, 10)).events.map((e) => e.eventId);
-      expect(await ids({ sessionId: 'SESS-A' })).toEqual([id('a')]);
-      expect(await ids({ eventTypeId: ['Other'] })).toEqual([id('b')]);
-      expect(await ids({ from: 'erp' })).toEqual([id('b')]);
-      expect(await ids({ to: ep })).toHaveLength(2);
-      expect(await ids({ messageType: MessageType.ErrorResponse })).toEqual([id('b')]);
-      expect(await ids({ payload: 'ABC-1' })).toEqual([id('a')]);
-      expect(await ids({ payload: 'abc-1' })).toEqual([]);
-      expect(await ids({ updatedAtFrom: new Date(clock.now()) })).toEqual([id('b')]);
-      expect(await ids({ updatedAtTo: new Date(clock.now() - 1) })).toEqual([id('a')]);
-    });
-
-    it('search results omit eventJson without corrupting the stored event', async () => {
-      const { store, clock, id } = await open();
-      const ep = id('ep');
-      await store.uploadFailedMessage(
-        id('e'),
-        's1',
-        ep,
-        sampleEvent(clock, ep, { messageContent: content('{"big":1}', 'boom') }),
-      );
-      const found = (await store.getEventsByFilter({ endpointId: ep }, null, 10)).events[0];
-      expect(found?.messageContent.eventContent?.eventJson ?? '').toBe('');
-      expect(found?.messageContent.eventContent?.eventTypeId).toBe('OrderPlaced');
-      expect(found?.messageContent.errorContent?.errorText).toBe('boom');
-      expect(found).toMatchObject({
-        correlationId: 'corr-1',
-        lastMessageId: 'last-message',
-        from: 'publisher',
-      });
-      const stored = await store.getFailedEvent(ep, id('e'), 's1');
-      expect(stored?.messageContent.eventContent?.eventJson).toBe('{"big":1}');
-    });
-
-    it('getEventsByFilter pages newest first with continuation tokens until null', async () => {
-      const { store, clock, id } = await open();
-      const ep = id('ep');
-      for (let i = 0; i < 5; i++) {
-        await store.uploadFailedMessage(id(`e${i}`), 's1', ep, sampleEvent(clock, ep));
-        clock.advance(1000);
-      }
-      const seen: string[] = [];
-      let token: string | null = null;
-      for (let page = 0; page < 5; page++) {
-        const result: Awaited<ReturnType<MessageTrackingStore['getEventsByFilter']>> =
-          await store.getEventsByFilter({ endpointId: ep }, token, 2);
-        seen.push(...result.events.map((e) => e.eventId));
-        token = result.continuationToken;
-        if (token === null) break;
-      }
-      expect(token).toBeNull();
-      expect(seen).toEqual([4, 3, 2, 1, 0].map((i) => id(`e${i}`)));
-    });
-
-    it('searchMessages filters history, strips eventJson and matches ids by prefix', async () => {
-      const { store, clock, id } = await open();
-      const ep = id('ep');
-      await store.storeMessage(
-        sampleMessage(clock, id('Evt-1'), 'm1', ep, { messageContent: content('{"x":1}', 'err') }),
-      );
-      await store.storeMessage(sampleMessage(clock, id('Evt-2'), 'm2', ep));
-      await store.storeMessage(sampleMessage(clock, id('Evt-3'), 'm3', id('zz')));
-      const onEp = await store.searchMessages({ endpointId: ep }, null, 10);
-      expect(onEp.messages).toHaveLength(2);
-      expect(onEp.messages.every((m) => (m.messageContent.eventContent?.eventJson ?? '') === '')).toBe(true);
-      const first = onEp.messages.find((m) => m.messageId === 'm1');
-      expect(first?.messageContent.errorContent?.errorText).toBe('err');
-      expect(first?.messageContent.eventContent?.eventTypeId).toBe('OrderPlaced');
-      const prefix = id('Evt-1').slice(0, -2);
-      expect((await store.searchMessages({ eventId: prefix.toUpperCase() }, null, 10)).messages.length).toBe(
-        3,
-      );
-      expect((await store.searchMessages({ eventId: 'Evt-1' }, null, 10)).messages.length).toBe(0);
-    });
-
-    it('searchMessages applies type, to/from, message type and inclusive enqueued-time bounds', async () => {
-      const { store, clock, id } = await open();
-      const ep = id('ep');
-      const first = new Date(clock.now());
-      await store.storeMessage(sampleMessage(clock, id('e1'), 'm1', ep));
-      clock.advance(60_000);
-      const second = new Date(clock.now());
-      await store.storeMessage(
-        sampleMessage(clock, id('e2'), 'm2', ep, {
-          eventTypeId: 'Other',
-          from: 'erp',
-          to: 'billing',
-          messageType: MessageType.ErrorResponse,
+      await expect(
+        store.setEventReport({
+          endpointId: '',
+          eventId: id('e'),
+          isReported: true,
+          reportedBy: null,
+          ticketId: null,
         }),
-      );
-      const ids = async (filter: object) =>
-        (await store.searchMessages({ endpointId: ep, ...filter }, null, 10)).messages.map(
-          (m) => m.messageId,
-        );
-      expect(await ids({ eventTypeId: ['Other'] })).toEqual(['m2']);
-      expect(await ids({ eventTypeId: ['OrderPlaced', 'Other'] })).toEqual(['m2', 'm1']);
-      expect(await ids({ from: 'erp' })).toEqual(['m2']);
-      expect(await ids({ to: 'billing' })).toEqual(['m2']);
-      expect(await ids({ messageType: MessageType.ErrorResponse })).toEqual(['m2']);
-      expect(await ids({ enqueuedAtFrom: second })).toEqual(['m2']);
-      expect(await ids({ enqueuedAtTo: first })).toEqual(['m1']);
-      expect(await ids({ enqueuedAtFrom: first, enqueuedAtTo: second })).toEqual(['m2', 'm1']);
-      expect(await ids({ enqueuedAtTo: new Date(first.getTime() - 1) })).toEqual([]);
-    });
-
-    it('getEventsByFilter applies inclusive enqueued-time bounds', async () => {
-      const { store, clock, id } = await open();
-      const ep = id('ep');
-      const first = sampleEvent(clock, ep);
-      await store.uploadFailedMessage(id('a'), 's1', ep, first);
-      clock.advance(60_000);
-      const second = sampleEvent(clock, ep);
-      await store.uploadFailedMessage(id('b'), 's1', ep, second);
-      const ids = async (filter: object) =>
-        (await store.getEventsByFilter({ endpointId: ep, ...filter }, null, 10)).events.map((e) => e.eventId);
-      expect(await ids({ enqueuedAtFrom: second.enqueuedTimeUtc })).toEqual([id('b')]);
-      expect(await ids({ enqueuedAtTo: first.enqueuedTimeUtc })).toEqual([id('a')]);
-      expect(
-        await ids({ enqueuedAtFrom: first.enqueuedTimeUtc, enqueuedAtTo: second.enqueuedTimeUtc }),
-      ).toEqual([id('b'), id('a')]);
-    });
-
-    it('searchAudits filters by auditor prefix and by endpoint, exact or prefix', async () => {
-      const { store, clock, id } = await open();
-      const x = id('X');
-      const at = new Date(clock.now());
-      const auditor = id('Auditor');
-      await store.storeMessageAudit(id('a'), audit(auditor, MessageAuditType.Comment, at), x, 'OrderPlaced');
-      await store.storeMessageAudit(
-        id('b'),
-        audit(auditor, MessageAuditType.Skip, at, { accessDenied: true, data: 'd' }),
-        `${x}Archive`,
-      );
-      await store.storeMessageAudit(id('c'), audit(id('someone'), MessageAuditType.Comment, at), x);
-      const byAuditor = await store.searchAudits(
-        { auditorName: auditor.slice(0, -3).toUpperCase() },
-        null,
-        10,
-      );
-      expect(byAuditor.audits).toHaveLength(2);
-      expect(byAuditor.audits.find((a) => a.eventId === id('b'))?.audit).toMatchObject({
-        accessDenied: true,
-        data: 'd',
+      ).rejects.toMatchObject({
+        code: 'InvalidArgument',
       });
-      expect((await store.searchAudits({ auditorName: 'Auditor' }, null, 10)).audits).toHaveLength(0);
-      expect((await store.searchAudits({ endpointId: x }, null, 10)).audits).toHaveLength(3);
-      const exact = await store.searchAudits(
-        { endpointId: x.toUpperCase(), endpointIdExact: true },
-        null,
-        10,
-      );
-      expect(exact.audits.map((a) => a.eventId).sort()).toEqual([id('a'), id('c')].sort());
-      expect(exact.audits.find((a) => a.eventId === id('a'))).toMatchObject({
-        endpointId: x,
-        eventTypeId: 'OrderPlaced',
+      await expect(
+        store.setEventReport({
+          endpointId: id('ep'),
+          eventId: '',
+          isReported: true,
+          reportedBy: null,
+          ticketId: null,
+        }),
+      ).rejects.toMatchObject({
+        code: 'InvalidArgument',
       });
     });
   });

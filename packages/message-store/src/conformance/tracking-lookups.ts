@@ -15,13 +15,15 @@ export function registerLookupCases(open: Open): void {
       const { store, id } = await open();
       const ep = id('ep');
       for (const status of UNRESOLVED) expect(await getAs(store, status, ep, id('e'), 's1')).toBeNull();
-      expect(await store.getEvent(ep, id('e'))).toBeNull();
-      expect(await store.getEventById(ep, `${id('e')}_s1`)).toBeNull();
-      expect(await store.getPendingHandoffByExternalJobId(ep, 'job')).toBeNull();
-      expect(await store.getMessage(id('e'), 'm1')).toBeNull();
+      expect(await store.getEvent({ endpointId: ep, eventId: id('e') })).toBeNull();
+      expect(await store.getEventById({ endpointId: ep, id: `${id('e')}_s1` })).toBeNull();
+      expect(
+        await store.getPendingHandoffByExternalJobId({ endpointId: ep, externalJobId: 'job' }),
+      ).toBeNull();
+      expect(await store.getMessage({ eventId: id('e'), messageId: 'm1' })).toBeNull();
       expect(await store.getLatestEventRequestMessage(id('e'))).toBeNull();
-      expect(await store.getFailedMessage(id('e'), ep)).toBeNull();
-      expect(await store.getDeadletteredMessage(id('e'), ep)).toBeNull();
+      expect(await store.getFailedMessage({ endpointId: ep, eventId: id('e') })).toBeNull();
+      expect(await store.getDeadletteredMessage({ endpointId: ep, eventId: id('e') })).toBeNull();
     });
 
     for (const status of UNRESOLVED) {
@@ -33,54 +35,95 @@ export function registerLookupCases(open: Open): void {
         await uploadAs(store, status, id('other-session'), 's2', ep, sampleEvent(clock, ep));
         await uploadAs(store, status, id('removed'), 's1', ep, sampleEvent(clock, ep));
         await uploadAs(store, status, id('archived'), 's1', ep, sampleEvent(clock, ep));
-        await store.removeMessage(id('removed'), 's1', ep);
-        await store.archiveFailedEvent(id('archived'), 's1', ep);
+        await store.removeMessage({ endpointId: ep, eventId: id('removed'), sessionId: 's1' });
+        await store.archiveFailedEvent({ endpointId: ep, eventId: id('archived'), sessionId: 's1' });
         expect(await getAs(store, status, ep, id('wrong-status'), 's1')).toBeNull();
         expect(await getAs(store, status, ep, id('other-session'), 's1')).toBeNull();
         expect(await getAs(store, status, ep, id('removed'), 's1')).toBeNull();
         expect(await getAs(store, status, ep, id('archived'), 's1')).toBeNull();
-        expect(await store.getEvent(ep, id('removed'))).toBeNull();
-        expect(await store.getEventById(ep, `${id('archived')}_s1`)).toBeNull();
+        expect(await store.getEvent({ endpointId: ep, eventId: id('removed') })).toBeNull();
+        expect(await store.getEventById({ endpointId: ep, id: `${id('archived')}_s1` })).toBeNull();
       });
     }
 
     it('a row on another endpoint is missing', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadFailedMessage(id('e'), 's1', ep, sampleEvent(clock, ep));
-      expect(await store.getFailedEvent(id('elsewhere'), id('e'), 's1')).toBeNull();
-      expect(await store.getEvent(id('elsewhere'), id('e'))).toBeNull();
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep),
+      });
+      expect(
+        await store.getEventInStatus(
+          { endpointId: id('elsewhere'), eventId: id('e'), sessionId: 's1' },
+          RS.Failed,
+        ),
+      ).toBeNull();
+      expect(await store.getEvent({ endpointId: id('elsewhere'), eventId: id('e') })).toBeNull();
     });
 
     it('getEvent returns the most recently updated row across sessions', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadFailedMessage(id('e'), 's-old', ep, sampleEvent(clock, ep));
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's-old' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep),
+      });
       clock.advance(1000);
-      await store.uploadPendingMessage(id('e'), 's-new', ep, sampleEvent(clock, ep));
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's-new' },
+        status: RS.Pending,
+        content: sampleEvent(clock, ep),
+      });
       clock.advance(1000);
-      await store.uploadDeferredMessage(id('e'), 's-mid', ep, sampleEvent(clock, ep));
-      expect((await store.getEvent(ep, id('e')))?.sessionId).toBe('s-mid');
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's-mid' },
+        status: RS.Deferred,
+        content: sampleEvent(clock, ep),
+      });
+      expect((await store.getEvent({ endpointId: ep, eventId: id('e') }))?.sessionId).toBe('s-mid');
       clock.advance(1000);
-      await store.uploadFailedMessage(id('e'), 's-old', ep, sampleEvent(clock, ep));
-      expect((await store.getEvent(ep, id('e')))?.sessionId).toBe('s-old');
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's-old' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep),
+      });
+      expect((await store.getEvent({ endpointId: ep, eventId: id('e') }))?.sessionId).toBe('s-old');
     });
 
     it('getEventById matches the stored id {eventId}_{sessionId}', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadFailedMessage(id('e'), 's1', ep, sampleEvent(clock, ep));
-      await store.uploadPendingMessage(id('e'), 's2', ep, sampleEvent(clock, ep));
-      expect((await store.getEventById(ep, `${id('e')}_s1`))?.resolutionStatus).toBe(RS.Failed);
-      expect((await store.getEventById(ep, `${id('e')}_s2`))?.resolutionStatus).toBe(RS.Pending);
-      expect(await store.getEventById(ep, `${id('e')}_s3`)).toBeNull();
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep),
+      });
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's2' },
+        status: RS.Pending,
+        content: sampleEvent(clock, ep),
+      });
+      expect((await store.getEventById({ endpointId: ep, id: `${id('e')}_s1` }))?.resolutionStatus).toBe(
+        RS.Failed,
+      );
+      expect((await store.getEventById({ endpointId: ep, id: `${id('e')}_s2` }))?.resolutionStatus).toBe(
+        RS.Pending,
+      );
+      expect(await store.getEventById({ endpointId: ep, id: `${id('e')}_s3` })).toBeNull();
     });
 
     it('a row without a session has the composite id "{eventId}_"', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadFailedMessage(id('e'), '', ep, sampleEvent(clock, ep));
-      expect((await store.getEventById(ep, `${id('e')}_`))?.sessionId).toBe('');
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: '' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep),
+      });
+      expect((await store.getEventById({ endpointId: ep, id: `${id('e')}_` }))?.sessionId).toBe('');
     });
 
     it('getFailedMessage returns the newest message on the endpoint that carries error content', async () => {
@@ -99,7 +142,7 @@ export function registerLookupCases(open: Open): void {
       await err('new-error', 1000, 'second failure');
       await err('newest-no-error', 2000, null);
       await err('other-endpoint', 3000, 'elsewhere', id('other'));
-      const failed = await store.getFailedMessage(id('e'), ep);
+      const failed = await store.getFailedMessage({ endpointId: ep, eventId: id('e') });
       expect(failed?.messageId).toBe('new-error');
       expect(failed?.messageContent.errorContent?.errorText).toBe('second failure');
     });
@@ -108,7 +151,7 @@ export function registerLookupCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       await store.storeMessage(sampleMessage(clock, id('e'), 'm1', ep));
-      expect(await store.getFailedMessage(id('e'), ep)).toBeNull();
+      expect(await store.getFailedMessage({ endpointId: ep, eventId: id('e') })).toBeNull();
     });
 
     it('getDeadletteredMessage returns the newest message on the endpoint of any type', async () => {
@@ -127,7 +170,9 @@ export function registerLookupCases(open: Open): void {
           enqueuedTimeUtc: new Date(clock.now() + 1000),
         }),
       );
-      expect((await store.getDeadletteredMessage(id('e'), ep))?.messageId).toBe('newest');
+      expect((await store.getDeadletteredMessage({ endpointId: ep, eventId: id('e') }))?.messageId).toBe(
+        'newest',
+      );
     });
   });
 
@@ -149,24 +194,43 @@ export function registerLookupCases(open: Open): void {
         originatingMessageId: null,
       };
       const empties = Object.fromEntries(Object.keys(nulls).map((k) => [k, '']));
-      await store.uploadFailedMessage(id('nulls'), 's1', ep, sampleEvent(clock, ep, nulls));
-      await store.uploadFailedMessage(id('empties'), 's1', ep, sampleEvent(clock, ep, empties));
-      expect(await store.getFailedEvent(ep, id('nulls'), 's1')).toMatchObject(nulls);
-      expect(await store.getFailedEvent(ep, id('empties'), 's1')).toMatchObject(empties);
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('nulls'), sessionId: 's1' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep, nulls),
+      });
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('empties'), sessionId: 's1' },
+        status: RS.Failed,
+        content: sampleEvent(clock, ep, empties),
+      });
+      expect(
+        await store.getEventInStatus({ endpointId: ep, eventId: id('nulls'), sessionId: 's1' }, RS.Failed),
+      ).toMatchObject(nulls);
+      expect(
+        await store.getEventInStatus({ endpointId: ep, eventId: id('empties'), sessionId: 's1' }, RS.Failed),
+      ).toMatchObject(empties);
     });
 
     it('omitted optional fields read back as null; numbers and dates round-trip', async () => {
       const { store, id } = await open();
       const ep = id('ep');
       const enqueued = new Date(Date.UTC(2026, 6, 10, 11, 59, 59, 123));
-      await store.uploadFailedMessage(id('e'), 's1', ep, {
-        enqueuedTimeUtc: enqueued,
-        messageType: MessageType.ErrorResponse,
-        retryCount: 0,
-        retryLimit: 5,
-        queueTimeMs: 12,
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Failed,
+        content: {
+          enqueuedTimeUtc: enqueued,
+          messageType: MessageType.ErrorResponse,
+          retryCount: 0,
+          retryLimit: 5,
+          queueTimeMs: 12,
+        },
       });
-      const row = await store.getFailedEvent(ep, id('e'), 's1');
+      const row = await store.getEventInStatus(
+        { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        RS.Failed,
+      );
       expect(row).toMatchObject({
         enqueuedTimeUtc: enqueued,
         retryCount: 0,
@@ -191,12 +255,16 @@ export function registerLookupCases(open: Open): void {
       await store.storeMessage(
         sampleMessage(clock, id('e'), 'empties', ep, { from: '', to: '', sessionId: '' }),
       );
-      expect(await store.getMessage(id('e'), 'nulls')).toMatchObject({
+      expect(await store.getMessage({ eventId: id('e'), messageId: 'nulls' })).toMatchObject({
         from: null,
         to: null,
         sessionId: null,
       });
-      expect(await store.getMessage(id('e'), 'empties')).toMatchObject({ from: '', to: '', sessionId: '' });
+      expect(await store.getMessage({ eventId: id('e'), messageId: 'empties' })).toMatchObject({
+        from: '',
+        to: '',
+        sessionId: '',
+      });
     });
 
     it('handoff fields round-trip on a pending row', async () => {
@@ -208,13 +276,14 @@ export function registerLookupCases(open: Open): void {
         externalJobId: 'job-7',
         expectedBy: new Date(Date.UTC(2026, 6, 11, 8, 30, 0, 250)),
       };
-      await store.uploadPendingMessage(
-        id('e'),
-        's1',
-        ep,
-        sampleEvent(clock, ep, { messageType: MessageType.PendingHandoffResponse, ...handoff }),
-      );
-      expect(await store.getPendingEvent(ep, id('e'), 's1')).toMatchObject(handoff);
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Pending,
+        content: sampleEvent(clock, ep, { messageType: MessageType.PendingHandoffResponse, ...handoff }),
+      });
+      expect(
+        await store.getEventInStatus({ endpointId: ep, eventId: id('e'), sessionId: 's1' }, RS.Pending),
+      ).toMatchObject(handoff);
     });
 
     it('handoff fields round-trip on a history message', async () => {
@@ -232,18 +301,28 @@ export function registerLookupCases(open: Open): void {
           ...handoff,
         }),
       );
-      expect(await store.getMessage(id('e'), 'm1')).toMatchObject(handoff);
+      expect(await store.getMessage({ eventId: id('e'), messageId: 'm1' })).toMatchObject(handoff);
     });
 
     it('a caller mutating what it wrote or read does not change the stored row', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
       const input = { ...sampleEvent(clock, ep), reason: 'original' };
-      await store.uploadFailedMessage(id('e'), 's1', ep, input);
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Failed,
+        content: input,
+      });
       input.reason = 'mutated';
-      const read = await store.getFailedEvent(ep, id('e'), 's1');
+      const read = await store.getEventInStatus(
+        { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        RS.Failed,
+      );
       (read as { reason: string | null }).reason = 'mutated too';
-      expect((await store.getFailedEvent(ep, id('e'), 's1'))?.reason).toBe('original');
+      expect(
+        (await store.getEventInStatus({ endpointId: ep, eventId: id('e'), sessionId: 's1' }, RS.Failed))
+          ?.reason,
+      ).toBe('original');
     });
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
-import { MessageAuditType } from '../enums.js';
+import { MessageAuditType, ResolutionStatus } from '../enums.js';
 import { FIXED_RETENTION_MS, type RetentionOptions } from '../retention.js';
 import { DAY, HOUR, sampleEvent, sampleMessage } from './fixtures.js';
 import type { OpenedStore } from './harness.js';
@@ -12,45 +12,93 @@ export function registerRetentionCases(open: Open): void {
     it('unresolved rows are kept forever by default', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadFailedMessage(id('e'), 's1', ep, sampleEvent(clock, ep));
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: ResolutionStatus.Failed,
+        content: sampleEvent(clock, ep),
+      });
       clock.advance(3650 * DAY);
       expect((await store.sweepExpired()).unresolvedRows).toBe(0);
-      expect(await store.getFailedEvent(ep, id('e'), 's1')).not.toBeNull();
+      expect(
+        await store.getEventInStatus(
+          { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          ResolutionStatus.Failed,
+        ),
+      ).not.toBeNull();
     });
 
     it('a configured window expires unresolved rows, and every rewrite slides it forward', async () => {
       const { store, clock, id } = await open({ unresolvedRetentionDays: 1 });
       const ep = id('ep');
-      await store.uploadFailedMessage(id('e'), 's1', ep, sampleEvent(clock, ep));
-      await store.uploadPendingMessage(id('other'), 's1', ep, sampleEvent(clock, ep));
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: ResolutionStatus.Failed,
+        content: sampleEvent(clock, ep),
+      });
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('other'), sessionId: 's1' },
+        status: ResolutionStatus.Pending,
+        content: sampleEvent(clock, ep),
+      });
       clock.advance(23 * HOUR);
-      await store.uploadFailedMessage(id('e'), 's1', ep, sampleEvent(clock, ep));
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: ResolutionStatus.Failed,
+        content: sampleEvent(clock, ep),
+      });
       clock.advance(2 * HOUR);
       expect(await store.sweepExpired()).toMatchObject({ unresolvedRows: 1 });
-      expect(await store.getPendingEvent(ep, id('other'), 's1')).toBeNull();
-      expect(await store.getFailedEvent(ep, id('e'), 's1')).not.toBeNull();
+      expect(
+        await store.getEventInStatus(
+          { endpointId: ep, eventId: id('other'), sessionId: 's1' },
+          ResolutionStatus.Pending,
+        ),
+      ).toBeNull();
+      expect(
+        await store.getEventInStatus(
+          { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          ResolutionStatus.Failed,
+        ),
+      ).not.toBeNull();
       clock.advance(22 * HOUR);
       expect((await store.sweepExpired()).unresolvedRows).toBe(1);
-      expect(await store.getFailedEvent(ep, id('e'), 's1')).toBeNull();
+      expect(
+        await store.getEventInStatus(
+          { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          ResolutionStatus.Failed,
+        ),
+      ).toBeNull();
     });
 
     it('terminal rows expire after 30 days, also when unresolved retention is unlimited', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadCompletedMessage(id('done'), 's1', ep, sampleEvent(clock, ep));
-      await store.uploadSkippedMessage(id('skipped'), 's1', ep, sampleEvent(clock, ep));
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('done'), sessionId: 's1' },
+        status: ResolutionStatus.Completed,
+        content: sampleEvent(clock, ep),
+      });
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('skipped'), sessionId: 's1' },
+        status: ResolutionStatus.Skipped,
+        content: sampleEvent(clock, ep),
+      });
       clock.advance(FIXED_RETENTION_MS.terminalRows - 1);
       expect((await store.sweepExpired()).terminalRows).toBe(0);
       clock.advance(1);
       expect((await store.sweepExpired()).terminalRows).toBe(2);
-      expect(await store.getEvent(ep, id('done'))).toBeNull();
+      expect(await store.getEvent({ endpointId: ep, eventId: id('done') })).toBeNull();
     });
 
     it('removed rows are deleted 60 seconds after removal', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadFailedMessage(id('e'), 's1', ep, sampleEvent(clock, ep));
-      await store.removeMessage(id('e'), 's1', ep);
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: ResolutionStatus.Failed,
+        content: sampleEvent(clock, ep),
+      });
+      await store.removeMessage({ endpointId: ep, eventId: id('e'), sessionId: 's1' });
       clock.advance(59_000);
       expect((await store.sweepExpired()).softDeletedRows).toBe(0);
       clock.advance(1_000);
@@ -60,8 +108,12 @@ export function registerRetentionCases(open: Open): void {
     it('archived rows are deleted 30 days after archiving', async () => {
       const { store, clock, id } = await open({ unresolvedRetentionDays: 365 });
       const ep = id('ep');
-      await store.uploadFailedMessage(id('e'), 's1', ep, sampleEvent(clock, ep));
-      await store.archiveFailedEvent(id('e'), 's1', ep);
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: ResolutionStatus.Failed,
+        content: sampleEvent(clock, ep),
+      });
+      await store.archiveFailedEvent({ endpointId: ep, eventId: id('e'), sessionId: 's1' });
       clock.advance(29 * DAY);
       expect((await store.sweepExpired()).archivedRows).toBe(0);
       clock.advance(DAY);
@@ -72,16 +124,19 @@ export function registerRetentionCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       await store.storeMessage(sampleMessage(clock, id('e'), 'm1', ep));
-      await store.storeMessageAudit(id('e'), {
-        auditorName: 'a',
-        auditType: MessageAuditType.Comment,
-        auditTimestamp: new Date(clock.now()),
+      await store.storeMessageAudit({
+        eventId: id('e'),
+        audit: {
+          auditorName: 'a',
+          auditType: MessageAuditType.Comment,
+          auditTimestamp: new Date(clock.now()),
+        },
       });
       clock.advance(FIXED_RETENTION_MS.messages - 1);
       expect(await store.sweepExpired()).toMatchObject({ messages: 0, audits: 0 });
       clock.advance(1);
       expect(await store.sweepExpired()).toMatchObject({ messages: 1, audits: 0 });
-      expect(await store.getMessage(id('e'), 'm1')).toBeNull();
+      expect(await store.getMessage({ eventId: id('e'), messageId: 'm1' })).toBeNull();
       clock.advance(FIXED_RETENTION_MS.audits - FIXED_RETENTION_MS.messages);
       expect((await store.sweepExpired()).audits).toBe(1);
       expect(await store.getMessageAudits(id('e'))).toEqual([]);
@@ -90,7 +145,11 @@ export function registerRetentionCases(open: Open): void {
     it('sweepExpired(now) uses the given instant instead of the clock', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.uploadCompletedMessage(id('e'), 's1', ep, sampleEvent(clock, ep));
+      await store.writeStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: ResolutionStatus.Completed,
+        content: sampleEvent(clock, ep),
+      });
       expect((await store.sweepExpired(new Date(clock.now() + 31 * DAY))).terminalRows).toBe(1);
     });
   });
@@ -109,33 +168,85 @@ export function registerRetentionCases(open: Open): void {
       it(`a status write to endpoint '${reserved}' is rejected`, async () => {
         const { store, clock } = await open();
         await expect(
-          store.uploadPendingMessage('e', 's1', reserved, sampleEvent(clock, reserved)),
+          store.writeStatus({
+            key: { endpointId: reserved, eventId: 'e', sessionId: 's1' },
+            status: ResolutionStatus.Pending,
+            content: sampleEvent(clock, reserved),
+          }),
         ).rejects.toMatchObject({
           code: 'ReservedEndpointId',
         });
       });
     }
 
+    it('every other write that can create data for an endpoint refuses a reserved id', async () => {
+      const { store, clock } = await open();
+      const refused = { code: 'ReservedEndpointId' };
+      const audit = {
+        auditorName: 'op',
+        auditTimestamp: new Date(clock.now()),
+        auditType: MessageAuditType.Comment,
+      };
+      await expect(store.storeMessage(sampleMessage(clock, 'e', 'm1', 'messages'))).rejects.toMatchObject(
+        refused,
+      );
+      await expect(store.storeMessages([sampleMessage(clock, 'e', 'm2', 'inbox')])).rejects.toMatchObject(
+        refused,
+      );
+      await expect(
+        store.storeMessageAudit({ eventId: 'e', audit, endpointId: 'audits' }),
+      ).rejects.toMatchObject(refused);
+      await expect(
+        store.setEventReport({
+          endpointId: 'eventreports',
+          eventId: 'e',
+          isReported: true,
+          reportedBy: 'op',
+          ticketId: null,
+        }),
+      ).rejects.toMatchObject(refused);
+      expect(await store.getMessage({ eventId: 'e', messageId: 'm1' })).toBeNull();
+      expect(await store.getMessageAudits('e')).toEqual([]);
+    });
+
     it('the comparison is case-sensitive: Messages and metadata are ordinary endpoints', async () => {
       const { store, clock } = await open();
-      expect(await store.uploadPendingMessage('e', 's1', 'Messages', sampleEvent(clock, 'Messages'))).toBe(
-        true,
-      );
-      expect(await store.uploadPendingMessage('e', 's1', 'metadata', sampleEvent(clock, 'metadata'))).toBe(
-        true,
-      );
+      expect(
+        await store.writeStatus({
+          key: { endpointId: 'Messages', eventId: 'e', sessionId: 's1' },
+          status: ResolutionStatus.Pending,
+          content: sampleEvent(clock, 'Messages'),
+        }),
+      ).toBe(true);
+      expect(
+        await store.writeStatus({
+          key: { endpointId: 'metadata', eventId: 'e', sessionId: 's1' },
+          status: ResolutionStatus.Pending,
+          content: sampleEvent(clock, 'metadata'),
+        }),
+      ).toBe(true);
     });
 
     it('an empty endpoint id or event id is rejected', async () => {
       const { store, clock } = await open();
-      await expect(store.uploadPendingMessage('e', 's1', '', sampleEvent(clock, ''))).rejects.toMatchObject({
+      await expect(
+        store.writeStatus({
+          key: { endpointId: '', eventId: 'e', sessionId: 's1' },
+          status: ResolutionStatus.Pending,
+          content: sampleEvent(clock, ''),
+        }),
+      ).rejects.toMatchObject({
         code: 'InvalidArgument',
       });
-      await expect(store.uploadFailedMessage('', 's1', 'ep', sampleEvent(clock, 'ep'))).rejects.toMatchObject(
-        {
-          code: 'InvalidArgument',
-        },
-      );
+      await expect(
+        store.writeStatus({
+          key: { endpointId: 'ep', eventId: '', sessionId: 's1' },
+          status: ResolutionStatus.Failed,
+          content: sampleEvent(clock, 'ep'),
+        }),
+      ).rejects.toMatchObject({
+        code: 'InvalidArgument',
+      });
     });
   });
 }

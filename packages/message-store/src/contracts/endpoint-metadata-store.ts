@@ -18,7 +18,7 @@ export interface EndpointMetadataStore {
    * when the incoming value is > 0. Prunes to the newest 20 rows, creates the record if missing and
    * recomputes the rollup status.
    */
-  setHeartbeat(heartbeat: Heartbeat, endpointId: string): Promise<boolean>;
+  setHeartbeat(write: { readonly endpointId: string; readonly heartbeat: Heartbeat }): Promise<boolean>;
   /** Settles Pending rows with `startTime <= cutoffUtc` to Off; returns the endpoint ids touched. */
   sweepTimedOutHeartbeats(cutoffUtc: Date): Promise<string[]>;
   /** Never null: defaults when nothing is stored. */

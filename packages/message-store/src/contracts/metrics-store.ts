@@ -7,6 +7,13 @@ import type {
 } from '../entities/metrics.js';
 
 /** Metrics read from the per-message history (messages with `enqueuedTimeUtc >= from`). */
+/** A time series from `from` to now, bucketed by the first `substringLength` characters of the ISO time. */
+export interface TimeSeriesRequest {
+  readonly from: Date;
+  readonly substringLength: number;
+  readonly bucketLabel: string;
+}
+
 export interface MetricsStore {
   getEndpointMetrics(from: Date): Promise<EndpointMetricsResult>;
   /** Over outcome messages (Resolution/Error/Skip/Deferral/Unsupported responses); nulls ignored. */
@@ -14,11 +21,7 @@ export interface MetricsStore {
   /** One entry per ErrorResponse. */
   getFailedMessageInsights(from: Date): Promise<FailedMessageInfo[]>;
   /** Zero-filled buckets from `from` (floored) to now, ascending. substringLength 16/13/10; others mean 13. */
-  getTimeSeriesMetrics(from: Date, substringLength: number, bucketLabel: string): Promise<TimeSeriesResult>;
+  getTimeSeriesMetrics(request: TimeSeriesRequest): Promise<TimeSeriesResult>;
   /** Published counts per event type; sparse buckets; series sorted by total descending. */
-  getEventTypeTimeSeriesMetrics(
-    from: Date,
-    substringLength: number,
-    bucketLabel: string,
-  ): Promise<EventTypeTimeSeriesResult>;
+  getEventTypeTimeSeriesMetrics(request: TimeSeriesRequest): Promise<EventTypeTimeSeriesResult>;
 }

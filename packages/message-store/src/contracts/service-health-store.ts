@@ -8,7 +8,11 @@ export interface ServiceHealthStore {
    * Atomic: succeeds when the row is missing (created as Unknown) or no probe was sent since
    * `dueBefore`; then stamps `lastProbeSentUtc = now` and records the probe id.
    */
-  tryClaimServiceProbe(serviceId: string, dueBefore: Date, probeMessageId: string): Promise<boolean>;
+  tryClaimServiceProbe(claim: {
+    readonly serviceId: string;
+    readonly dueBefore: Date;
+    readonly probeMessageId: string;
+  }): Promise<boolean>;
   /** Records an outcome (status, version, last seen, round trip), clears the in-flight probe id; never changes `lastProbeSentUtc`. */
   setServiceHealth(health: ServiceHealth): Promise<boolean>;
   /** Settles in-flight probes sent at or before the cutoff to Off; returns the ids touched. */

@@ -1,6 +1,11 @@
 import { type Clock, systemClock } from '@nimbus/core';
+import { ComposedMessageStore } from '../composed-message-store.js';
 import type { OpenMessageStore } from '../contracts/nimbus-message-store.js';
+import type { MessageStateChangeNotifier } from '../contracts/state-change-notifier.js';
 import type { StorageProviderRegistration } from '../contracts/storage-provider.js';
+import { decorateStore } from '../decorators/decorate-store.js';
+import { notifyStateChanges } from '../decorators/notify-state-changes.js';
+import { traceStoreCalls } from '../decorators/trace-store-calls.js';
 import { parseRetentionOptions, type RetentionOptions } from '../retention.js';
 import { createMemoryEndpointMetadata } from './endpoint-metadata.js';
 import { createEndpointViews } from './endpoint-views.js';
@@ -24,6 +29,8 @@ export interface MemoryMessageStoreOptions {
   readonly retention?: Partial<RetentionOptions>;
   /** Environment read for NIMBUS_STORE_UNRESOLVED_RETENTION_DAYS (default: process.env). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Told after each persisted change (the notification link of the decorator chain). */
+  readonly notifier?: MessageStateChangeNotifier;
 }
 
 /** The in-memory provider: the reference implementation every conformance suite passes against. */
@@ -32,22 +39,29 @@ export function createMemoryMessageStore(options: MemoryMessageStoreOptions = {}
     env: options.env ?? process.env,
     ...(options.retention ? { options: options.retention } : {}),
   });
-  const state = createMemoryState(options.clock ?? systemClock, retention);
-  return {
-    providerName: MEMORY_PROVIDER_NAME,
-    ...createTrackingWrites(state),
-    ...createTrackingLookups(state),
-    ...createTrackingSearch(state),
-    ...createEndpointViews(state),
-    ...createTrackingHistory(state),
-    ...createRetentionSweep(state),
-    ...createMemorySubscriptions(state),
-    ...createMemoryEndpointMetadata(state),
-    ...createMemoryMetrics(state),
-    ...createMemoryServiceHealth(state),
-    ...createMemoryHeartbeatHistory(state),
-    async close() {},
-  };
+  const clock = options.clock ?? systemClock;
+  const state = createMemoryState(clock, retention);
+  const writes = createTrackingWrites(state);
+  const history = createTrackingHistory(state);
+  const store = new ComposedMessageStore(MEMORY_PROVIDER_NAME, {
+    statusWrites: writes,
+    lifecycle: writes,
+    lookups: createTrackingLookups(state),
+    search: createTrackingSearch(state),
+    views: createEndpointViews(state),
+    history,
+    audits: history,
+    retention: createRetentionSweep(state),
+    subscriptions: createMemorySubscriptions(state),
+    metadata: createMemoryEndpointMetadata(state),
+    metrics: createMemoryMetrics(state),
+    serviceHealth: createMemoryServiceHealth(state),
+    heartbeatHistory: createMemoryHeartbeatHistory(state),
+  });
+  return decorateStore<OpenMessageStore>(store, [
+    traceStoreCalls(clock),
+    ...(options.notifier ? [notifyStateChanges(options.notifier)] : []),
+  ]);
 }
 
 /** Registers the in-memory provider (tests and single-process demos; nothing survives a restart). */

@@ -89,7 +89,7 @@ export function createMemoryEndpointMetadata(state: MemoryState): EndpointMetada
       state.metadata.set(endpointId, { ...stored, isHeartbeatEnabled: enable });
     },
 
-    async setHeartbeat(heartbeat, endpointId) {
+    async setHeartbeat({ endpointId, heartbeat }) {
       if (heartbeat == null) throw new InvalidStoreArgumentError('heartbeat', 'is required');
       const stored = ensure(endpointId);
       const previous = stored.heartbeats.find((h) => h.messageId === heartbeat.messageId);

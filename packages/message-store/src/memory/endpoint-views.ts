@@ -1,4 +1,4 @@
-import type { TrackingEndpointViews } from '../contracts/message-tracking-parts.js';
+import type { TrackingEndpointViews } from '../contracts/message-tracking-store.js';
 import { formatEndpointErrorList } from '../endpoint-error-list.js';
 import {
   ERROR_LIST_STATUSES,
@@ -34,16 +34,16 @@ export function createEndpointViews(state: MemoryState): TrackingEndpointViews {
       return endpointStateCount(endpointId, countOf, now(state));
     },
 
-    async downloadEndpointSessionStateCount(endpointId, sessionId) {
+    async downloadEndpointSessionStateCount({ endpointId, sessionId }) {
       return sessionCount(endpointId, sessionId);
     },
 
-    async downloadEndpointSessionStateCountBatch(endpointId, sessionIds) {
+    async downloadEndpointSessionStateCountBatch({ endpointId, sessionIds }) {
       return [...new Set(sessionIds)].map((s) => sessionCount(endpointId, s));
     },
 
-    async downloadEndpointStatePaging(endpointId, pageSize, continuationToken) {
-      const request = offsetPageRequest(continuationToken, pageSize);
+    async downloadEndpointStatePaging({ endpointId, pageSize, continuationToken }) {
+      const request = offsetPageRequest(continuationToken ?? null, pageSize);
       const actionable = liveOn(endpointId)
         .filter((r) => UNRESOLVED_STATUSES.has(r.event.resolutionStatus))
         .sort(newestFirst);
@@ -52,7 +52,7 @@ export function createEndpointViews(state: MemoryState): TrackingEndpointViews {
       return endpointStatePage(endpointId, events, page.continuationToken, now(state));
     },
 
-    async getBlockedEventsOnSession(endpointId, sessionId, skip, take) {
+    async getBlockedEventsOnSession({ endpointId, sessionId, skip, take }) {
       const rows = liveOn(endpointId)
         .filter(
           (r) =>

@@ -18,9 +18,9 @@ export function createMemoryMetrics(state: MemoryState): MetricsStore {
     getEndpointMetrics: async (from) => endpointMetricsOf(since(from)),
     getEndpointLatencyMetrics: async (from) => latencyMetricsOf(since(from)),
     getFailedMessageInsights: async (from) => failedMessageInsightsOf(since(from)),
-    getTimeSeriesMetrics: async (from, substringLength, bucketLabel) =>
+    getTimeSeriesMetrics: async ({ from, substringLength, bucketLabel }) =>
       timeSeriesOf(since(from), from, new Date(state.clock.now()), substringLength, bucketLabel),
-    getEventTypeTimeSeriesMetrics: async (from, substringLength, bucketLabel) =>
+    getEventTypeTimeSeriesMetrics: async ({ from, substringLength, bucketLabel }) =>
       eventTypeTimeSeriesOf(since(from), substringLength, bucketLabel),
   };
 }

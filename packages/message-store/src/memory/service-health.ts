@@ -17,7 +17,7 @@ export function createMemoryServiceHealth(state: MemoryState): ServiceHealthStor
         .map(clone);
     },
 
-    async tryClaimServiceProbe(serviceId, dueBefore, probeMessageId) {
+    async tryClaimServiceProbe({ serviceId, dueBefore, probeMessageId }) {
       requireServiceId(serviceId);
       const current = state.serviceHealth.get(serviceId);
       if (current?.lastProbeSentUtc != null && current.lastProbeSentUtc > dueBefore) return false;

@@ -1,5 +1,5 @@
-import { requireNonEmptyString } from '../argument-checks.js';
 import type { SubscriptionStore } from '../contracts/subscription-store.js';
+import { assertValidStoreEndpointId } from '../reserved-endpoint-ids.js';
 import {
   newEndpointSubscription,
   subscriptionWantsFailure,
@@ -12,10 +12,9 @@ export function createMemorySubscriptions(state: MemoryState): SubscriptionStore
     [...state.subscriptions.values()].filter((s) => s.endpointId === endpointId);
 
   return {
-    async subscribeToEndpointNotification(...args) {
-      const [endpointId] = args;
-      requireNonEmptyString('endpointId', endpointId);
-      const subscription = newEndpointSubscription(...args);
+    async subscribeToEndpointNotification(write) {
+      assertValidStoreEndpointId(write.endpointId);
+      const subscription = newEndpointSubscription(write);
       state.subscriptions.set(subscription.id, subscription);
       return clone(subscription);
     },
@@ -24,7 +23,7 @@ export function createMemorySubscriptions(state: MemoryState): SubscriptionStore
       return onEndpoint(endpointId).map(clone);
     },
 
-    async getSubscriptionsOnEndpointWithEventtype(endpointId, eventType, payload, errorText) {
+    async getSubscriptionsOnEndpointWithEventtype({ endpointId, eventType, payload, errorText }) {
       return onEndpoint(endpointId)
         .filter((s) => subscriptionWantsFailure(s, eventType, payload, errorText))
         .map(clone);
@@ -37,13 +36,13 @@ export function createMemorySubscriptions(state: MemoryState): SubscriptionStore
       return true;
     },
 
-    async unsubscribeById(endpointId, id) {
+    async unsubscribeById({ endpointId, id }) {
       const stored = state.subscriptions.get(id);
       if (stored === undefined || stored.endpointId !== endpointId) return false;
       return state.subscriptions.delete(id);
     },
 
-    async unsubscribeByMail(endpointId, mail) {
+    async unsubscribeByMail({ endpointId, mail }) {
       const matching = onEndpoint(endpointId).filter((s) => s.mail === mail);
       for (const s of matching) state.subscriptions.delete(s.id);
       return matching.length > 0;

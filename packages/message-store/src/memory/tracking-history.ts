@@ -3,13 +3,14 @@ import { requireNonEmptyString as requireId } from '../argument-checks.js';
 import type {
   TrackingAuditsAndReports,
   TrackingMessageHistory,
-} from '../contracts/message-tracking-parts.js';
+} from '../contracts/message-tracking-store.js';
 import type { AuditSearchItem } from '../entities/filters.js';
 import type { EventReport } from '../entities/message-audit.js';
-import type { MessageEntity } from '../entities/message-entity.js';
+import type { MessageEntity, MessageEntityWrite } from '../entities/message-entity.js';
 import { MessageAuditType } from '../enums.js';
 import { toMessageAudit, toMessageEntity, withEventJsonStripped } from '../normalize.js';
 import { offsetPageRequest, sliceOffsetPage } from '../offset-paging.js';
+import { assertValidStoreEndpointId } from '../reserved-endpoint-ids.js';
 import { FIXED_RETENTION_MS } from '../retention.js';
 import { matchesExact, matchesPrefix, matchesTrackedMessageFilter, withinRange } from '../search-matching.js';
 import { clone, type MemoryState, nextSeq, now, pairKey, type StoredMessage } from './state.js';
@@ -39,20 +40,14 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
 
   return {
     async storeMessage(message) {
-      requireId('eventId', message.eventId);
-      requireId('messageId', message.messageId);
-      requireId('endpointId', message.endpointId);
-      const key = pairKey(message.eventId, message.messageId);
-      if (state.messages.has(key)) return false;
-      state.messages.set(key, {
-        entity: toMessageEntity(clone(message)),
-        seq: nextSeq(state),
-        expiresAt: state.clock.now() + FIXED_RETENTION_MS.messages,
-      });
-      return true;
+      return storeMemoryMessages(state, [message])[0]!;
     },
 
-    async getMessage(eventId, messageId) {
+    async storeMessages(messages) {
+      return storeMemoryMessages(state, messages);
+    },
+
+    async getMessage({ eventId, messageId }) {
       const stored = state.messages.get(pairKey(eventId, messageId));
       return stored === undefined ? null : clone(stored.entity);
     },
@@ -75,7 +70,7 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
       );
     },
 
-    async getFailedMessage(eventId, endpointId) {
+    async getFailedMessage({ eventId, endpointId }) {
       return newestOf(
         ofEvent(eventId).filter(
           (m) => m.entity.endpointId === endpointId && m.entity.messageContent.errorContent !== null,
@@ -83,16 +78,16 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
       );
     },
 
-    async getDeadletteredMessage(eventId, endpointId) {
+    async getDeadletteredMessage({ eventId, endpointId }) {
       return newestOf(ofEvent(eventId).filter((m) => m.entity.endpointId === endpointId));
     },
 
-    async removeStoredMessage(eventId, messageId) {
+    async removeStoredMessage({ eventId, messageId }) {
       state.messages.delete(pairKey(eventId, messageId));
     },
 
-    async searchMessages(filter, continuationToken, maxItemCount) {
-      const request = offsetPageRequest(continuationToken, maxItemCount);
+    async searchMessages({ filter, continuationToken, maxItems }) {
+      const request = offsetPageRequest(continuationToken ?? null, maxItems);
       const matching = [...state.messages.values()]
         .filter(
           ({ entity: m }) =>
@@ -106,8 +101,10 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
       };
     },
 
-    async storeMessageAudit(eventId, audit, endpointId, eventTypeId) {
+    async storeMessageAudit({ eventId, audit, endpointId, eventTypeId }) {
       requireId('eventId', eventId);
+      const auditedEndpoint = endpointId ?? audit.endpointId;
+      if (auditedEndpoint != null) assertValidStoreEndpointId(auditedEndpoint);
       const createdAt = now(state);
       state.audits.push({
         eventId,
@@ -127,8 +124,8 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
         .map((a) => clone(a.audit));
     },
 
-    async searchAudits(filter, continuationToken, maxItemCount) {
-      const request = offsetPageRequest(continuationToken, maxItemCount);
+    async searchAudits({ filter, continuationToken, maxItems }) {
+      const request = offsetPageRequest(continuationToken ?? null, maxItems);
       const endpointMatches = (endpointId: string | null) => {
         if (!filter.endpointIdExact) return matchesPrefix(endpointId, filter.endpointId);
         if (filter.endpointId == null || filter.endpointId === '') return true;
@@ -160,7 +157,7 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
       };
     },
 
-    async getResubmitCounts(endpointId, eventIds) {
+    async getResubmitCounts({ endpointId, eventIds }) {
       const counts = new Map<string, number>();
       if (!endpointId || eventIds.length === 0) return counts;
       const wanted = new Set(eventIds);
@@ -172,8 +169,8 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
       return counts;
     },
 
-    async setEventReport(endpointId, eventId, isReported, reportedBy, ticketId) {
-      requireId('endpointId', endpointId);
+    async setEventReport({ endpointId, eventId, isReported, reportedBy, ticketId }) {
+      assertValidStoreEndpointId(endpointId);
       requireId('eventId', eventId);
       state.reports.set(pairKey(endpointId, eventId), {
         endpointId,
@@ -185,7 +182,7 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
       });
     },
 
-    async getEventReports(endpointId, eventIds) {
+    async getEventReports({ endpointId, eventIds }) {
       const reports = new Map<string, EventReport>();
       for (const eventId of new Set(eventIds)) {
         if (eventId === '') continue;
@@ -195,4 +192,23 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
       return reports;
     },
   };
+}
+
+/** Appends history records; first write wins per (eventId, messageId). Synchronous, so atomic. */
+export function storeMemoryMessages(state: MemoryState, messages: readonly MessageEntityWrite[]): boolean[] {
+  for (const message of messages) {
+    requireId('eventId', message.eventId);
+    requireId('messageId', message.messageId);
+    assertValidStoreEndpointId(message.endpointId);
+  }
+  return messages.map((message) => {
+    const key = pairKey(message.eventId, message.messageId);
+    if (state.messages.has(key)) return false;
+    state.messages.set(key, {
+      entity: toMessageEntity(clone(message)),
+      seq: nextSeq(state),
+      expiresAt: state.clock.now() + FIXED_RETENTION_MS.messages,
+    });
+    return true;
+  });
 }

@@ -1,5 +1,4 @@
-import type { TrackingEventLookups } from '../contracts/message-tracking-parts.js';
-import type { UnresolvedEvent } from '../entities/unresolved-event.js';
+import type { TrackingEventLookups } from '../contracts/message-tracking-store.js';
 import { HANDOFF_SUB_STATUS, ResolutionStatus } from '../enums.js';
 import { compositeIdOf as idOf, liveRowsOn, newestFirst } from './live-rows.js';
 import { clone, type MemoryState } from './state.js';
@@ -7,13 +6,6 @@ import { liveRow, rowKey } from './tracking-writes.js';
 
 export function createTrackingLookups(state: MemoryState): TrackingEventLookups {
   const liveOn = (endpointId: string) => liveRowsOn(state, endpointId);
-
-  const byStatus =
-    (status: ResolutionStatus) =>
-    async (endpointId: string, eventId: string, sessionId: string): Promise<UnresolvedEvent | null> => {
-      const row = liveRow(state, rowKey(endpointId, eventId, sessionId));
-      return row !== null && row.event.resolutionStatus === status ? clone(row.event) : null;
-    };
 
   const handoffRows = (endpointId: string) =>
     liveOn(endpointId).filter(
@@ -23,25 +15,24 @@ export function createTrackingLookups(state: MemoryState): TrackingEventLookups 
     );
 
   return {
-    getPendingEvent: byStatus(ResolutionStatus.Pending),
-    getFailedEvent: byStatus(ResolutionStatus.Failed),
-    getDeferredEvent: byStatus(ResolutionStatus.Deferred),
-    getDeadletteredEvent: byStatus(ResolutionStatus.DeadLettered),
-    getUnsupportedEvent: byStatus(ResolutionStatus.Unsupported),
+    async getEventInStatus(key, status) {
+      const row = liveRow(state, rowKey(key.endpointId, key.eventId, key.sessionId));
+      return row !== null && row.event.resolutionStatus === status ? clone(row.event) : null;
+    },
 
-    async getEvent(endpointId, eventId) {
+    async getEvent({ endpointId, eventId }) {
       const newest = liveOn(endpointId)
         .filter((r) => r.event.eventId === eventId)
         .sort(newestFirst)[0];
       return newest === undefined ? null : clone(newest.event);
     },
 
-    async getEventById(endpointId, id) {
+    async getEventById({ endpointId, id }) {
       const row = liveOn(endpointId).find((r) => idOf(r.event) === id);
       return row === undefined ? null : clone(row.event);
     },
 
-    async getEventsByIds(endpointId, ids) {
+    async getEventsByIds({ endpointId, ids }) {
       if (ids.length === 0) return [];
       const wanted = new Set(ids);
       return liveOn(endpointId)
@@ -57,13 +48,13 @@ export function createTrackingLookups(state: MemoryState): TrackingEventLookups 
         .map((r) => clone(r.event));
     },
 
-    async getPendingHandoffByExternalJobId(endpointId, externalJobId) {
+    async getPendingHandoffByExternalJobId({ endpointId, externalJobId }) {
       if (externalJobId == null || externalJobId === '') return null;
       const row = handoffRows(endpointId).find((r) => r.event.externalJobId === externalJobId);
       return row === undefined ? null : clone(row.event);
     },
 
-    async getNextPendingHandoffEvent(endpointId, eventTypeIds) {
+    async getNextPendingHandoffEvent({ endpointId, eventTypeIds }) {
       const types = eventTypeIds?.filter((t) => t !== '') ?? [];
       const oldest = handoffRows(endpointId)
         .filter(

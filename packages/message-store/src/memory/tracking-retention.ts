@@ -1,4 +1,4 @@
-import type { TrackingRetention } from '../contracts/message-tracking-parts.js';
+import type { TrackingRetention } from '../contracts/message-tracking-store.js';
 import { FINISHED_STATUSES } from '../enums.js';
 import type { RetentionSweepResult } from '../retention.js';
 import type { MemoryState } from './state.js';

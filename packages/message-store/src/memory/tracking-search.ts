@@ -1,4 +1,4 @@
-import type { TrackingEventSearch } from '../contracts/message-tracking-parts.js';
+import type { TrackingEventSearch } from '../contracts/message-tracking-store.js';
 import { withEventJsonStripped } from '../normalize.js';
 import { offsetPageRequest, sliceOffsetPage } from '../offset-paging.js';
 import { matchesOneOf, matchesTrackedMessageFilter, withinRange } from '../search-matching.js';
@@ -7,8 +7,8 @@ import { clone, type MemoryState } from './state.js';
 
 export function createTrackingSearch(state: MemoryState): TrackingEventSearch {
   return {
-    async getEventsByFilter(filter, continuationToken, maxSearchItemsCount) {
-      const request = offsetPageRequest(continuationToken, maxSearchItemsCount);
+    async getEventsByFilter({ filter, continuationToken, maxItems }) {
+      const request = offsetPageRequest(continuationToken ?? null, maxItems);
       const matching = liveRows(state)
         .filter(({ event: e }) => {
           const json = e.messageContent.eventContent?.eventJson ?? '';

@@ -1,6 +1,6 @@
 import { assertValidStatusWriteKey } from '../argument-checks.js';
-import type { TrackingRowLifecycle, TrackingStatusWrites } from '../contracts/message-tracking-parts.js';
-import type { UnresolvedEventWrite } from '../entities/unresolved-event.js';
+import type { TrackingRowLifecycle, TrackingStatusWrites } from '../contracts/message-tracking-store.js';
+import type { StatusWrite, TrackedEventKey } from '../contracts/tracking-requests.js';
 import { FINISHED_STATUSES, ResolutionStatus } from '../enums.js';
 import { toUnresolvedEvent } from '../normalize.js';
 import { FIXED_RETENTION_MS, unresolvedRetentionMs } from '../retention.js';
@@ -14,6 +14,7 @@ import {
   type RowVisibility,
   type TrackingRow,
 } from './state.js';
+import { storeMemoryMessages } from './tracking-history.js';
 
 type WriteMethods = TrackingStatusWrites & TrackingRowLifecycle;
 
@@ -21,37 +22,41 @@ export function rowKey(endpointId: string, eventId: string, sessionId: string): 
   return pairKey(endpointId, eventId, sessionId);
 }
 
+const keyOf = (key: TrackedEventKey) => rowKey(key.endpointId, key.eventId, key.sessionId);
+
 export function liveRow(state: MemoryState, key: string): TrackingRow | null {
   const row = state.rows.get(key);
   return row !== undefined && row.visibility === 'live' ? row : null;
 }
 
+/** The expiry a row gets from the retention in force at the write; it keeps it until rewritten. */
 function expiryFor(state: MemoryState, status: ResolutionStatus, at: number): number | null {
   if (FINISHED_STATUSES.has(status)) return at + FIXED_RETENTION_MS.terminalRows;
   const window = unresolvedRetentionMs(state.retention);
   return window === null ? null : at + window;
 }
 
+/** Applies status writes in order, each guarded against the row as the previous one left it. Synchronous. */
+function applyStatusWrites(state: MemoryState, writes: readonly StatusWrite[]): boolean[] {
+  for (const write of writes) assertValidStatusWriteKey(write.key);
+  const at = now(state);
+  return writes.map(({ key, status, content }) => {
+    const incoming = toUnresolvedEvent(key, status, clone(content), at);
+    const rowId = keyOf(key);
+    const existing = liveRow(state, rowId);
+    if (decideStatusWrite(existing?.event ?? null, incoming) === 'refuse') return false;
+    state.rows.set(rowId, {
+      event: incoming,
+      visibility: 'live',
+      seq: nextSeq(state),
+      expiresAt: expiryFor(state, status, at.getTime()),
+    });
+    return true;
+  });
+}
+
 export function createTrackingWrites(state: MemoryState): WriteMethods {
   // Everything below runs without an await between read and write, so each call is atomic.
-  const upload =
-    (status: ResolutionStatus) =>
-    async (eventId: string, sessionId: string, endpointId: string, content: UnresolvedEventWrite) => {
-      assertValidStatusWriteKey({ eventId, sessionId, endpointId });
-      const at = now(state);
-      const key = rowKey(endpointId, eventId, sessionId);
-      const incoming = toUnresolvedEvent({ eventId, sessionId, endpointId }, status, clone(content), at);
-      const existing = liveRow(state, key);
-      if (decideStatusWrite(existing?.event ?? null, incoming) === 'refuse') return false;
-      state.rows.set(key, {
-        event: incoming,
-        visibility: 'live',
-        seq: nextSeq(state),
-        expiresAt: expiryFor(state, status, at.getTime()),
-      });
-      return true;
-    };
-
   const hide = (row: TrackingRow, visibility: RowVisibility, retentionMs: number) => {
     row.visibility = visibility;
     row.seq = nextSeq(state);
@@ -59,29 +64,30 @@ export function createTrackingWrites(state: MemoryState): WriteMethods {
   };
 
   return {
-    uploadPendingMessage: upload(ResolutionStatus.Pending),
-    uploadDeferredMessage: upload(ResolutionStatus.Deferred),
-    uploadFailedMessage: upload(ResolutionStatus.Failed),
-    uploadDeadletteredMessage: upload(ResolutionStatus.DeadLettered),
-    uploadUnsupportedMessage: upload(ResolutionStatus.Unsupported),
-    uploadSkippedMessage: upload(ResolutionStatus.Skipped),
-    uploadCompletedMessage: upload(ResolutionStatus.Completed),
+    async writeStatus(write) {
+      return applyStatusWrites(state, [write])[0]!;
+    },
 
-    async tryCompletePendingMessage(eventId, sessionId, endpointId, expectedLastMessageId, content) {
-      assertValidStatusWriteKey({ eventId, sessionId, endpointId });
-      const key = rowKey(endpointId, eventId, sessionId);
-      const existing = liveRow(state, key);
+    async writeStatuses(writes) {
+      return applyStatusWrites(state, writes);
+    },
+
+    async writeBatch({ messages = [], statuses = [] }) {
+      for (const write of statuses) assertValidStatusWriteKey(write.key);
+      const messagesStored = storeMemoryMessages(state, messages);
+      return { messagesStored, statusesWritten: applyStatusWrites(state, statuses) };
+    },
+
+    async tryCompletePending({ key, expectedLastMessageId, content }) {
+      assertValidStatusWriteKey(key);
+      const rowId = keyOf(key);
+      const existing = liveRow(state, rowId);
       if (existing === null) return false;
       if (existing.event.resolutionStatus !== ResolutionStatus.Pending) return false;
       if (existing.event.lastMessageId !== (expectedLastMessageId ?? null)) return false;
       const at = now(state);
-      const completed = toUnresolvedEvent(
-        { eventId, sessionId, endpointId },
-        ResolutionStatus.Completed,
-        clone(content),
-        at,
-      );
-      state.rows.set(key, {
+      const completed = toUnresolvedEvent(key, ResolutionStatus.Completed, clone(content), at);
+      state.rows.set(rowId, {
         event: completed,
         visibility: 'live',
         seq: nextSeq(state),
@@ -90,14 +96,14 @@ export function createTrackingWrites(state: MemoryState): WriteMethods {
       return true;
     },
 
-    async removeMessage(eventId, sessionId, endpointId) {
-      const row = liveRow(state, rowKey(endpointId, eventId, sessionId));
+    async removeMessage(key) {
+      const row = liveRow(state, keyOf(key));
       if (row === null) return false;
       hide(row, 'removed', FIXED_RETENTION_MS.softDeletedRows);
       return true;
     },
 
-    async purgeMessages(endpointId, sessionId) {
+    async purgeMessages({ endpointId, sessionId }) {
       let any = false;
       for (const row of state.rows.values()) {
         if (row.visibility !== 'live' || row.event.endpointId !== endpointId) continue;
@@ -108,8 +114,8 @@ export function createTrackingWrites(state: MemoryState): WriteMethods {
       return any;
     },
 
-    async archiveFailedEvent(eventId, sessionId, endpointId) {
-      const row = liveRow(state, rowKey(endpointId, eventId, sessionId));
+    async archiveFailedEvent(key) {
+      const row = liveRow(state, keyOf(key));
       if (row !== null) hide(row, 'archived', FIXED_RETENTION_MS.archivedFailedRows);
     },
   };

@@ -110,8 +110,9 @@ export function createHeartbeatScheduler(args: HeartbeatSchedulerArgs): Heartbea
       const probeId = uuidv7(now.getTime());
       try {
         // The row exists before the probe leaves: a fast answer then settles this same row.
-        await store.setHeartbeat(
-          {
+        await store.setHeartbeat({
+          endpointId,
+          heartbeat: {
             messageId: probeId,
             startTime: now,
             receivedTime: now,
@@ -120,8 +121,7 @@ export function createHeartbeatScheduler(args: HeartbeatSchedulerArgs): Heartbea
             sdkVersion: null,
             endpointHeartbeatStatus: HeartbeatStatus.Pending,
           },
-          endpointId,
-        );
+        });
         await transport.publish([
           { source: endpointId, messages: [heartbeatProbe(endpointId, probeId, now)] },
         ]);
@@ -171,7 +171,14 @@ export function createHeartbeatScheduler(args: HeartbeatSchedulerArgs): Heartbea
 
     const resolverProbed = await step('probe resolver', false, async () => {
       const probeId = uuidv7(now);
-      if (!(await store.tryClaimServiceProbe(RESOLVER_SERVICE_ID, dueBefore, probeId))) return false;
+      if (
+        !(await store.tryClaimServiceProbe({
+          serviceId: RESOLVER_SERVICE_ID,
+          dueBefore,
+          probeMessageId: probeId,
+        }))
+      )
+        return false;
       const probe = heartbeatProbe(Addresses.resolver, probeId, new Date(now));
       await transport.publish([{ source: Addresses.manager, messages: [probe] }]);
       await notifySafely(notifier, logger, 'notifyServiceHealthChanged', RESOLVER_SERVICE_ID);

@@ -86,8 +86,9 @@ export async function handleHeartbeatTraffic(
     return;
   }
   if (!deps.metadata) return;
-  await deps.metadata.setHeartbeat(
-    {
+  await deps.metadata.setHeartbeat({
+    endpointId,
+    heartbeat: {
       messageId: probeIdOf(message),
       startTime: payload.forwardSendTime ?? enqueuedAt,
       receivedTime: payload.forwardReceivedTime ?? now,
@@ -96,7 +97,6 @@ export async function handleHeartbeatTraffic(
       sdkVersion: payload.sdkVersion,
       endpointHeartbeatStatus: STATUS_BY_ANSWER.get(message.messageType) ?? HeartbeatStatus.Unknown,
     },
-    endpointId,
-  );
+  });
   await notifySafely(deps.notifier, deps.logger, 'notifyHeartbeatChanged', endpointId);
 }

@@ -20,7 +20,7 @@ export function describeResolverEndToEnd(name: string, openStore: () => Promise<
 
     async function rowOf(b: Bus, id: string): Promise<UnresolvedEvent> {
       const eventId = b.eventIds.get(id);
-      const row = eventId ? await b.store.getEvent(CONSUMER, eventId) : null;
+      const row = eventId ? await b.store.getEvent({ endpointId: CONSUMER, eventId }) : null;
       if (!row) throw new Error(`no row for payload ${id}`);
       return row;
     }
@@ -57,7 +57,12 @@ export function describeResolverEndToEnd(name: string, openStore: () => Promise<
       expect(failed.resolutionStatus).toBe(ResolutionStatus.Failed);
       expect(failed.messageContent.errorContent?.errorText).toBe('cannot book customer a');
       // b and c were parked before their handler ran: the session's blocked list shows them Deferred.
-      const blocked = await b.store.getBlockedEventsOnSession(CONSUMER, b.session, 0, 100);
+      const blocked = await b.store.getBlockedEventsOnSession({
+        endpointId: CONSUMER,
+        sessionId: b.session,
+        skip: 0,
+        take: 100,
+      });
       expect(blocked.items.map((i) => i.status)).toEqual([
         ResolutionStatus.Deferred,
         ResolutionStatus.Deferred,
@@ -121,7 +126,9 @@ export function describeResolverEndToEnd(name: string, openStore: () => Promise<
         externalJobId: 'job-a',
         handoffReason: 'Waiting for ERP batch',
       });
-      expect(await b.store.getPendingHandoffByExternalJobId(CONSUMER, 'job-a')).not.toBeNull();
+      expect(
+        await b.store.getPendingHandoffByExternalJobId({ endpointId: CONSUMER, externalJobId: 'job-a' }),
+      ).not.toBeNull();
       await b.operator(MessageType.HandoffCompletedRequest, parked, parked.messageContent);
       await b.pump();
       const done = await rowOf(b, 'a');
@@ -156,7 +163,8 @@ export function describeResolverEndToEnd(name: string, openStore: () => Promise<
       const b = await bus((store) =>
         withFaults(store, [
           {
-            method: 'uploadPendingMessage',
+            method: 'statusWrite',
+            status: ResolutionStatus.Pending,
             error: () => new StorageProviderTransientError('lock timeout'),
             times: 1,
           },

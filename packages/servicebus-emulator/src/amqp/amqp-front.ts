@@ -30,8 +30,10 @@ export class AmqpFront {
     container.on('sender_open', (context: RheaContext) => this.#onClientReceiver(context));
     container.on('receiver_open', (context: RheaContext) => this.#onClientSender(context));
     container.on('sender_close', (context: RheaContext) => this.#linkGone(context.sender!));
-    container.on('connection_close', (context: RheaContext) => this.#connectionGone(context.connection));
-    container.on('disconnected', (context: RheaContext) => this.#connectionGone(context.connection));
+    container.on('connection_close', (context: RheaContext) =>
+      this.#connectionGone(context.connection, false),
+    );
+    container.on('disconnected', (context: RheaContext) => this.#connectionGone(context.connection, true));
     container.on('error', () => undefined);
   }
 
@@ -157,9 +159,9 @@ export class AmqpFront {
     }
   }
 
-  #connectionGone(connection: RheaConnection): void {
+  #connectionGone(connection: RheaConnection, abrupt: boolean): void {
     const receivers = receiversOf(connection);
-    for (const receiver of receivers.values()) receiver.detached();
+    for (const receiver of receivers.values()) receiver.detached(abrupt);
     receivers.clear();
     this.#connections.delete(connection);
   }

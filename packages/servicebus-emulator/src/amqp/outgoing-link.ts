@@ -89,12 +89,17 @@ export class OutgoingLink implements Consumer {
     if (!this.link.is_closed()) this.link.close(error);
   }
 
-  /** The link is gone: its locks end, messages stay in place without counting a delivery. */
-  detached(): void {
+  /**
+   * The link is gone. Closed by the client: its locks end and messages stay in place without counting a delivery.
+   * Lost with its connection (a crashed client): like the service, the locks are kept until they expire, and the
+   * expiry counts a delivery.
+   */
+  detached(abrupt = false): void {
     if (this.#closed) return;
     this.#closed = true;
     this.queue.cancelSessionWait(this);
-    this.queue.removeConsumer(this);
+    if (abrupt) this.queue.forgetConsumer(this);
+    else this.queue.removeConsumer(this);
   }
 
   /** Applies a disposition and settles the delivery: the outcome on success, `rejected` with the condition otherwise. */

@@ -92,6 +92,11 @@ export class Queue {
     this.pump();
   }
 
+  /** A consumer whose connection was lost: it gets nothing more, but its locks run until they expire. */
+  forgetConsumer(consumer: Consumer): void {
+    this.#consumers.delete(consumer);
+  }
+
   /** Delivers available messages to every consumer with credit, in FIFO order per session. */
   pump(): void {
     for (const consumer of this.#consumers) {

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Transport } from '@nimbus/core';
 import { expect } from 'vitest';
-import type { SqlTransport } from '../../src/index.js';
 import { event, topology } from '../fixtures.js';
 
 const CONSUMER = fileURLToPath(new URL('./consumer.ts', import.meta.url));
@@ -42,13 +42,15 @@ async function until(condition: () => boolean, timeoutMs: number, what: string):
  * the killed process's session moved to the survivor after its lock expired.
  */
 export async function runTwoConsumers(
-  transport: SqlTransport,
+  transport: Transport,
   env: Record<string, string>,
   recordFiles: [string, string],
+  /** The consumer script (run with tsx); other transports' tests give their own. */
+  consumer: string = CONSUMER,
 ): Promise<void> {
   await transport.applyTopology(topology);
   const children: ChildProcess[] = recordFiles.map((file) =>
-    spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CONSUMER], {
+    spawn(process.execPath, ['--conditions=source', '--import', 'tsx', consumer], {
       env: { ...process.env, ...env, RECORD_FILE: file },
       stdio: ['ignore', 'inherit', 'inherit'],
     }),

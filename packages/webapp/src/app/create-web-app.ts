@@ -12,6 +12,7 @@ import {
   type StopOptions,
   systemClock,
   type Transport,
+  uuidv7,
 } from '@nimbus/core';
 import {
   type HeartbeatHistoryStore,
@@ -19,6 +20,7 @@ import {
   type NimBusMessageStore,
   type StorageProviderCapabilities,
 } from '@nimbus/message-store';
+import type { FastifyBaseLogger } from 'fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AuditLog } from '../audit/audit-log.js';
 import { accountRoutes } from '../auth/account-routes.js';
@@ -46,6 +48,7 @@ import { type BulkJobStore, createMemoryBulkJobStore } from '../operator/bulk-jo
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
+import { deadLetterRoutes } from '../routes/dead-letter-routes.js';
 import { endpointRoutes } from '../routes/endpoint-routes.js';
 import { eventRoutes } from '../routes/event-routes.js';
 import { eventTypeRoutes } from '../routes/event-type-routes.js';
@@ -121,6 +124,16 @@ export interface WebApp extends ServiceLifecycle {
 }
 
 const VERSION = '0.1.0';
+
+function isPinoLogger(logger: Logger | undefined): logger is Logger & FastifyBaseLogger {
+  const candidate = logger as Partial<FastifyBaseLogger> | undefined;
+  return (
+    typeof candidate?.child === 'function' &&
+    typeof candidate.fatal === 'function' &&
+    typeof candidate.trace === 'function' &&
+    typeof candidate.level === 'string'
+  );
+}
 const DEFAULT_UI_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../ui/dist');
 
 /** Builds the operator WebApp: REST API + OpenAPI, local sign-in, audit, SSE and the UI. */
@@ -143,9 +156,16 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   });
 
   const server = Fastify({
-    logger: false,
+    // A pino logger (the CLI's) also writes Fastify's request logs, each with its request id.
+    ...(isPinoLogger(options.logger) ? { loggerInstance: options.logger } : { logger: false }),
+    requestIdHeader: 'x-request-id',
+    genReqId: () => uuidv7(),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 2 * 1024 * 1024,
+  });
+  server.addHook('onSend', async (request, reply, payload) => {
+    reply.header('X-Request-Id', request.id);
+    return payload;
   });
   await server.register(fastifyCookie);
   // No global limit: the sign-in and password-check limiters are created below from this plugin.
@@ -167,7 +187,13 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
 
   const store = options.store;
   const auditLog = new AuditLog(
-    (row) => store.storeMessageAudit(row.eventId ?? 'site', row, row.endpointId, row.eventTypeId),
+    (row) =>
+      store.storeMessageAudit({
+        eventId: row.eventId ?? 'site',
+        audit: row,
+        endpointId: row.endpointId,
+        eventTypeId: row.eventTypeId,
+      }),
     clock,
     logger,
   );
@@ -215,6 +241,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     }),
     ...apiTokenRoutes({ identityStore, auditLog, clock, streams }),
     ...endpointRoutes(deps),
+    ...deadLetterRoutes(deps),
     ...eventRoutes(deps),
     ...actionRoutes(deps, actions, new BulkJobs(hub, bulkJobStore, clock, logger)),
     ...metricsRoutes(deps),

@@ -24,6 +24,11 @@ export type BootstrapResult =
       readonly created: true;
       readonly email: string;
       readonly passwordSource: 'default' | 'generated' | 'env';
+      /**
+       * A generated password, for the one sign-in banner that shows it (the CLI prints it once to stdout).
+       * It is never written to a log line.
+       */
+      readonly generatedPassword?: string;
     };
 
 function generatedPassword(): string {
@@ -32,8 +37,8 @@ function generatedPassword(): string {
 }
 
 /**
- * One-shot: creates the site Owner only when the identity store has no user at all. The password is logged
- * when it is the public default or was generated here, never when it came from the environment.
+ * One-shot: creates the site Owner only when the identity store has no user at all. No password is ever
+ * logged: a generated one is returned (`generatedPassword`) for the sign-in banner only.
  */
 export async function bootstrapAdmin(options: BootstrapOptions): Promise<BootstrapResult> {
   const { identityStore, logger, env } = options;
@@ -69,11 +74,13 @@ export async function bootstrapAdmin(options: BootstrapOptions): Promise<Bootstr
       { email },
       `Identity: bootstrap admin ${email} created with the password from NIMBUS_IDENTITY_ADMIN_PASSWORD`,
     );
-  } else {
-    logger.warn(
-      { email, password },
-      `Identity: bootstrap admin created, sign in at /account/login as ${email} / ${password} and change the password`,
-    );
+    return { created: true, email, passwordSource };
   }
-  return { created: true, email, passwordSource };
+  logger.warn(
+    { email, passwordSource },
+    `Identity: bootstrap admin ${email} created with a ${passwordSource === 'default' ? 'public default' : 'generated'} password (shown in the sign-in banner); change it after signing in`,
+  );
+  return passwordSource === 'generated'
+    ? { created: true, email, passwordSource, generatedPassword: password }
+    : { created: true, email, passwordSource };
 }

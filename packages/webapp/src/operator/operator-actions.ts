@@ -60,7 +60,7 @@ export class OperatorActions {
   }
 
   async loadRow(target: ActionTarget): Promise<UnresolvedEvent> {
-    const row = await this.deps.store.getEvent(target.endpointId, target.eventId);
+    const row = await this.deps.store.getEvent({ endpointId: target.endpointId, eventId: target.eventId });
     if (!row) throw notFound(`Event '${target.eventId}' not found on endpoint '${target.endpointId}'.`);
     return row;
   }
@@ -133,13 +133,11 @@ export class OperatorActions {
     // conditional write below stays the authority.
     if (row.lastMessageId !== expectedLastMessageId) throw stale();
     return this.#done(principal, 'reconcile', row, null, { expectedLastMessageId }, async () => {
-      const replaced = await this.deps.store.tryCompletePendingMessage(
-        row.eventId,
-        row.sessionId,
-        row.endpointId,
-        expectedLastMessageId,
-        { ...row, reason: `Reconciled by ${principal.name}` },
-      );
+      const replaced = await this.deps.store.tryCompletePending({
+        key: { endpointId: row.endpointId, eventId: row.eventId, sessionId: row.sessionId },
+        expectedLastMessageId: expectedLastMessageId,
+        content: { ...row, reason: `Reconciled by ${principal.name}` },
+      });
       if (!replaced) throw stale();
       await this.deps.hub.notifyEndpointStateChanged(row.endpointId);
     });
@@ -147,7 +145,11 @@ export class OperatorActions {
 
   async deleteEvent(principal: Principal, row: UnresolvedEvent) {
     return this.#done(principal, 'deleteEvent', row, null, { sessionId: row.sessionId }, async () => {
-      const removed = await this.deps.store.removeMessage(row.eventId, row.sessionId, row.endpointId);
+      const removed = await this.deps.store.removeMessage({
+        endpointId: row.endpointId,
+        eventId: row.eventId,
+        sessionId: row.sessionId,
+      });
       if (!removed) throw notFound(`Event '${row.eventId}' was already removed.`);
       await this.deps.hub.notifyEndpointStateChanged(row.endpointId);
     });
@@ -177,11 +179,11 @@ export class OperatorActions {
    * engine holding the session refuses such a request too; this answers the operator at once, naming the event.
    */
   async #refuseWhileSessionFailed(endpointId: string, sessionId: string) {
-    const { events } = await this.deps.store.getEventsByFilter(
-      { endpointId, sessionId, resolutionStatus: [...RESUBMITTABLE] as ResolutionStatus[] },
-      null,
-      1,
-    );
+    const { events } = await this.deps.store.getEventsByFilter({
+      filter: { endpointId, sessionId, resolutionStatus: [...RESUBMITTABLE] as ResolutionStatus[] },
+      continuationToken: null,
+      maxItems: 1,
+    });
     const blocker = events[0];
     if (!blocker) return;
     throw conflict(

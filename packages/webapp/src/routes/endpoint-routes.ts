@@ -143,7 +143,10 @@ export function endpointRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ params, principal }) => {
         const endpointId = await catalog.canonical(params.endpointId);
         await authorize(auditLog, principal!, Role.Reader, endpointId);
-        const counts = await store.downloadEndpointSessionStateCount(endpointId, params.sessionId);
+        const counts = await store.downloadEndpointSessionStateCount({
+          endpointId,
+          sessionId: params.sessionId,
+        });
         return {
           ...counts,
           pendingEvents: [...counts.pendingEvents],
@@ -163,7 +166,10 @@ export function endpointRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ params, body, principal }) => {
         const endpointId = await catalog.canonical(params.endpointId);
         await authorize(auditLog, principal!, Role.Reader, endpointId);
-        const counts = await store.downloadEndpointSessionStateCountBatch(endpointId, body.sessionIds);
+        const counts = await store.downloadEndpointSessionStateCountBatch({
+          endpointId,
+          sessionIds: body.sessionIds,
+        });
         return counts.map((c) => ({
           ...c,
           pendingEvents: [...c.pendingEvents],
@@ -189,12 +195,12 @@ export function endpointRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ params, query, principal }) => {
         const endpointId = await catalog.canonical(params.endpointId);
         await authorize(auditLog, principal!, Role.Reader, endpointId);
-        const page = await store.getBlockedEventsOnSession(
+        const page = await store.getBlockedEventsOnSession({
           endpointId,
-          params.sessionId,
-          query.skip,
-          query.take,
-        );
+          sessionId: params.sessionId,
+          skip: query.skip,
+          take: query.take,
+        });
         return { items: [...page.items], total: page.total };
       },
     }),
@@ -211,17 +217,20 @@ export function endpointRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ params, query, principal }) => {
         const endpointId = await catalog.canonical(params.endpointId);
         await authorize(auditLog, principal!, Role.Reader, endpointId);
-        const blocking = await store.getEventsByFilter(
-          { endpointId, resolutionStatus: BLOCKING_STATUSES },
-          null,
-          query.max,
-        );
+        const blocking = await store.getEventsByFilter({
+          filter: { endpointId, resolutionStatus: BLOCKING_STATUSES },
+          continuationToken: null,
+          maxItems: query.max,
+        });
         const bySession = new Map<string, { eventId: string; status: string }>();
         for (const row of blocking.events) {
           if (!bySession.has(row.sessionId))
             bySession.set(row.sessionId, { eventId: row.eventId, status: row.resolutionStatus });
         }
-        const counts = await store.downloadEndpointSessionStateCountBatch(endpointId, [...bySession.keys()]);
+        const counts = await store.downloadEndpointSessionStateCountBatch({
+          endpointId,
+          sessionIds: [...bySession.keys()],
+        });
         return counts.map((c) => ({
           sessionId: c.sessionId,
           blockingEventId: bySession.get(c.sessionId)!.eventId,

@@ -113,8 +113,8 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ params, query, principal }) => {
         const endpointId = await catalog.canonical(params.endpointId);
         await authorize(auditLog, principal!, Role.Reader, endpointId);
-        const result = await store.getEventsByFilter(
-          {
+        const result = await store.getEventsByFilter({
+          filter: {
             endpointId,
             resolutionStatus: query.status.length > 0 ? query.status : null,
             eventTypeId: query.eventTypeId.length > 0 ? query.eventTypeId : null,
@@ -126,13 +126,13 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
             updatedAtFrom: query.updatedAtFrom ? new Date(query.updatedAtFrom) : null,
             updatedAtTo: query.updatedAtTo ? new Date(query.updatedAtTo) : null,
           },
-          query.continuationToken ?? null,
-          query.pageSize,
-        );
-        const counts = await store.getResubmitCounts(
+          continuationToken: query.continuationToken ?? null,
+          maxItems: query.pageSize,
+        });
+        const counts = await store.getResubmitCounts({
           endpointId,
-          result.events.map((e) => e.eventId),
-        );
+          eventIds: result.events.map((e) => e.eventId),
+        });
         return {
           events: result.events.map((e) => ({ ...eventDto(e), resubmitCount: counts.get(e.eventId) ?? 0 })),
           continuationToken: result.continuationToken,
@@ -157,12 +157,17 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ params, principal }) => {
         const endpointId = await catalog.canonical(params.endpointId);
         await authorize(auditLog, principal!, Role.Reader, endpointId);
-        const row = await store.getEvent(endpointId, params.eventId);
+        const row = await store.getEvent({ endpointId, eventId: params.eventId });
         if (!row) throw notFound(`Event '${params.eventId}' not found on endpoint '${endpointId}'.`);
         const history = await store.getEventHistory(row.eventId);
         const payloadMessage = latestPayloadMessage(history, endpointId);
         const content = payloadMessage?.messageContent.eventContent ?? row.messageContent.eventContent;
-        const blocked = await store.getBlockedEventsOnSession(endpointId, row.sessionId, 0, 1);
+        const blocked = await store.getBlockedEventsOnSession({
+          endpointId,
+          sessionId: row.sessionId,
+          skip: 0,
+          take: 1,
+        });
         return {
           event: eventDto(row),
           payload: content?.eventJson ?? null,
@@ -231,8 +236,8 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
       response: z.object({ messages: z.array(MessageDto), continuationToken: z.string().nullable() }),
       handler: async ({ query, principal }) => {
         await authorize(auditLog, principal!, Role.Reader, null);
-        const result = await store.searchMessages(
-          {
+        const result = await store.searchMessages({
+          filter: {
             endpointId: query.endpointId || null,
             eventId: query.eventId || null,
             messageId: query.messageId || null,
@@ -242,9 +247,9 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
             to: query.to || null,
             messageType: query.messageType ?? null,
           },
-          query.continuationToken ?? null,
-          query.pageSize,
-        );
+          continuationToken: query.continuationToken ?? null,
+          maxItems: query.pageSize,
+        });
         return { messages: result.messages.map(messageDto), continuationToken: result.continuationToken };
       },
     }),
@@ -268,16 +273,16 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ query, principal }) => {
         const endpointId = query.endpointId ? await catalog.canonical(query.endpointId) : null;
         await authorize(auditLog, principal!, endpointId ? Role.Reader : Role.Owner, endpointId);
-        const result = await store.searchAudits(
-          {
+        const result = await store.searchAudits({
+          filter: {
             endpointId,
             endpointIdExact: endpointId !== null,
             eventId: query.eventId || null,
             auditorName: query.auditorName || null,
           },
-          query.continuationToken ?? null,
-          query.pageSize,
-        );
+          continuationToken: query.continuationToken ?? null,
+          maxItems: query.pageSize,
+        });
         return {
           audits: result.audits
             .filter((a) => endpointId === null || sameEndpoint(a.endpointId, endpointId))

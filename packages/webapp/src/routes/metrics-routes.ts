@@ -88,7 +88,11 @@ export function metricsRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ query, principal }) => {
         await authorize(auditLog, principal!, Role.Reader, null);
         const bucket = bucketOf(query.period);
-        const r = await store.getTimeSeriesMetrics(since(query.period), bucket.length, bucket.label);
+        const r = await store.getTimeSeriesMetrics({
+          from: since(query.period),
+          substringLength: bucket.length,
+          bucketLabel: bucket.label,
+        });
         return { bucketSize: r.bucketSize, dataPoints: [...r.dataPoints] };
       },
     }),

@@ -125,7 +125,13 @@ export async function startLiveStack(options: { uiDistDir: string }): Promise<Li
     const url = await webApp.listen({ host: '127.0.0.1', port: 0 });
     const crm = createPublisher({ transport, endpoint: 'Crm', platform: livePlatform });
     const sessionRows = async () =>
-      (await store.getEventsByFilter({ endpointId: 'Erp', sessionId: CUSTOMER_SESSION }, null, 10)).events;
+      (
+        await store.getEventsByFilter({
+          filter: { endpointId: 'Erp', sessionId: CUSTOMER_SESSION },
+          continuationToken: null,
+          maxItems: 10,
+        })
+      ).events;
     return { url, crm, handled, store, notifier, sessionRows, close };
   } catch (error) {
     await close();

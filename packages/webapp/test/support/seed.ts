@@ -1,5 +1,10 @@
 import { MessageType } from '@nimbus/core';
-import { EndpointRole, HANDOFF_SUB_STATUS, type NimBusMessageStore } from '@nimbus/message-store';
+import {
+  EndpointRole,
+  HANDOFF_SUB_STATUS,
+  type NimBusMessageStore,
+  ResolutionStatus,
+} from '@nimbus/message-store';
 
 export const ERP = 'Erp';
 export const FAILED_EVENT = 'evt-failed-1';
@@ -63,46 +68,41 @@ export async function seedErp(store: NimBusMessageStore): Promise<void> {
   };
 
   await request(FAILED_EVENT, BLOCKED_SESSION, 1);
-  await store.uploadFailedMessage(
-    FAILED_EVENT,
-    BLOCKED_SESSION,
-    ERP,
-    row(FAILED_EVENT, BLOCKED_SESSION, 1, MessageType.ErrorResponse, failure),
-  );
+  await store.writeStatus({
+    key: { endpointId: ERP, eventId: FAILED_EVENT, sessionId: BLOCKED_SESSION },
+    status: ResolutionStatus.Failed,
+    content: row(FAILED_EVENT, BLOCKED_SESSION, 1, MessageType.ErrorResponse, failure),
+  });
   for (const [i, eventId] of DEFERRED_EVENTS.entries()) {
     await request(eventId, BLOCKED_SESSION, 2 + i);
-    await store.uploadDeferredMessage(
-      eventId,
-      BLOCKED_SESSION,
-      ERP,
-      row(eventId, BLOCKED_SESSION, 2 + i, MessageType.DeferralResponse),
-    );
+    await store.writeStatus({
+      key: { endpointId: ERP, eventId: eventId, sessionId: BLOCKED_SESSION },
+      status: ResolutionStatus.Deferred,
+      content: row(eventId, BLOCKED_SESSION, 2 + i, MessageType.DeferralResponse),
+    });
   }
   await request(OTHER_FAILED_EVENT, 'cust-4', 5);
-  await store.uploadFailedMessage(
-    OTHER_FAILED_EVENT,
-    'cust-4',
-    ERP,
-    row(OTHER_FAILED_EVENT, 'cust-4', 5, MessageType.ErrorResponse, failure),
-  );
+  await store.writeStatus({
+    key: { endpointId: ERP, eventId: OTHER_FAILED_EVENT, sessionId: 'cust-4' },
+    status: ResolutionStatus.Failed,
+    content: row(OTHER_FAILED_EVENT, 'cust-4', 5, MessageType.ErrorResponse, failure),
+  });
   await request(HANDOFF_EVENT, 'cust-5', 6);
-  await store.uploadPendingMessage(
-    HANDOFF_EVENT,
-    'cust-5',
-    ERP,
-    row(HANDOFF_EVENT, 'cust-5', 6, MessageType.PendingHandoffResponse, {
+  await store.writeStatus({
+    key: { endpointId: ERP, eventId: HANDOFF_EVENT, sessionId: 'cust-5' },
+    status: ResolutionStatus.Pending,
+    content: row(HANDOFF_EVENT, 'cust-5', 6, MessageType.PendingHandoffResponse, {
       pendingSubStatus: HANDOFF_SUB_STATUS,
       handoffReason: 'waiting for credit check',
       externalJobId: 'job-5',
     }),
-  );
+  });
   await request(PENDING_EVENT, 'cust-6', 7);
-  await store.uploadPendingMessage(
-    PENDING_EVENT,
-    'cust-6',
-    ERP,
-    row(PENDING_EVENT, 'cust-6', 7, MessageType.EventRequest),
-  );
+  await store.writeStatus({
+    key: { endpointId: ERP, eventId: PENDING_EVENT, sessionId: 'cust-6' },
+    status: ResolutionStatus.Pending,
+    content: row(PENDING_EVENT, 'cust-6', 7, MessageType.EventRequest),
+  });
 }
 
 /** Failed rows on `endpointId`, one session each, as the Resolver would record them (paging tests). */
@@ -127,22 +127,26 @@ export async function seedFailedRows(
       endpointRole: EndpointRole.Subscriber,
       messageContent: { eventContent: content, errorContent: null },
     });
-    await store.uploadFailedMessage(eventId, sessionId, endpointId, {
-      enqueuedTimeUtc: at(i % 60),
-      messageType: MessageType.ErrorResponse,
-      lastMessageId: `${eventId}-m1`,
-      eventTypeId: 'CustomerChanged',
-      from: 'Crm',
-      to: endpointId,
-      correlationId: `corr-${eventId}`,
-      endpointRole: EndpointRole.Subscriber,
-      messageContent: {
-        eventContent: null,
-        errorContent: {
-          errorText: `seeded failure ${eventId}`,
-          errorType: 'Error',
-          exceptionStackTrace: null,
-          exceptionSource: null,
+    await store.writeStatus({
+      key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
+      status: ResolutionStatus.Failed,
+      content: {
+        enqueuedTimeUtc: at(i % 60),
+        messageType: MessageType.ErrorResponse,
+        lastMessageId: `${eventId}-m1`,
+        eventTypeId: 'CustomerChanged',
+        from: 'Crm',
+        to: endpointId,
+        correlationId: `corr-${eventId}`,
+        endpointRole: EndpointRole.Subscriber,
+        messageContent: {
+          eventContent: null,
+          errorContent: {
+            errorText: `seeded failure ${eventId}`,
+            errorType: 'Error',
+            exceptionStackTrace: null,
+            exceptionSource: null,
+          },
         },
       },
     });

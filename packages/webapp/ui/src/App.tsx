@@ -9,9 +9,11 @@ import { EventDetailsPage } from './pages/EventDetailsPage.js';
 import { HealthPage } from './pages/HealthPage.js';
 import { LoginPage } from './pages/LoginPage.js';
 import { MetricsPage } from './pages/MetricsPage.js';
+import { NotFoundPage } from './pages/NotFoundPage.js';
 import { OperationsPage } from './pages/OperationsPage.js';
 import { SearchPage } from './pages/SearchPage.js';
 import { TopologyPage } from './pages/TopologyPage.js';
+import { loginUrl } from './return-path.js';
 import { usePath } from './router.js';
 
 function Page({ path, me }: { path: string; me: Me }) {
@@ -35,15 +37,29 @@ function Page({ path, me }: { path: string; me: Me }) {
       return <OperationsPage />;
     case 'account':
       return <AccountPage me={me} />;
-    default:
+    case undefined:
+    case 'endpoints':
       return <EndpointsPage />;
+    default:
+      return <NotFoundPage path={pathname} />;
   }
 }
 
 function SignedIn({ me, path }: { me: Me; path: string }) {
   const live = useLiveUpdates();
   return (
-    <Layout user={me.displayName ?? me.email ?? ''} live={live}>
+    <Layout
+      user={me.displayName ?? me.email ?? ''}
+      live={live}
+      warning={
+        me.usesDefaultPassword ? (
+          <>
+            You are signed in with the documented default password. Anyone who has read the docs can sign in
+            as you: <a href="/account">change it now</a>.
+          </>
+        ) : null
+      }
+    >
       <Page path={path} me={me} />
     </Layout>
   );
@@ -55,7 +71,7 @@ export function App() {
   if (path.startsWith('/account/login')) return <LoginPage />;
   if (me.isLoading) return <p className="loading">Loading…</p>;
   if (!me.data?.isAuthenticated) {
-    window.location.assign(`/account/login?returnUrl=${encodeURIComponent(path)}`);
+    window.location.assign(loginUrl(path));
     return null;
   }
   return <SignedIn me={me.data} path={path} />;

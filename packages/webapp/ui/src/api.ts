@@ -1,3 +1,4 @@
+import { loginUrl } from './return-path.js';
 /** Fetch wrapper: JSON in and out, the CSRF header on writes, and a typed error carrying the server message. */
 export class ApiError extends Error {
   constructor(
@@ -26,7 +27,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (response.status === 401 && !path.startsWith('/account/')) {
-    window.location.assign(`/account/login?returnUrl=${encodeURIComponent(window.location.pathname)}`);
+    window.location.assign(loginUrl(`${window.location.pathname}${window.location.search}`));
   }
   const text = await response.text();
   const data = text ? JSON.parse(text) : null;
@@ -73,4 +74,6 @@ export interface Me {
   email: string | null;
   displayName: string | null;
   siteRole: string | null;
+  /** Still the documented dev password: the UI shows a banner until it is changed. */
+  usesDefaultPassword: boolean;
 }

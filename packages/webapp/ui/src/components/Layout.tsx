@@ -12,7 +12,18 @@ const NAV = [
   ['/account', 'Account'],
 ] as const;
 
-export function Layout({ user, live, children }: { user: string; live: boolean; children: ReactNode }) {
+export function Layout({
+  user,
+  live,
+  warning,
+  children,
+}: {
+  user: string;
+  live: boolean;
+  /** A persistent banner above every page (e.g. the default password is still in use). */
+  warning?: ReactNode;
+  children: ReactNode;
+}) {
   const signOut = async () => {
     await post('/account/logout');
     window.location.assign('/account/login');
@@ -36,7 +47,14 @@ export function Layout({ user, live, children }: { user: string; live: boolean; 
           </button>
         </div>
       </nav>
-      <main className="content">{children}</main>
+      <main className="content">
+        {warning ? (
+          <div className="security-banner" role="alert">
+            {warning}
+          </div>
+        ) : null}
+        {children}
+      </main>
     </div>
   );
 }

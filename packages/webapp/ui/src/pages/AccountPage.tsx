@@ -1,16 +1,21 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiError, type Me, post } from '../api.js';
 import { LabeledInput } from '../components/LabeledInput.js';
+import { ApiTokensCard } from './ApiTokensCard.js';
 
 export function AccountPage({ me }: { me: Me }) {
   const [currentPassword, setCurrent] = useState('');
   const [newPassword, setNew] = useState('');
   const [result, setResult] = useState<string | null>(null);
+  const queryClient = useQueryClient();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     try {
       await post('/account/change-password', { currentPassword, newPassword });
       setResult('Password changed.');
+      // The default-password banner comes from /api/auth/me.
+      await queryClient.invalidateQueries({ queryKey: ['me'] });
       setCurrent('');
       setNew('');
     } catch (e) {
@@ -42,6 +47,7 @@ export function AccountPage({ me }: { me: Me }) {
         <button type="submit">Change password</button>
         {result && <p className="notice">{result}</p>}
       </form>
+      <ApiTokensCard />
     </section>
   );
 }

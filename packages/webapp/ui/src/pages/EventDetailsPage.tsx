@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, type EventRow, get, post } from '../api.js';
+import { type Audit, AuditTable, type HistoryMessage, HistoryTimeline } from '../components/EventRecords.js';
 import { Link } from '../components/Link.js';
 import { PayloadProblems, usePayloadProblems } from '../components/PayloadProblems.js';
 import { StatusBadge } from '../components/StatusBadge.js';
@@ -16,21 +17,6 @@ interface EventDetails {
   payloadEventTypeId: string | null;
   allowedActions: string[];
   blockedCount: number;
-}
-interface HistoryMessage {
-  messageId: string;
-  messageType: string;
-  from: string | null;
-  to: string | null;
-  enqueuedTimeUtc: string;
-  errorContent: { errorText: string } | null;
-}
-interface Audit {
-  auditorName: string;
-  auditTimestamp: string;
-  auditType: string;
-  accessDenied: boolean;
-  data: string | null;
 }
 
 /** The optional comment an operator leaves for the audit of a resubmit or skip. */
@@ -330,15 +316,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
         </tbody>
       </table>
       <h2>History</h2>
-      <ol className="timeline">
-        {(history.data ?? []).map((m) => (
-          <li key={m.messageId}>
-            <b>{m.messageType}</b> {m.from} → {m.to}{' '}
-            <small>{new Date(m.enqueuedTimeUtc).toLocaleString()}</small>
-            {m.errorContent && <div className="error">{m.errorContent.errorText}</div>}
-          </li>
-        ))}
-      </ol>
+      <HistoryTimeline messages={history.data ?? []} />
       <h2>Comments</h2>
       <ul className="comments" data-testid="comments">
         {(audits.data ?? []).flatMap((a) => {
@@ -376,21 +354,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
         </div>
       </form>
       <h2>Audit</h2>
-      <table className="table" data-testid="audits">
-        <tbody>
-          {(audits.data ?? []).map((a) => (
-            <tr key={`${a.auditTimestamp}-${a.auditType}-${a.auditorName}`}>
-              <td>{new Date(a.auditTimestamp).toLocaleString()}</td>
-              <td>{a.auditType}</td>
-              <td>{a.auditorName}</td>
-              <td>{a.accessDenied ? 'denied' : ''}</td>
-              <td>
-                <code>{a.data}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <AuditTable audits={audits.data ?? []} />
     </section>
   );
 }

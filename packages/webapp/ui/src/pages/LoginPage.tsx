@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, post } from '../api.js';
 import { LabeledInput } from '../components/LabeledInput.js';
+import { safeReturnPath } from '../return-path.js';
 
 export function LoginPage() {
   const [email, setEmail] = useState('');
@@ -11,9 +12,8 @@ export function LoginPage() {
     setError(null);
     try {
       await post('/account/login', { email, password });
-      const returnUrl = new URLSearchParams(window.location.search).get('returnUrl') ?? '/';
-      // Only local paths: never follow an absolute or protocol-relative URL from the query string.
-      window.location.assign(returnUrl.startsWith('/') && !returnUrl.startsWith('//') ? returnUrl : '/');
+      const returnUrl = new URLSearchParams(window.location.search).get('returnUrl');
+      window.location.assign(safeReturnPath(returnUrl, window.location.origin));
     } catch (e) {
       setError(e instanceof ApiError ? e.message : 'Sign-in failed.');
     }

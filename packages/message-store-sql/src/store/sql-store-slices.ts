@@ -1,0 +1,47 @@
+import type { MessageStoreSlices, TrackingRetention } from '@nimbus/message-store';
+import { sweepExpiredRows } from '../retention/sweep-expired.js';
+import { AuditsAndReports } from './audits-and-reports.js';
+import { SqlEndpointMetadataStore } from './endpoint-metadata-store.js';
+import { EndpointViews } from './endpoint-views.js';
+import { EventLookups } from './event-lookups.js';
+import { EventSearch } from './event-search.js';
+import { SqlHeartbeatHistoryStore } from './heartbeat-history-store.js';
+import { LifecycleOperations } from './lifecycle.js';
+import { MessageHistory } from './message-history.js';
+import { SqlMetricsStore } from './metrics-store.js';
+import { SqlServiceHealthStore } from './service-health-store.js';
+import { SqlStatusWrites } from './status-writes.js';
+import type { StoreContext } from './store-context.js';
+import { SqlSubscriptionStore } from './subscription-store.js';
+
+/** Deletes what is past its expiry, in statements of `batchSize` rows. */
+export class SqlRetention implements TrackingRetention {
+  constructor(
+    private readonly context: StoreContext,
+    private readonly batchSize: number,
+  ) {}
+
+  sweepExpired(now?: Date) {
+    return sweepExpiredRows(this.context, now?.getTime() ?? this.context.clock.now(), this.batchSize);
+  }
+}
+
+/** Every contract slice of the SQL store, each one class over the shared context. */
+export function sqlStoreSlices(context: StoreContext, sweepBatchSize: number): MessageStoreSlices {
+  const history = new MessageHistory(context);
+  return {
+    statusWrites: new SqlStatusWrites(context),
+    lifecycle: new LifecycleOperations(context),
+    lookups: new EventLookups(context),
+    search: new EventSearch(context),
+    views: new EndpointViews(context),
+    history,
+    audits: new AuditsAndReports(context),
+    retention: new SqlRetention(context, sweepBatchSize),
+    subscriptions: new SqlSubscriptionStore(context),
+    metadata: new SqlEndpointMetadataStore(context),
+    metrics: new SqlMetricsStore(context),
+    serviceHealth: new SqlServiceHealthStore(context),
+    heartbeatHistory: new SqlHeartbeatHistoryStore(context),
+  };
+}

@@ -1,0 +1,41 @@
+/** One call through the store: the method's name and its (named) parameters. */
+export interface StoreCall {
+  readonly method: string;
+  readonly params: readonly unknown[];
+}
+
+/**
+ * One link of the store's decorator chain: it may act before and after `proceed` (which runs the rest of
+ * the chain and then the store method), change the error, or inspect the result.
+ */
+export type StoreDecorator = (call: StoreCall, proceed: () => Promise<unknown>) => Promise<unknown>;
+
+/**
+ * The store with every method routed through `decorators`, the first one outermost. Properties that are
+ * not functions (the provider name, flags) pass through untouched. Providers build their chain once
+ * when they open (tracing → error translation → notification).
+ */
+export function decorateStore<T extends object>(store: T, decorators: readonly StoreDecorator[]): T {
+  if (decorators.length === 0) return store;
+  const wrapped = new Map<PropertyKey, unknown>();
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || typeof property !== 'string') return value;
+      let decorated = wrapped.get(property);
+      if (decorated === undefined) {
+        const method = value as (...args: unknown[]) => Promise<unknown>;
+        decorated = (...params: unknown[]) => {
+          const call: StoreCall = { method: property, params };
+          const run = (index: number): Promise<unknown> =>
+            index === decorators.length
+              ? Promise.resolve().then(() => method.apply(target, params))
+              : decorators[index]!(call, () => run(index + 1));
+          return run(0);
+        };
+        wrapped.set(property, decorated);
+      }
+      return decorated;
+    },
+  });
+}

@@ -1,0 +1,154 @@
+import type { HandlerRun } from './harness/handler-log.js';
+import type { ExitRecord } from './harness/managed-process.js';
+import type { PlannedEvent } from './workload.js';
+
+export interface StoreRow {
+  readonly eventId: string;
+  readonly sessionId: string;
+  readonly status: string;
+}
+
+export interface TransportLeftovers {
+  readonly input: string;
+  readonly active: number;
+  readonly scheduled: number;
+  readonly parked: number;
+  readonly deadLettered: number;
+  /** Dead letters other than the permanent failures the workload asks for. */
+  readonly otherDeadLetters: number;
+}
+
+export interface CheckInput {
+  readonly published: readonly PlannedEvent[];
+  readonly runs: readonly HandlerRun[];
+  readonly rows: readonly StoreRow[];
+  readonly leftovers: readonly TransportLeftovers[];
+  readonly unexpectedExits: readonly ExitRecord[];
+}
+
+export interface CheckResult {
+  readonly figures: Record<string, number>;
+  /** Each violation with enough detail to find it in the logs. */
+  readonly violations: Record<
+    'lost' | 'reordered' | 'skippedHandled' | 'staleRows' | 'leftovers' | 'died',
+    string[]
+  >;
+}
+
+const key = (e: { orderId: string; n: number }) => `${e.orderId}/${e.n}`;
+
+/** Compares the handlers' own log with the publish order and with the store and transport after quiescence. */
+export function check(input: CheckInput): CheckResult {
+  const { published, runs, rows } = input;
+  const violations: CheckResult['violations'] = {
+    lost: [],
+    reordered: [],
+    skippedHandled: [],
+    staleRows: [],
+    leftovers: [],
+    died: [],
+  };
+  const planned = new Map(published.map((e) => [key(e), e]));
+  const eventIdOf = new Map<string, string>();
+  const keyOfEventId = new Map<string, string>();
+  for (const run of runs) {
+    if (!eventIdOf.has(key(run))) eventIdOf.set(key(run), run.eventId);
+    keyOfEventId.set(run.eventId, key(run));
+  }
+  const statusOf = new Map<string, string>();
+  for (const row of rows) {
+    const k = keyOfEventId.get(row.eventId);
+    if (k !== undefined) statusOf.set(k, row.status);
+  }
+  const handled = new Set(runs.filter((r) => r.outcome === 'handled').map(key));
+  const deadLetteredPermanent = new Set(
+    runs.filter((r) => r.mode === 'permanent' && r.outcome === 'failed').map(key),
+  );
+
+  // What each event truly became, from the bus's side (the handler's log), and what the store must say.
+  for (const [k, event] of planned) {
+    const status = statusOf.get(k);
+    if (handled.has(k)) {
+      if (status === 'Skipped')
+        violations.skippedHandled.push(`${k} ended Skipped but its handler succeeded`);
+      else if (status !== 'Completed')
+        violations.staleRows.push(`${k} was handled but the store says ${status ?? 'nothing'}`);
+    } else if (event.mode === 'permanent' && deadLetteredPermanent.has(k)) {
+      // Dead-lettered at once; an operator may leave it so or skip it.
+      if (status !== 'DeadLettered' && status !== 'Skipped')
+        violations.staleRows.push(`${k} was dead-lettered but the store says ${status ?? 'nothing'}`);
+    } else if (status === 'Skipped') {
+      // skipped by an operator: accounted
+    } else {
+      violations.lost.push(
+        `${k} (${event.mode}) was published but never handled, skipped or dead-lettered (store: ${status ?? 'nothing'})`,
+      );
+    }
+  }
+
+  // Per-session order: no run of n after a later event of the session succeeded, and no success of n while an
+  // earlier event of the session was still unresolved.
+  const resolvedBefore = new Map<string, Set<number>>();
+  const highestHandled = new Map<string, number>();
+  for (const run of runs) {
+    if (!planned.has(key(run))) continue;
+    // A duplicate publish (same message id, published again later) is a new event at the end of its session:
+    // handling it again is at-least-once delivery, not a reorder (the inbox de-duplicates when wanted).
+    if (eventIdOf.get(key(run)) !== run.eventId) continue;
+    const high = highestHandled.get(run.orderId) ?? 0;
+    if (run.n < high)
+      violations.reordered.push(
+        `${key(run)} ran (${run.outcome}, ${run.host}) after ${run.orderId}/${high} succeeded`,
+      );
+    if (run.outcome === 'handled') {
+      const done = resolvedBefore.get(run.orderId) ?? new Set<number>();
+      for (let k = 1; k < run.n; k++) {
+        const earlier = planned.get(`${run.orderId}/${k}`);
+        if (!earlier || earlier.mode === 'permanent' || done.has(k)) continue;
+        if (statusOf.get(`${run.orderId}/${k}`) === 'Skipped') continue;
+        violations.reordered.push(`${key(run)} succeeded before ${run.orderId}/${k} was resolved`);
+      }
+      done.add(run.n);
+      resolvedBefore.set(run.orderId, done);
+      highestHandled.set(run.orderId, Math.max(high, run.n));
+    } else if (run.mode === 'permanent') {
+      const done = resolvedBefore.get(run.orderId) ?? new Set<number>();
+      done.add(run.n);
+      resolvedBefore.set(run.orderId, done);
+    }
+  }
+
+  for (const left of input.leftovers) {
+    if (left.active + left.scheduled + left.parked + left.otherDeadLetters > 0) {
+      violations.leftovers.push(
+        `${left.input}: ${left.active} active, ${left.scheduled} scheduled, ${left.parked} parked, ${left.otherDeadLetters} dead letters that are not permanent failures (${left.deadLettered} in all)`,
+      );
+    }
+  }
+  for (const exit of input.unexpectedExits) {
+    violations.died.push(
+      `${exit.name} (pid ${exit.pid}) exited by itself: code ${exit.code}, signal ${exit.signal}`,
+    );
+  }
+
+  const modes = (mode: string) => [...planned.values()].filter((e) => e.mode === mode).length;
+  return {
+    figures: {
+      published: planned.size,
+      transientEvents: modes('transient'),
+      blockingEvents: modes('block'),
+      permanentEvents: modes('permanent'),
+      handlerRuns: runs.length,
+      handled: handled.size,
+      skippedByOperator: [...statusOf.values()].filter((s) => s === 'Skipped').length,
+      duplicatesHandledAgain: new Set(
+        runs
+          .filter((r) => r.outcome === 'handled' && eventIdOf.get(key(r)) !== r.eventId)
+          .map((r) => r.eventId),
+      ).size,
+      duplicateSuccesses: runs.filter((r) => r.outcome === 'handled').length - handled.size,
+      storeRows: rows.length,
+    },
+    violations,
+  };
+}

@@ -1,0 +1,77 @@
+// The chaos suite (acceptance of issue #12): `npm run chaos` (short form, ~3 minutes, run by .ci/run);
+// `npm run chaos -- --long` (10 minutes of chaos per backend); `--only postgres|sqlite`; seed with
+// NIMBUS_CHAOS_SEED to repeat a run. Prints the figures and writes them to reports/chaos.json; exits 1 on any
+// violation.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runScenario, type ScenarioResult } from './scenario.js';
+
+const { values } = parseArgs({
+  options: {
+    long: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const seed = Number(process.env.NIMBUS_CHAOS_SEED ?? Date.now() % 1_000_000);
+const dialects = (values.only ? [values.only] : ['postgres', 'sqlite']) as ('postgres' | 'sqlite')[];
+const log = (line: string) => console.log(`[chaos ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+const results: ScenarioResult[] = [];
+for (const [i, dialect] of dialects.entries()) {
+  const workDir = mkdtempSync(join(tmpdir(), `nimbus-chaos-${dialect}-`));
+  log(`${dialect}: seed ${seed}, work dir ${workDir}`);
+  try {
+    const result = await runScenario({
+      dialect,
+      workDir,
+      pgPort: 15550,
+      webappPort: 15560 + i,
+      chaosMs: values.long ? 600_000 : dialect === 'postgres' ? 50_000 : 35_000,
+      sessions: values.long ? 40 : 12,
+      eventsPerSession: values.long ? 150 : dialect === 'postgres' ? 14 : 10,
+      seed: seed + i,
+      settleMs: values.long ? 180_000 : 60_000,
+      log,
+    });
+    results.push(result);
+    print(result);
+    const failed = Object.values(result.violations).some((list) => list.length > 0);
+    if (!failed && !values.keep) rmSync(workDir, { recursive: true, force: true });
+    else log(`${dialect}: logs kept in ${workDir}`);
+  } catch (error) {
+    log(`${dialect}: the suite itself failed: ${(error as Error).stack ?? error}`);
+    log(`${dialect}: logs kept in ${workDir}`);
+    process.exitCode = 1;
+  }
+}
+
+mkdirSync('reports', { recursive: true });
+writeFileSync(join('reports', 'chaos.json'), `${JSON.stringify({ seed, results }, null, 2)}\n`);
+const violations = results.reduce(
+  (sum, r) => sum + Object.values(r.violations).reduce((s, list) => s + list.length, 0),
+  0,
+);
+if (violations > 0 || results.length < dialects.length) process.exitCode = 1;
+log(
+  `${violations === 0 && results.length === dialects.length ? 'PASSED' : 'FAILED'}: ${violations} violation(s) over ${results.length}/${dialects.length} backend(s) (seed ${seed})`,
+);
+
+function print(r: ScenarioResult): void {
+  const v = r.violations;
+  log(
+    `${r.dialect}: ${r.figures.published} events published (${r.figures.transientEvents} transient, ${r.figures.blockingEvents} blocking, ${r.figures.permanentEvents} permanent), ${r.lateDuplicates} late duplicates; ` +
+      `kills ${JSON.stringify(r.kills)}, database restarts ${r.databaseRestarts}; operator ${JSON.stringify(r.operator)}`,
+  );
+  log(
+    `${r.dialect}: handler runs ${r.figures.handlerRuns}, handled ${r.figures.handled}, skipped ${r.figures.skippedByOperator}, duplicate successes ${r.figures.duplicateSuccesses} (late duplicates handled again ${r.figures.duplicatesHandledAgain}), store rows ${r.figures.storeRows}; settled ${r.settledInMs === null ? 'NOT within the limit' : `in ${r.settledInMs} ms`}; run ${Math.round(r.durationMs / 1000)} s`,
+  );
+  log(
+    `${r.dialect}: lost ${v.lost.length}, reordered ${v.reordered.length}, skipped-but-handled ${v.skippedHandled.length}, stale rows ${v.staleRows.length}, leftovers ${v.leftovers.length}, processes died ${v.died.length}`,
+  );
+  for (const [why, count] of Object.entries(r.refusals)) log(`  refused ${count}x: ${why}`);
+  for (const [name, list] of Object.entries(v))
+    for (const line of list.slice(0, 8)) log(`  ${name}: ${line}`);
+}
