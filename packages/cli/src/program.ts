@@ -5,6 +5,7 @@ import { eventsCommand } from './commands/events-command.js';
 import { publishCommand } from './commands/publish-command.js';
 import { resolverCommand, webappCommand } from './commands/service-commands.js';
 import { storeCommand } from './commands/store-command.js';
+import { tokensCommand } from './commands/tokens-command.js';
 import { topologyCommand } from './commands/topology-command.js';
 import { CliError, ExitCode } from './exit-codes.js';
 
@@ -33,6 +34,7 @@ export function buildProgram(io: CliIo = processIo): Command {
     storeCommand(io.out),
     publishCommand(io.out),
     eventsCommand(io.out),
+    tokensCommand(io.out),
   ]) {
     program.addCommand(command);
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ManualClock, MessageType } from '@nimbus/core';
-import { ResolutionStatus, StorageProviderTransientError } from '@nimbus/message-store';
+import { StorageProviderTransientError } from '@nimbus/message-store';
 import { describe, expect, it } from 'vitest';
 import {
   COSMOS_ENV,
@@ -64,7 +64,7 @@ describe('layout and retention stamps', () => {
     await withStore(async (store) => {
       await store.writeStatus({
         key: { endpointId: 'billing', eventId: 'e1', sessionId: 's1' },
-        status: ResolutionStatus.Pending,
+        status: 'Pending',
         content: request(),
       });
       const db = cosmos.client().database(store.databaseId);
@@ -89,19 +89,19 @@ describe('layout and retention stamps', () => {
         const db = store.databaseId;
         await store.writeStatus({
           key: { endpointId: 'ep', eventId: 'f', sessionId: 's' },
-          status: ResolutionStatus.Failed,
+          status: 'Failed',
           content: request(),
         });
         expect((await rawRow(db, 'ep', 'f_s', 's'))?.ttl).toBe(180 * DAY_S);
         await store.writeStatus({
           key: { endpointId: 'ep', eventId: 'c', sessionId: 's' },
-          status: ResolutionStatus.Completed,
+          status: 'Completed',
           content: request(),
         });
         expect((await rawRow(db, 'ep', 'c_s', 's'))?.ttl).toBe(30 * DAY_S);
         await store.writeStatus({
           key: { endpointId: 'ep', eventId: 'r', sessionId: 's' },
-          status: ResolutionStatus.Pending,
+          status: 'Pending',
           content: request(),
         });
         await store.removeMessage({ endpointId: 'ep', eventId: 'r', sessionId: 's' });
@@ -114,7 +114,7 @@ describe('layout and retention stamps', () => {
     await withStore(async (store) => {
       await store.writeStatus({
         key: { endpointId: 'ep', eventId: 'p', sessionId: 's' },
-        status: ResolutionStatus.Pending,
+        status: 'Pending',
         content: request(),
       });
       expect((await rawRow(store.databaseId, 'ep', 'p_s', 's'))?.ttl).toBe(-1);
@@ -126,17 +126,17 @@ describe('layout and retention stamps', () => {
       async (store) => {
         await store.writeStatus({
           key: { endpointId: 'ep', eventId: 'kept', sessionId: 's' },
-          status: ResolutionStatus.Failed,
+          status: 'Failed',
           content: request(),
         });
         await store.writeStatus({
           key: { endpointId: 'ep', eventId: 'lapsed', sessionId: 's' },
-          status: ResolutionStatus.Failed,
+          status: 'Failed',
           content: request(),
         });
         await store.writeStatus({
           key: { endpointId: 'ep', eventId: 'removed', sessionId: 's' },
-          status: ResolutionStatus.Pending,
+          status: 'Pending',
           content: request(),
         });
         await store.removeMessage({ endpointId: 'ep', eventId: 'removed', sessionId: 's' });
@@ -145,23 +145,16 @@ describe('layout and retention stamps', () => {
         advanceLocalServerClock(23 * 3_600_000);
         await store.writeStatus({
           key: { endpointId: 'ep', eventId: 'kept', sessionId: 's' },
-          status: ResolutionStatus.Failed,
+          status: 'Failed',
           content: request('m-2'),
         });
         advanceLocalServerClock(2 * 3_600_000);
         expect(
-          await store.getEventInStatus(
-            { endpointId: 'ep', eventId: 'lapsed', sessionId: 's' },
-            ResolutionStatus.Failed,
-          ),
+          await store.getEventInStatus({ endpointId: 'ep', eventId: 'lapsed', sessionId: 's' }, 'Failed'),
         ).toBeNull();
         expect(
-          (
-            await store.getEventInStatus(
-              { endpointId: 'ep', eventId: 'kept', sessionId: 's' },
-              ResolutionStatus.Failed,
-            )
-          )?.lastMessageId,
+          (await store.getEventInStatus({ endpointId: 'ep', eventId: 'kept', sessionId: 's' }, 'Failed'))
+            ?.lastMessageId,
         ).toBe('m-2');
       },
       { retention: { unresolvedRetentionDays: 1 } },
@@ -179,11 +172,7 @@ describe('layout and retention stamps', () => {
       });
       await store.storeMessageAudit({
         eventId: 'e',
-        audit: {
-          auditorName: 'op',
-          auditTimestamp: new Date(),
-          auditType: 'Comment',
-        },
+        audit: { auditorName: 'op', auditTimestamp: new Date(), auditType: 'Comment' },
       });
       const db = cosmos.client().database(store.databaseId);
       const { resource: message } = await db.container('messages').item('m', 'e').read();
@@ -200,12 +189,12 @@ describe('layout and retention stamps', () => {
     await withStore(async (store) => {
       await store.writeStatus({
         key: { endpointId: 'Billing', eventId: 'order/42?#', sessionId: 'cust\\7' },
-        status: ResolutionStatus.Pending,
+        status: 'Pending',
         content: request(),
       });
       await store.writeStatus({
         key: { endpointId: 'billing', eventId: 'order/42?#', sessionId: 'cust\\7' },
-        status: ResolutionStatus.Pending,
+        status: 'Pending',
         content: request('other'),
       });
       expect(
@@ -215,7 +204,7 @@ describe('layout and retention stamps', () => {
         (
           await store.getEventInStatus(
             { endpointId: 'billing', eventId: 'order/42?#', sessionId: 'cust\\7' },
-            ResolutionStatus.Pending,
+            'Pending',
           )
         )?.lastMessageId,
       ).toBe('other');
@@ -227,43 +216,61 @@ describe('the stale-write guard under a lost compare-and-swap', () => {
   const replaceOf = (docId: string) => (method: string, url: string) =>
     method === 'PUT' && url.endsWith(`/docs/${docId}`);
 
-  it('a 412 on the guarded replace is thrown as a retryable lost race, never reported as a refusal', async () => {
+  it('a lost compare-and-swap (412) is decided again against the row the other writer left', async () => {
+    await withStore(async (store) => {
+      const key = { endpointId: 'ep', eventId: 'e', sessionId: 's' };
+      await store.writeStatus({ key, status: 'Pending', content: request() });
+      let lost = 0;
+      faults.push({
+        // The first replace loses, as if another writer had changed the row after our read.
+        match: (method, url) => {
+          if (!replaceOf('e_s')(method, url) || lost > 0) return false;
+          lost += 1;
+          return true;
+        },
+        status: 412,
+      });
+      const completing = store.writeStatus({
+        key,
+        status: 'Deferred',
+        content: { ...request('m-2'), messageType: MessageType.DeferralResponse },
+      });
+      expect(await completing).toBe(true);
+      expect(lost).toBe(1);
+      expect((await store.getEventInStatus(key, 'Deferred'))?.lastMessageId).toBe('m-2');
+    });
+  });
+
+  it('a write that keeps losing the race (5 times) throws a retryable lost race, never reports a refusal', async () => {
     await withStore(async (store) => {
       await store.writeStatus({
         key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
-        status: ResolutionStatus.Pending,
+        status: 'Pending',
         content: request(),
       });
       faults.push({ match: replaceOf('e_s'), status: 412 });
       const error = await store
         .writeStatus({
           key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
-          status: ResolutionStatus.Deferred,
-          content: {
-            ...request('m-2'),
-            messageType: MessageType.DeferralResponse,
-          },
+          status: 'Deferred',
+          content: { ...request('m-2'), messageType: MessageType.DeferralResponse },
         })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LostWriteRaceError);
       expect(error).toMatchObject({ code: 'Transient', isRetryable: true });
       faults.length = 0;
       expect(
-        (
-          await store.getEventInStatus(
-            { endpointId: 'ep', eventId: 'e', sessionId: 's' },
-            ResolutionStatus.Pending,
-          )
-        )?.lastMessageId,
+        (await store.getEventInStatus({ endpointId: 'ep', eventId: 'e', sessionId: 's' }, 'Pending'))
+          ?.lastMessageId,
       ).toBe('m-1');
     });
   });
 
-  it('tryCompletePendingMessage is one IfMatch replace: a 412 answers false', async () => {
+  it('tryCompletePending is one IfMatch replace: a 412 answers false', async () => {
     await withStore(async (store) => {
       await store.writeStatus({
         key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
-        status: ResolutionStatus.Pending,
+        status: 'Pending',
         content: request(),
       });
       faults.push({ match: replaceOf('e_s'), status: 412 });
@@ -299,7 +306,7 @@ describe('throttling', () => {
     await withStore(async (store) => {
       await store.writeStatus({
         key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
-        status: ResolutionStatus.Pending,
+        status: 'Pending',
         content: request(),
       });
       let left = 2;
@@ -310,12 +317,8 @@ describe('throttling', () => {
       });
       const before = seen.length;
       expect(
-        (
-          await store.getEventInStatus(
-            { endpointId: 'ep', eventId: 'e', sessionId: 's' },
-            ResolutionStatus.Pending,
-          )
-        )?.eventId,
+        (await store.getEventInStatus({ endpointId: 'ep', eventId: 'e', sessionId: 's' }, 'Pending'))
+          ?.eventId,
       ).toBe('e');
       expect(seen.slice(before).filter((r) => r.startsWith('GET') && r.includes('/docs/'))).toHaveLength(3);
     });
@@ -325,12 +328,12 @@ describe('throttling', () => {
     await withStore(async (store) => {
       await store.writeStatus({
         key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
-        status: ResolutionStatus.Pending,
+        status: 'Pending',
         content: request(),
       });
       faults.push({ match: pointRead, status: 429, headers: { 'x-ms-retry-after-ms': '15' } });
       const error = await store
-        .getEventInStatus({ endpointId: 'ep', eventId: 'e', sessionId: 's' }, ResolutionStatus.Pending)
+        .getEventInStatus({ endpointId: 'ep', eventId: 'e', sessionId: 's' }, 'Pending')
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StorageProviderTransientError);
       expect(error).toMatchObject({ isRetryable: true, retryAfterMs: 15 });
@@ -400,17 +403,13 @@ describe('configuration', () => {
       expect(
         await store.writeStatus({
           key: { endpointId: 'ep', eventId: 'e', sessionId: '' },
-          status: ResolutionStatus.Pending,
+          status: 'Pending',
           content: request(),
         }),
       ).toBe(true);
       expect(
-        (
-          await store.getEventInStatus(
-            { endpointId: 'ep', eventId: 'e', sessionId: '' },
-            ResolutionStatus.Pending,
-          )
-        )?.updatedAt,
+        (await store.getEventInStatus({ endpointId: 'ep', eventId: 'e', sessionId: '' }, 'Pending'))
+          ?.updatedAt,
       ).toEqual(new Date(Date.UTC(2026, 0, 1)));
     } finally {
       await store.close();

@@ -15,7 +15,7 @@ export async function emulatedTransport(
   const transport = new ServiceBusTransport({
     connectionString: emulator.connectionString,
     managementCa: emulator.caPem!,
-    lockDurationMs: 1_000,
+    lockDurationMs: 1_500,
     maxDeliveryCount: 3,
     operationTimeoutMs: 10_000,
     ...options,

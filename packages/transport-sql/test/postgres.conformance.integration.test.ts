@@ -24,7 +24,7 @@ describe.runIf(runPg)('SQL transport on PostgreSQL', () => {
   describeTransportConformance('sql-postgres', async () => {
     const schema = `conformance_${++schemas}`;
     const connection = { dialect: 'postgres' as const, connectionString: database.url, schema, poolSize: 4 };
-    const options = { lockDurationMs: 400, maxDeliveryCount: 3 };
+    const options = { lockDurationMs: 1_200, maxDeliveryCount: 3 };
     const transport = await createSqlTransport(connection, options);
     return {
       transport,

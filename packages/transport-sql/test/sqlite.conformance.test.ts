@@ -5,7 +5,7 @@ import { describeTransportConformance } from '@nimbus/core/conformance';
 import Database from 'better-sqlite3';
 import { createSqlTransport } from '../src/index.js';
 
-const options = { lockDurationMs: 400, maxDeliveryCount: 3 };
+const options = { lockDurationMs: 1_200, maxDeliveryCount: 3 };
 
 describeTransportConformance('sql-sqlite', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'nimbus-sql-conformance-'));

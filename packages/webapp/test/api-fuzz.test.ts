@@ -94,6 +94,8 @@ export function describeApiFuzz(factory: StoreFactory): void {
         tokenId: 'no-such-token',
         jobId: 'no-such-job',
         eventTypeId: 'CustomerChanged',
+        input: ERP,
+        deadLetterId: 'no-such-dead-letter',
       };
       const operations = operationsOf(h.webApp.openApi)
         // Signing out would end the session every other request uses.

@@ -60,6 +60,11 @@ const RULES: Record<string, Rule> = {
   [`POST ${E}/sessions/{sessionId}/reprocess-deferred`]: endpoint('Contributor'),
   [`POST ${E}/bulk`]: endpoint('Contributor'),
   'PUT /api/users/{userId}/endpoint-roles/{endpointId}': endpoint('Owner'),
+  // The dead-letter lists of an endpoint input (Erp here); the Resolver's own list is site-wide.
+  'GET /api/dead-letters/{input}': endpoint('Reader'),
+  'GET /api/dead-letters/{input}/{deadLetterId}': endpoint('Reader'),
+  'POST /api/dead-letters/{input}/requeue': endpoint('Contributor'),
+  'POST /api/dead-letters/{input}/purge': endpoint('Owner'),
   'GET /api/messages': site('Reader'),
   'GET /api/audits': site('Owner'),
   'GET /api/metrics/overview': site('Reader'),
@@ -147,6 +152,8 @@ export function describeAuthorizationMatrix(factory: StoreFactory): void {
         tokenId: 'no-such-token',
         jobId: 'no-such-job',
         eventTypeId: 'CustomerChanged',
+        input: ERP,
+        deadLetterId: 'no-such-dead-letter',
       };
       const overrides = {
         email: `matrix-${n++}@example.test`,

@@ -12,6 +12,8 @@ import {
   storedPayload,
 } from '../operator/operator-actions.js';
 import { cliAuditorName } from '../operator-name.js';
+import { RemoteEvents, remoteActionLine, remoteSummaryLine } from '../remote/remote-events.js';
+import { WebAppClient } from '../remote/webapp-client.js';
 import { configFrom, requireSharedBackends, withBackendOptions } from './backend-options.js';
 import { applyEdits, readPayload } from './payload-input.js';
 
@@ -78,8 +80,16 @@ function actionLine(outcome: ActionOutcome): string {
   return `${verb} event ${outcome.eventId} on ${outcome.endpointId} (session ${outcome.sessionId || '-'}); control message ${outcome.messageId}; audited as ${outcome.auditor}`;
 }
 
+/** With NIMBUS_WEBAPP_URL (and NIMBUS_API_TOKEN) set, the commands go through that WebApp's API. */
+function remoteEvents(): RemoteEvents | null {
+  const client = WebAppClient.fromEnv();
+  return client ? new RemoteEvents(client) : null;
+}
+
 export function eventsCommand(print: (line: string) => void): Command {
-  const events = new Command('events').description('Find, inspect and fix events in the message store.');
+  const events = new Command('events').description(
+    'Find, inspect and fix events in the message store, or in a remote WebApp when NIMBUS_WEBAPP_URL and NIMBUS_API_TOKEN are set.',
+  );
 
   const list = events
     .command('list')
@@ -100,6 +110,14 @@ export function eventsCommand(print: (line: string) => void): Command {
         limit: string;
       },
     ) => {
+      const remote = remoteEvents();
+      if (remote) {
+        const rows = await remote.list({ ...options, limit: positiveInt('--limit', options.limit) });
+        if (options.json) print(JSON.stringify(rows));
+        else if (rows.length === 0) print('No events match.');
+        else for (const row of rows) print(remoteSummaryLine(row));
+        return;
+      }
       const config = configFrom(options);
       requireSharedBackends(config, 'events list');
       const filter = {
@@ -125,6 +143,16 @@ export function eventsCommand(print: (line: string) => void): Command {
     .argument('<eventId>', 'event id')
     .option('--json', 'JSON for scripts');
   withBackendOptions(show).action(async (endpointId: string, eventId: string, options: Backends) => {
+    const remote = remoteEvents();
+    if (remote) {
+      const shown = await remote.show(endpointId, eventId);
+      print(
+        options.json
+          ? JSON.stringify(shown)
+          : `Event ${shown.event.eventId} on ${shown.event.endpointId}: ${shown.event.status}\n  payload: ${shown.payload ?? '(none stored)'}\n  ${shown.history.length} messages, ${shown.audits.length} audit rows (use --json for all)`,
+      );
+      return;
+    }
     const config = configFrom(options);
     requireSharedBackends(config, 'events show');
     await withStore(config, async (store) => {
@@ -181,6 +209,12 @@ export function eventsCommand(print: (line: string) => void): Command {
     ) => {
       let edited = readPayload(options);
       const edits = options.set ?? [];
+      const remote = remoteEvents();
+      if (remote) {
+        const done = await remote.resubmit(endpointId, eventId, edited, edits, options.comment ?? null);
+        print(options.json ? JSON.stringify(done) : remoteActionLine(done));
+        return;
+      }
       const outcome = await act(options, async (actions) => {
         const row = await actions.load(endpointId, eventId);
         if (edits.length > 0) {
@@ -204,6 +238,12 @@ export function eventsCommand(print: (line: string) => void): Command {
     .option('--json', 'print the outcome as JSON');
   withBackendOptions(skip).action(
     async (endpointId: string, eventId: string, options: Backends & { comment?: string }) => {
+      const remote = remoteEvents();
+      if (remote) {
+        const done = await remote.skip(endpointId, eventId, options.comment ?? null);
+        print(options.json ? JSON.stringify(done) : remoteActionLine(done));
+        return;
+      }
       const outcome = await act(options, async (actions) =>
         actions.skip(await actions.load(endpointId, eventId), options.comment ?? null),
       );

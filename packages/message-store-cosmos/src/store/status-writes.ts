@@ -39,6 +39,8 @@ async function pointRead(container: Container, key: StatusWriteKey): Promise<Tra
  */
 /** How often a guarded write re-reads after losing the etag race before giving up. */
 const MAX_WRITE_RACES = 5;
+/** Keys `writeStatuses` writes at once. */
+const WRITE_CONCURRENCY = 16;
 
 export class CosmosStatusWrites implements TrackingStatusWrites, TrackingRowLifecycle {
   constructor(
@@ -51,11 +53,28 @@ export class CosmosStatusWrites implements TrackingStatusWrites, TrackingRowLife
     return this.#write(key, status, content);
   }
 
-  /** Cosmos DB has no transaction across partitions: each row is guarded and written on its own, in order. */
+  /**
+   * Cosmos DB has no transaction across partitions: each row is guarded and written on its own. Writes of
+   * one key apply in the given order; different keys are written concurrently, a few at a time.
+   */
   async writeStatuses(writes: readonly StatusWrite[]): Promise<boolean[]> {
     for (const write of writes) assertValidStatusWriteKey(write.key);
-    const written: boolean[] = [];
-    for (const { key, status, content } of writes) written.push(await this.#write(key, status, content));
+    const written: boolean[] = new Array(writes.length).fill(false);
+    const byKey = new Map<string, number[]>();
+    writes.forEach(({ key }, i) => {
+      const id = `${key.endpointId}\u0000${key.sessionId}\u0000${key.eventId}`;
+      byKey.set(id, [...(byKey.get(id) ?? []), i]);
+    });
+    const queues = [...byKey.values()];
+    const worker = async () => {
+      for (let queue = queues.shift(); queue !== undefined; queue = queues.shift()) {
+        for (const i of queue) {
+          const { key, status, content } = writes[i]!;
+          written[i] = await this.#write(key, status, content);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, queues.length) }, worker));
     return written;
   }
 

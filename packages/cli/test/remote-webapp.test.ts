@@ -1,0 +1,124 @@
+import { MessageType, silentLogger, topologyFromPlatform } from '@nimbus/core';
+import { platform } from '@nimbus/example-crm-erp';
+import { createMemoryMessageStore } from '@nimbus/message-store';
+import { createMemoryTransport } from '@nimbus/transport-memory';
+import {
+  createMemoryIdentityStore,
+  createWebApp,
+  DEFAULT_ADMIN_EMAIL,
+  DEFAULT_ADMIN_PASSWORD,
+  type WebApp,
+} from '@nimbus/webapp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ExitCode } from '../src/exit-codes.js';
+import { type CliIo, runCli } from '../src/program.js';
+
+function capture(): CliIo & { lines: string[]; errors: string[] } {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return { lines, errors, out: (line) => lines.push(line), err: (text) => errors.push(text) };
+}
+const argv = (...args: string[]) => ['node', 'nimbus', ...args];
+
+/** Runs the CLI with these environment variables set (the secrets never go through argv). */
+async function withEnv(env: Record<string, string>, run: () => Promise<number>) {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    return await run();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+describe('nimbus tokens and nimbus events against a remote WebApp', () => {
+  let app: WebApp;
+  let url: string;
+  const transport = createMemoryTransport();
+  const store = createMemoryMessageStore();
+  beforeAll(async () => {
+    await transport.applyTopology(topologyFromPlatform(platform));
+    app = await createWebApp({
+      store,
+      identityStore: createMemoryIdentityStore(),
+      transport,
+      platform,
+      logger: silentLogger,
+      env: {},
+      uiDistDir: '/nonexistent',
+    });
+    url = await app.listen();
+    const base = { enqueuedTimeUtc: new Date(), eventTypeId: 'CustomerUpserted', from: 'Crm', to: 'Erp' };
+    await store.storeMessage({
+      ...base,
+      eventId: 'ev-remote',
+      messageId: 'req-1',
+      endpointId: 'Erp',
+      sessionId: 'C-9',
+      messageType: MessageType.EventRequest,
+      messageContent: {
+        eventContent: { eventTypeId: 'CustomerUpserted', eventJson: '{"customerId":"C-9","name":"Ada"}' },
+        errorContent: null,
+      },
+    });
+    await store.uploadFailedMessage('ev-remote', 'C-9', 'Erp', {
+      ...base,
+      messageType: MessageType.ErrorResponse,
+      lastMessageId: 'err-1',
+    });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await transport.close();
+  });
+
+  it('creates a token from a signed-in session, then lists and skips an event with it (audited as the token)', async () => {
+    const session = {
+      NIMBUS_WEBAPP_URL: url,
+      NIMBUS_WEBAPP_EMAIL: DEFAULT_ADMIN_EMAIL,
+      NIMBUS_WEBAPP_PASSWORD: DEFAULT_ADMIN_PASSWORD,
+    };
+    const created = capture();
+    expect(
+      await withEnv(session, () =>
+        runCli(argv('tokens', 'create', 'ci', '--max-role', 'Contributor', '--json'), created),
+      ),
+    ).toBe(0);
+    const token = JSON.parse(created.lines[0]!).token as string;
+    expect(token).toMatch(/^nimbus_pat_/);
+
+    const remote = { NIMBUS_WEBAPP_URL: url, NIMBUS_API_TOKEN: token };
+    const list = capture();
+    expect(await withEnv(remote, () => runCli(argv('events', 'list', '--status', 'Failed'), list))).toBe(0);
+    expect(list.lines.join('\n')).toContain('ev-remote');
+    const skip = capture();
+    expect(
+      await withEnv(remote, () =>
+        runCli(argv('events', 'skip', 'Erp', 'ev-remote', '--comment', 'from CI'), skip),
+      ),
+    ).toBe(0);
+    expect(skip.lines[0]).toContain('skip of event ev-remote on Erp');
+    const audits = await store.getMessageAudits('ev-remote');
+    expect(audits.map((a) => [a.auditType, a.auditorName])).toEqual([['Skip', 'Administrator (token ci)']]);
+
+    const revoked = capture();
+    const id = JSON.parse(created.lines[0]!).id as string;
+    expect(await withEnv(session, () => runCli(argv('tokens', 'revoke', id), revoked))).toBe(0);
+    const refused = capture();
+    expect(await withEnv(remote, () => runCli(argv('events', 'list'), refused))).not.toBe(0);
+    expect(refused.errors.join('')).toContain('401');
+  });
+
+  it('asks for NIMBUS_API_TOKEN when NIMBUS_WEBAPP_URL is set', async () => {
+    const io = capture();
+    expect(
+      await withEnv({ NIMBUS_WEBAPP_URL: url, NIMBUS_API_TOKEN: '' }, () =>
+        runCli(argv('events', 'list'), io),
+      ),
+    ).toBe(ExitCode.Usage);
+    expect(io.errors.join('')).toContain('NIMBUS_API_TOKEN');
+  });
+});
