@@ -1,5 +1,6 @@
 import { EventValidationError } from '@nimbus/core';
 import { Command, CommanderError } from 'commander';
+import { deadLettersCommand } from './commands/dead-letters-command.js';
 import { devCommand } from './commands/dev-command.js';
 import { eventsCommand } from './commands/events-command.js';
 import { publishCommand } from './commands/publish-command.js';
@@ -34,6 +35,7 @@ export function buildProgram(io: CliIo = processIo): Command {
     storeCommand(io.out),
     publishCommand(io.out),
     eventsCommand(io.out),
+    deadLettersCommand(io.out),
     tokensCommand(io.out),
   ]) {
     program.addCommand(command);

@@ -3,6 +3,7 @@ import { get, type Me } from './api.js';
 import { Layout } from './components/Layout.js';
 import { useLiveUpdates } from './live.js';
 import { AccountPage } from './pages/AccountPage.js';
+import { DeadLettersPage } from './pages/DeadLettersPage.js';
 import { EndpointDetailsPage } from './pages/EndpointDetailsPage.js';
 import { EndpointsPage } from './pages/EndpointsPage.js';
 import { EventDetailsPage } from './pages/EventDetailsPage.js';
@@ -35,6 +36,8 @@ function Page({ path, me }: { path: string; me: Me }) {
       return <TopologyPage />;
     case 'operations':
       return <OperationsPage />;
+    case 'dead-letters':
+      return <DeadLettersPage key={parts[1] ?? ''} input={parts[1] ?? null} />;
     case 'account':
       return <AccountPage me={me} />;
     case undefined:

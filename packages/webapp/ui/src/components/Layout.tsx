@@ -9,6 +9,7 @@ const NAV = [
   ['/health', 'Heartbeat & health'],
   ['/topology', 'Topology'],
   ['/operations', 'Operations'],
+  ['/dead-letters', 'Dead letters'],
   ['/account', 'Account'],
 ] as const;
 
