@@ -1,6 +1,6 @@
 import { MessageType, silentLogger, topologyFromPlatform } from '@nimbus/core';
 import { platform } from '@nimbus/example-crm-erp';
-import { createMemoryMessageStore } from '@nimbus/message-store';
+import { createMemoryMessageStore, ResolutionStatus } from '@nimbus/message-store';
 import { createMemoryTransport } from '@nimbus/transport-memory';
 import {
   createMemoryIdentityStore,
@@ -64,10 +64,10 @@ describe('nimbus tokens and nimbus events against a remote WebApp', () => {
         errorContent: null,
       },
     });
-    await store.uploadFailedMessage('ev-remote', 'C-9', 'Erp', {
-      ...base,
-      messageType: MessageType.ErrorResponse,
-      lastMessageId: 'err-1',
+    await store.writeStatus({
+      key: { endpointId: 'Erp', eventId: 'ev-remote', sessionId: 'C-9' },
+      status: ResolutionStatus.Failed,
+      content: { ...base, messageType: MessageType.ErrorResponse, lastMessageId: 'err-1' },
     });
   });
   afterAll(async () => {

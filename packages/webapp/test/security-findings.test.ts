@@ -104,6 +104,15 @@ describe('WebApp security findings', () => {
     expect(await sent()).toBe(before);
   });
 
+  it('8: opens every id publishing accepts (up to 100 characters, encoded or not) and names a longer one (400)', async () => {
+    const longest = `é ${'x'.repeat(98)}`;
+    const found = await h.admin.get(`/api/endpoints/${ERP}/events/${encodeURIComponent(longest)}`);
+    expect(found.status).toBe(404);
+    const tooLong = await h.admin.get(`/api/endpoints/${ERP}/events/${'x'.repeat(101)}`);
+    expect(tooLong.status).toBe(400);
+    expect((tooLong.body as Json).message).toContain('params.eventId');
+  });
+
   it('6: an invalid continuationToken is a 400 naming it on the events, messages and audits lists', async () => {
     for (const path of [`/api/endpoints/${ERP}/events`, '/api/messages', '/api/audits']) {
       for (const token of ['-1', 'abc', '1e5']) {

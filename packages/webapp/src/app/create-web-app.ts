@@ -162,6 +162,8 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     genReqId: () => uuidv7(),
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 2 * 1024 * 1024,
+    // Room for a percent-encoded id of MAX_ID_LENGTH characters; the route schemas then name a longer one (400).
+    maxParamLength: 2000,
   });
   server.addHook('onSend', async (request, reply, payload) => {
     reply.header('X-Request-Id', request.id);

@@ -1,3 +1,4 @@
+import { MAX_ID_LENGTH } from '@nimbus/core';
 import type { MessageAuditEntity, MessageEntity, UnresolvedEvent } from '@nimbus/message-store';
 import { z } from 'zod';
 
@@ -148,6 +149,10 @@ export function auditDto(audit: MessageAuditEntity): z.input<typeof AuditDto> {
 }
 
 /** Shared schema pieces for route parameters. */
+/** Event and session ids: exactly what publishing accepts (`MAX_ID_LENGTH`), so every published id opens. */
+const publishedId = z
+  .string()
+  .max(MAX_ID_LENGTH, `ids have at most ${MAX_ID_LENGTH} characters (the limit enforced at publish)`);
 export const EndpointParams = z.object({ endpointId: z.string().min(1).max(200) });
-export const EventParams = EndpointParams.extend({ eventId: z.string().min(1).max(200) });
-export const SessionParams = EndpointParams.extend({ sessionId: z.string().max(200) });
+export const EventParams = EndpointParams.extend({ eventId: publishedId.min(1) });
+export const SessionParams = EndpointParams.extend({ sessionId: publishedId });
