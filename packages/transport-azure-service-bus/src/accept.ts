@@ -51,9 +51,12 @@ export async function acceptNamed(
 
 /**
  * The next unlocked session with a message, or null when none comes within `waitMs`. `pollClient` has a short
- * operation timeout (the server's `com.microsoft:timeout` for the attach), so the wait is a few short asks.
+ * operation timeout (the server's `com.microsoft:timeout` for the attach), so the wait is a few short asks. The
+ * SDK has one timeout per client, so the session found is taken over by `client` (normal timeouts for settling):
+ * the poll lease is given up and the session accepted by id, which fails only if another consumer took it between.
  */
 export async function acceptNext(
+  client: ServiceBusClient,
   pollClient: ServiceBusClient,
   input: string,
   waitMs: number,
@@ -63,8 +66,13 @@ export async function acceptNext(
   for (;;) {
     if (signal?.aborted) return null;
     try {
-      const receiver = await guarded('accept next session', () =>
+      const found = await guarded('accept next session', () =>
         pollClient.acceptNextSession(topicOf(input), input, RECEIVER_OPTIONS),
+      );
+      const sessionId = found.sessionId;
+      await found.close();
+      const receiver = await guarded(`accept session '${sessionId}' at '${input}'`, () =>
+        client.acceptSession(topicOf(input), input, sessionId, RECEIVER_OPTIONS),
       );
       return { receiver, first: [] };
     } catch (error) {

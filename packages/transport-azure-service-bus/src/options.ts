@@ -26,7 +26,7 @@ export const DEFAULT_OPTIONS = {
   lockDurationMs: 30_000,
   maxDeliveryCount: 10,
   operationTimeoutMs: 30_000,
-  acceptPollMs: 250,
+  acceptPollMs: 500,
   receiveSliceMs: 500,
 } as const;
 

@@ -165,7 +165,7 @@ export class ServiceBusTransport implements Transport {
     await this.#assertInput(input);
     const accepted = options.sessionId
       ? await acceptNamed(this.#client, input, options.sessionId, options.waitMs, options.signal)
-      : await acceptNext(this.#pollClient, input, options.waitMs, options.signal);
+      : await acceptNext(this.#client, this.#pollClient, input, options.waitMs, options.signal);
     if (!accepted) return null;
     const handle = new ServiceBusSessionHandle(
       input,

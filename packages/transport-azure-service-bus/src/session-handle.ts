@@ -4,6 +4,7 @@ import type {
   ServiceBusSessionReceiver,
 } from '@azure/service-bus';
 import {
+  assertPublishBatchSize,
   assertSessionState,
   assertSettleEffects,
   deadLetterOutcome,
@@ -18,6 +19,7 @@ import {
 import { guarded } from './errors.js';
 import { toReceived } from './message-mapping.js';
 import { DEAD_LETTERED_AT_PROPERTY } from './names.js';
+import { MAX_BATCH_BYTES } from './options.js';
 import { ParkedLine } from './parked-line.js';
 import type { Publisher } from './publisher.js';
 
@@ -151,6 +153,8 @@ export class ServiceBusSessionHandle implements SessionHandle {
   async #applyEffects(effects: SettleEffects | undefined): Promise<void> {
     if (!effects) return;
     assertSettleEffects(effects);
+    // The same budget as a publish call: an answer too large to send refuses the settlement before any step.
+    if (effects.publish?.length) assertPublishBatchSize(effects.publish, MAX_BATCH_BYTES);
     const deadLetters = effects.deadLetterParked ?? [];
     const planned = effects.publish?.length ? await this.publisher.plan(effects.publish) : [];
     await this.#parked.assertParked(deadLetters.map((d) => d.sequence));

@@ -18,6 +18,7 @@ export async function emulatedTransport(
     lockDurationMs: 1_500,
     maxDeliveryCount: 3,
     operationTimeoutMs: 10_000,
+    acceptPollMs: 250,
     ...options,
   });
   return {

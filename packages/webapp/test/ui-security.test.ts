@@ -1,0 +1,91 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '../src/index.js';
+import { type Harness, startHarness } from './support/harness.js';
+import { memoryStores } from './support/store-factories.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const WAIT = { timeout: 15_000 };
+const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const hasChromium = fs.existsSync(CHROMIUM);
+if (!hasChromium && process.env.CI === 'true')
+  throw new Error(`UI security test: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+
+/** The sign-in return path, the default-password banner and the API token card, in a real browser. */
+describe.runIf(hasChromium)('UI security in a real browser', () => {
+  let h: Harness;
+  let context: BrowserContext;
+  let page: Page;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-ui-security-'));
+
+  beforeAll(async () => {
+    const uiDistDir = path.join(tmp, 'dist');
+    execFileSync(
+      process.execPath,
+      [
+        path.resolve(packageDir, '../../node_modules/vite/bin/vite.js'),
+        'build',
+        '--config',
+        'ui/vite.config.ts',
+        '--outDir',
+        uiDistDir,
+        '--logLevel',
+        'error',
+      ],
+      { cwd: packageDir, stdio: 'pipe' },
+    );
+    h = await startHarness(memoryStores, { uiDistDir });
+    context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+      ],
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+  }, 120_000);
+  afterAll(async () => {
+    await context?.close();
+    await h?.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('stays on the origin after sign-in whatever the return path, and shows the default-password banner', async () => {
+    const origin = new URL(h.url).origin;
+    for (const evil of ['/\\evil.example', '/\t/evil.example', '//evil.example', 'https://evil.example/']) {
+      await context.clearCookies();
+      await page.goto(`${h.url}/account/login?returnUrl=${encodeURIComponent(evil)}`);
+      await page.fill('input[name=email]', DEFAULT_ADMIN_EMAIL);
+      await page.fill('input[name=password]', DEFAULT_ADMIN_PASSWORD);
+      await page.click('button[type=submit]');
+      await page.locator('.security-banner').waitFor(WAIT);
+      expect(new URL(page.url()).origin, evil).toBe(origin);
+      expect(new URL(page.url()).pathname, evil).toBe('/');
+    }
+    expect(await page.locator('.security-banner').innerText()).toContain('default password');
+  }, 90_000);
+
+  it('creates an API token on the account page, shown once', async () => {
+    await page.goto(`${h.url}/account`);
+    await page.fill('input[name=tokenName]', 'browser-ci');
+    await page.click('form:has(input[name=tokenName]) button[type=submit]');
+    const secret = await page.locator('[data-testid=new-token]').innerText(WAIT);
+    expect(secret).toMatch(/^nimbus_pat_/);
+    const response = await fetch(`${h.url}/api/endpoints`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(response.status).toBe(200);
+    await page.reload();
+    await page.locator('td', { hasText: 'browser-ci' }).waitFor(WAIT);
+    expect(await page.locator('[data-testid=new-token]').count()).toBe(0);
+  }, 60_000);
+});
