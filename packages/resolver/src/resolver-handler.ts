@@ -20,16 +20,17 @@ import {
   withSpan,
 } from '@nimbus/core';
 import { MessageAuditType, type MessageStateChangeNotifier } from '@nimbus/message-store';
+import { type PlainProjection, plainProjection, statusWritesOf } from './batch-projection.js';
 import { determineEndpoint } from './endpoint.js';
 import { handoffProcessingTimeMs } from './handoff-timing.js';
 import { handleHeartbeatTraffic, isHeartbeatTraffic } from './heartbeat/heartbeat-traffic.js';
-import { redeliveryOf, restoreOriginalAddress } from './redelivery.js';
+import { restoreOriginalAddress } from './redelivery.js';
 import { auditRefusal } from './refusal-audit.js';
 import type { ResolverStore } from './resolver-store.js';
 import { notifySafely } from './safe-notifier.js';
 import { hasStatus, isHistoryOnly, resultingStatus } from './status-mapping.js';
-import { describeError, isTransientStoreError, retryAfterMsOf } from './store-errors.js';
-import { MAX_THROTTLE_RETRIES, throttleDelayMs } from './throttle.js';
+import { describeError } from './store-errors.js';
+import { ResolverStopping, StoreRetriesExhausted, withStoreRetries } from './store-retry.js';
 import { historyRecord, type ResolverInput, stateRow } from './tracking-records.js';
 
 export const DeadLetterReasons = {
@@ -53,24 +54,75 @@ export interface ResolverStats {
   recorded: number;
   refused: number;
   heartbeats: number;
+  /** Store calls retried in place after a transient failure (the session stays held meanwhile). */
   rescheduled: number;
   deadLettered: number;
+  /** Receive batches written with one store batch (one transaction on SQL). */
+  batches: number;
 }
 
 /**
  * Projects each message on the Resolver input into the store, then settles it. Store failures never escape:
- * transient ones reschedule the message with back-off, anything else dead-letters it with a reason.
+ * transient ones are retried in place with back-off while the session is held (so no later message of the
+ * session overtakes the failed one), and after the last retry, or for any other failure, the message is
+ * dead-lettered with a reason.
  * Settlement failures (lock lost, transport closed) are left to the session processor.
  */
 export class ResolverHandler implements SessionMessageHandler {
-  readonly stats: ResolverStats = { recorded: 0, refused: 0, heartbeats: 0, rescheduled: 0, deadLettered: 0 };
+  readonly stats: ResolverStats = {
+    recorded: 0,
+    refused: 0,
+    heartbeats: 0,
+    rescheduled: 0,
+    deadLettered: 0,
+    batches: 0,
+  };
+  readonly #stopping = new AbortController();
 
   constructor(private readonly deps: ResolverHandlerDeps) {}
 
+  /** Ends every back-off in progress; those messages stay unsettled and are redelivered in order. */
+  stop(): void {
+    this.#stopping.abort();
+  }
+
   async handleMessage(session: SessionHandle, message: ReceivedMessage): Promise<void> {
-    let envelope: MessageEnvelope;
+    const envelope = await this.#decodeOrDeadLetter(session, message);
+    if (envelope !== null) await this.#handleDecoded(session, message, envelope);
+  }
+
+  /**
+   * A receive batch of one session, in order: runs of plain messages (one history record and one status write
+   * each) are written with one `writeBatch` (one transaction on SQL) and settled together; any other message is
+   * projected on its own between the runs. Live updates fire once per committed run and endpoint.
+   */
+  async handleMessages(session: SessionHandle, messages: readonly ReceivedMessage[]): Promise<void> {
+    let run: PlainProjection[] = [];
+    const flush = async () => {
+      if (run.length > 0) await this.#writeRun(session, run);
+      run = [];
+    };
+    for (const message of messages) {
+      const envelope = await this.#decodeOrDeadLetter(session, message, flush);
+      if (envelope === null) continue;
+      const plain = plainProjection(message, envelope);
+      if (plain !== null) {
+        run.push(plain);
+        continue;
+      }
+      await flush();
+      await this.#handleDecoded(session, message, envelope);
+    }
+    await flush();
+  }
+
+  async #decodeOrDeadLetter(
+    session: SessionHandle,
+    message: ReceivedMessage,
+    beforeDeadLetter: () => Promise<void> = async () => {},
+  ): Promise<MessageEnvelope | null> {
     try {
-      envelope = decodeEnvelope(restoreOriginalAddress(message));
+      return decodeEnvelope(restoreOriginalAddress(message));
     } catch (error) {
       const problems =
         error instanceof InvalidMessageError ? error.problems.join('; ') : describeError(error);
@@ -78,14 +130,21 @@ export class ResolverHandler implements SessionMessageHandler {
         { messageId: message.messageId, problems },
         'Resolver dead-letters an unreadable message',
       );
+      await beforeDeadLetter();
       await session.deadLetter(message, DeadLetterReasons.invalidMessage, problems);
       this.stats.deadLettered += 1;
-      return;
+      return null;
     }
+  }
+
+  async #handleDecoded(session: SessionHandle, message: ReceivedMessage, envelope: MessageEnvelope) {
     const input: ResolverInput = { envelope, headers: message.headers, enqueuedAt: message.enqueuedAt };
     try {
-      await this.#traced(message, envelope, () => this.#project(input));
+      await this.#retrying(session, envelope, () =>
+        this.#traced(message, envelope, () => this.#project(input)),
+      );
     } catch (error) {
+      if (error instanceof ResolverStopping) return;
       if (isTransportError(error)) throw error;
       await this.#onStoreFailure(session, message, envelope, error);
       return;
@@ -93,8 +152,64 @@ export class ResolverHandler implements SessionMessageHandler {
     await session.complete(message);
   }
 
+  async #writeRun(session: SessionHandle, run: readonly PlainProjection[]): Promise<void> {
+    const { store, notifier, logger, clock } = this.deps;
+    let written: readonly boolean[];
+    try {
+      written = await this.#retrying(session, run[0]!.envelope, () =>
+        this.#traced(run[0]!.message, run[0]!.envelope, async () => {
+          const statuses = await statusWritesOf(run, store, clock);
+          return (await store.writeBatch({ messages: run.map((p) => p.record), statuses })).statusesWritten;
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ResolverStopping) return;
+      if (isTransportError(error)) throw error;
+      if (error instanceof StoreRetriesExhausted) {
+        for (const p of run) await this.#onStoreFailure(session, p.message, p.envelope, error);
+        return;
+      }
+      // Not transient: project one by one, so only the message that cannot be recorded is dead-lettered.
+      for (const p of run) await this.#handleDecoded(session, p.message, p.envelope);
+      return;
+    }
+    this.stats.batches += 1;
+    const changed = new Set<string>();
+    run.forEach((p, i) => {
+      if (written[i]) {
+        this.stats.recorded += 1;
+        changed.add(p.endpointId);
+      } else {
+        this.stats.refused += 1;
+        logger.debug(
+          { eventId: p.record.eventId, endpointId: p.endpointId, messageId: p.envelope.messageId },
+          'Stale write refused: the row already holds a later outcome',
+        );
+      }
+    });
+    if (session.settleMany) await session.settleMany(run.map((p) => ({ message: p.message })));
+    else for (const p of run) await session.complete(p.message);
+    for (const endpointId of changed) {
+      await notifySafely(notifier, logger, 'notifyEndpointStateChanged', endpointId);
+    }
+  }
+
+  #retrying<T>(session: SessionHandle, envelope: MessageEnvelope, work: () => Promise<T>): Promise<T> {
+    return withStoreRetries(work, {
+      holdSession: () => session.renewLock(),
+      firstAttempt: envelope.throttleRetryCount ?? 0,
+      clock: this.deps.clock,
+      signal: this.#stopping.signal,
+      logger: this.deps.logger,
+      context: { messageId: envelope.messageId, eventId: envelope.eventId },
+      onRetry: () => {
+        this.stats.rescheduled += 1;
+      },
+    });
+  }
+
   /** The write continues the trace of the response it projects (its `traceparent`); counted and timed. */
-  async #traced(message: ReceivedMessage, m: MessageEnvelope, write: () => Promise<void>): Promise<void> {
+  async #traced<T>(message: ReceivedMessage, m: MessageEnvelope, write: () => Promise<T>): Promise<T> {
     const started = this.deps.clock.now();
     const attributes = {
       [TelemetryAttribute.MessageType]: m.messageType,
@@ -102,7 +217,7 @@ export class ResolverHandler implements SessionMessageHandler {
     };
     let outcome: string = Outcome.Failed;
     try {
-      await withSpan(
+      const result = await withSpan(
         SpanName.ResolverWrite,
         {
           ...attributes,
@@ -114,6 +229,7 @@ export class ResolverHandler implements SessionMessageHandler {
         { scope: TelemetryScope.Resolver, parent: extractTraceContext(message.headers) },
       );
       outcome = Outcome.Completed;
+      return result;
     } finally {
       const measured = { ...attributes, [TelemetryAttribute.Outcome]: outcome };
       countMetric(TelemetryScope.Resolver, MetricName.ResolverWrites, measured);
@@ -212,30 +328,14 @@ export class ResolverHandler implements SessionMessageHandler {
     envelope: MessageEnvelope,
     error: unknown,
   ): Promise<void> {
-    const { logger, clock } = this.deps;
     const context = { messageId: message.messageId, eventId: envelope.eventId, error: describeError(error) };
-    if (!isTransientStoreError(error)) {
-      logger.error(context, 'Resolver could not record the message; dead-lettering it');
+    if (error instanceof StoreRetriesExhausted) {
+      this.deps.logger.error(context, 'Store still unavailable after the last retry; dead-lettering');
+      await session.deadLetter(message, DeadLetterReasons.maxThrottleRetries, error.message);
+    } else {
+      this.deps.logger.error(context, 'Resolver could not record the message; dead-lettering it');
       await session.deadLetter(message, DeadLetterReasons.failed, describeError(error));
-      this.stats.deadLettered += 1;
-      return;
     }
-    const attempt = envelope.throttleRetryCount ?? 0;
-    if (attempt >= MAX_THROTTLE_RETRIES) {
-      logger.error({ ...context, attempt }, 'Store still unavailable after the last retry; dead-lettering');
-      await session.deadLetter(
-        message,
-        DeadLetterReasons.maxThrottleRetries,
-        `The message store stayed unavailable through ${attempt} rescheduled attempts. Last error: ${describeError(error)}`,
-      );
-      this.stats.deadLettered += 1;
-      return;
-    }
-    const delayMs = throttleDelayMs(attempt, retryAfterMsOf(error));
-    logger.warn({ ...context, attempt, delayMs }, 'Store unavailable; message rescheduled');
-    await session.complete(message, {
-      publish: [redeliveryOf(message, attempt + 1, new Date(clock.now() + delayMs))],
-    });
-    this.stats.rescheduled += 1;
+    this.stats.deadLettered += 1;
   }
 }

@@ -109,8 +109,15 @@ export function createResolver(args: CreateResolverArgs): Resolver {
       started = true;
       return processor.start();
     },
-    stop: (stopOptions) => processor.stop(stopOptions),
-    [Symbol.asyncDispose]: () => processor.stop(),
+    // Back-offs end first: their messages stay unsettled and come back in order to the next holder.
+    stop: (stopOptions) => {
+      handler.stop();
+      return processor.stop(stopOptions);
+    },
+    [Symbol.asyncDispose]: () => {
+      handler.stop();
+      return processor.stop();
+    },
     get state(): LifecycleState {
       const state = processor.state;
       return state === 'stopped' ? (started ? 'stopped' : 'idle') : state;
