@@ -27,6 +27,5 @@ npx --no-install nimbus store verify --store sqlite --data-dir "$work/data" >/de
   echo "nimbus store verify passed on an empty data dir (it must report missing migrations)"; exit 1; }
 npx --no-install nimbus store migrate --store sqlite --data-dir "$work/data"
 npx --no-install nimbus store verify --store sqlite --data-dir "$work/data"
-test -f "$(node -e "console.log(require.resolve('@nimbus/webapp/package.json').replace('package.json','ui/dist/index.html'))" 2>/dev/null || echo /nonexistent)" \
-  || { echo "the @nimbus/webapp tarball lacks ui/dist"; exit 1; }
+test -f node_modules/@nimbus/webapp/ui/dist/index.html || { echo "the @nimbus/webapp tarball lacks ui/dist"; exit 1; }
 echo "packaging test passed: tarballs install outside the workspace, the adapter and the nimbus CLI run"

@@ -2,7 +2,7 @@
 // equivalents, in alternating rounds on the same machine; then a steady load at half the measured maximum of
 // NimBus with full tracking, over 100 and over 1,000 keys.
 // Run: npm run bench:compare [-- --quick]   (env: BENCH_EVENTS, BENCH_ROUNDS, BENCH_STEADY_MS,
-// BENCH_COUNT_STATEMENTS=1, BENCH_ONLY=postgres|sqlite, NIMBUS_TEST_POSTGRES_URL)
+// BENCH_COUNT_STATEMENTS=1, BENCH_ONLY=postgres|sqlite, BENCH_STEADY_RATE, NIMBUS_TEST_POSTGRES_URL)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -64,7 +64,9 @@ if (pgReason) console.log(`PostgreSQL skipped: ${pgReason}`);
 if (!redis && only !== 'sqlite') console.log('BullMQ skipped: Redis is not reachable at 127.0.0.1:6379');
 const statementNotes = new Map<string, string>();
 
-for (let round = 1; round <= ROUNDS; round++) {
+// BENCH_STEADY_RATE=N skips the throughput rounds and runs only the steady load at N events/s.
+const steadyRate = process.env.BENCH_STEADY_RATE ? Number(process.env.BENCH_STEADY_RATE) : null;
+for (let round = 1; steadyRate === null && round <= ROUNDS; round++) {
   console.log(`round ${round}/${ROUNDS}`);
   if (!pgReason) {
     const database = await createTemporaryDatabase('nimbus_bench_peers');
@@ -158,7 +160,7 @@ const dialects = [
 ];
 for (const dialect of dialects) {
   const max = med(dialect === 'postgres' ? pgTracking : sqliteTracking);
-  const perSecond = Math.max(10, Math.round(max / 2));
+  const perSecond = steadyRate ?? Math.max(10, Math.round(max / 2));
   for (const keys of [100, 1_000]) {
     const r = await steadyLoad(dialect, perSecond, keys, STEADY_MS, work.body, {});
     console.log(

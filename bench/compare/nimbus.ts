@@ -230,6 +230,7 @@ export function benchEvent(key: number, body: string, sentAt = Date.now()) {
   return encodeEnvelope(
     createEnvelope({
       messageId: uuidv7(),
+      correlationId: uuidv7(),
       to: EVENT_TYPE,
       sessionId: `k${key}`,
       messageType: MessageType.EventRequest,

@@ -31,30 +31,47 @@ async function peekAll(
 
 /** Peek, counts, dead letters, requeue and purge for one namespace, read through the SDK's receivers and admin client. */
 export class OperatorViews {
+  /** Peek-only receivers, kept open: each new one costs a management link (and its token) before its first peek. */
+  readonly #peekers = new Map<string, ServiceBusReceiver>();
+
   constructor(
     readonly client: ServiceBusClient,
     readonly admin: ServiceBusAdministrationClient,
     readonly publisher: Publisher,
   ) {}
 
-  async peek(input: string, max: number, sessionId?: string): Promise<PeekedMessage[]> {
-    const receiver = this.client.createReceiver(topicOf(input), input, { skipParsingBodyAsJson: true });
-    try {
-      const messages = await guarded(`peek '${input}'`, () => peekAll(receiver));
-      return messages
-        .filter((m) => m.state === 'active' && (sessionId === undefined || m.sessionId === sessionId))
-        .slice(0, max)
-        .map((m) => ({
-          ...fromServiceBus(m),
-          input,
-          sequence: sequenceOf(m),
-          deliveryCount: m.deliveryCount ?? 0,
-          enqueuedAt: m.enqueuedTimeUtc ?? new Date(0),
-          visibleAt: m.enqueuedTimeUtc ?? new Date(0),
-        }));
-    } finally {
-      await receiver.close();
+  async close(): Promise<void> {
+    await Promise.all([...this.#peekers.values()].map((r) => r.close().catch(() => undefined)));
+    this.#peekers.clear();
+  }
+
+  #peeker(input: string, subscription: string, deadLetter = false): ServiceBusReceiver {
+    const key = `${subscription}${deadLetter ? '#dlq' : ''}`;
+    let receiver = this.#peekers.get(key);
+    if (!receiver) {
+      receiver = this.client.createReceiver(topicOf(input), subscription, {
+        skipParsingBodyAsJson: true,
+        ...(deadLetter ? { subQueueType: 'deadLetter' as const } : {}),
+      });
+      this.#peekers.set(key, receiver);
     }
+    return receiver;
+  }
+
+  async peek(input: string, max: number, sessionId?: string): Promise<PeekedMessage[]> {
+    const receiver = this.#peeker(input, input);
+    const messages = await guarded(`peek '${input}'`, () => peekAll(receiver));
+    return messages
+      .filter((m) => m.state === 'active' && (sessionId === undefined || m.sessionId === sessionId))
+      .slice(0, max)
+      .map((m) => ({
+        ...fromServiceBus(m),
+        input,
+        sequence: sequenceOf(m),
+        deliveryCount: m.deliveryCount ?? 0,
+        enqueuedAt: m.enqueuedTimeUtc ?? new Date(0),
+        visibleAt: m.enqueuedTimeUtc ?? new Date(0),
+      }));
   }
 
   async counts(input: string): Promise<TransportCounts> {
@@ -77,23 +94,19 @@ export class OperatorViews {
   async peekDeadLetters(input: string, max: number): Promise<DeadLetteredMessage[]> {
     const all: DeadLetteredMessage[] = [];
     for (const subscription of [input, parkedOf(input)]) {
-      const receiver = this.#deadLetterReceiver(input, subscription);
-      try {
-        for (const m of await guarded(`peek dead letters of '${input}'`, () => peekAll(receiver))) {
-          all.push({
-            ...fromServiceBus(m),
-            id: `${subscription}#${sequenceOf(m)}`,
-            input,
-            reason: m.deadLetterReason ?? '',
-            description: m.deadLetterErrorDescription ?? null,
-            deliveryCount: m.deliveryCount ?? 0,
-            deadLetteredAt: new Date(
-              String(m.applicationProperties?.[DEAD_LETTERED_AT_PROPERTY] ?? m.enqueuedTimeUtc),
-            ),
-          });
-        }
-      } finally {
-        await receiver.close();
+      const receiver = this.#peeker(input, subscription, true);
+      for (const m of await guarded(`peek dead letters of '${input}'`, () => peekAll(receiver))) {
+        all.push({
+          ...fromServiceBus(m),
+          id: `${subscription}#${sequenceOf(m)}`,
+          input,
+          reason: m.deadLetterReason ?? '',
+          description: m.deadLetterErrorDescription ?? null,
+          deliveryCount: m.deliveryCount ?? 0,
+          deadLetteredAt: new Date(
+            String(m.applicationProperties?.[DEAD_LETTERED_AT_PROPERTY] ?? m.enqueuedTimeUtc),
+          ),
+        });
       }
     }
     return all
@@ -154,13 +167,8 @@ export class OperatorViews {
 
   /** Sequence numbers of the input's scheduled messages (peek shows them as `scheduled`). */
   async #scheduled(input: string): Promise<Long[]> {
-    const receiver = this.client.createReceiver(topicOf(input), input);
-    try {
-      const all = await peekAll(receiver);
-      return all.filter((m) => m.state === 'scheduled').map((m) => m.sequenceNumber!);
-    } finally {
-      await receiver.close();
-    }
+    const all = await peekAll(this.#peeker(input, input));
+    return all.filter((m) => m.state === 'scheduled').map((m) => m.sequenceNumber!);
   }
 
   #deadLetterReceiver(input: string, subscription: string, deleting = false): ServiceBusReceiver {

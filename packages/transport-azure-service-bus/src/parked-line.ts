@@ -87,12 +87,44 @@ export class ParkedLine {
     }
   }
 
-  /** Fails with MessageNotFound, changing nothing, when a sequence is not parked. */
+  /**
+   * Fails with MessageNotFound, changing nothing, when a sequence is not parked. A sequence this session already
+   * dead-lettered passes: that is a settlement repeated after a crash between its steps, and is done already.
+   */
   async assertParked(sequences: readonly number[]): Promise<void> {
     if (sequences.length === 0) return;
     const present = new Set((await this.#entries()).map((e) => e.parked.sequence));
-    for (const sequence of sequences) {
-      if (!present.has(sequence)) throw parkedMessageNotFound(this.input, this.sessionId, sequence);
+    const missing = sequences.filter((sequence) => !present.has(sequence));
+    if (missing.length === 0) return;
+    const done = await this.#deadLettered();
+    for (const sequence of missing) {
+      if (!done.has(sequence)) throw parkedMessageNotFound(this.input, this.sessionId, sequence);
+    }
+  }
+
+  /** Permanent sequences of this session's parked messages already in the parked line's dead-letter queue. */
+  async #deadLettered(): Promise<Set<number>> {
+    const receiver = this.client.createReceiver(topicOf(this.input), parkedOf(this.input), {
+      subQueueType: 'deadLetter',
+      skipParsingBodyAsJson: true,
+    });
+    try {
+      const done = new Set<number>();
+      let from = Long.fromNumber(1);
+      for (;;) {
+        const page = await guarded('read parked dead letters', () =>
+          receiver.peekMessages(PEEK_PAGE, { fromSequenceNumber: from }),
+        );
+        for (const message of page) {
+          if (message.sessionId === this.sessionId) {
+            done.add(Number(message.applicationProperties?.[PARKED_SEQUENCE_PROPERTY]));
+          }
+        }
+        if (page.length < PEEK_PAGE) return done;
+        from = page[page.length - 1]!.sequenceNumber!.add(1);
+      }
+    } finally {
+      await receiver.close();
     }
   }
 

@@ -223,6 +223,7 @@ export class ServiceBusTransport implements Transport {
     this.#closed = true;
     await Promise.all([...this.#sessions].map((s) => s.release()));
     await this.#publisher.close();
+    await this.#views.close();
     await this.#client.close();
     await this.#pollClient.close();
   }

@@ -33,6 +33,7 @@ import {
   uuidv7,
   WorkWaiters,
 } from '@nimbus/core';
+import { MemoryDeadLetters } from './memory-dead-letters.js';
 import {
   isLeaseFree,
   type LineMessage,
@@ -59,7 +60,7 @@ export class MemoryCore {
   readonly #ready = new Map<string, Set<SessionEntry>>();
   readonly #leased = new Set<SessionEntry>();
   #earliestDue = Number.POSITIVE_INFINITY;
-  readonly #deadLetters = new Map<string, DeadLetteredMessage[]>();
+  readonly #deadLetters = new MemoryDeadLetters();
   #arrival = 0;
   #closed = false;
 
@@ -453,17 +454,7 @@ export class MemoryCore {
     reason: string,
     description: string | null,
   ): void {
-    const list = this.#deadLetters.get(item.input) ?? [];
-    this.#deadLetters.set(item.input, list);
-    list.push({
-      ...item.message,
-      id: uuidv7(this.now()),
-      input: item.input,
-      reason,
-      description,
-      deliveryCount: item.deliveryCount,
-      deadLetteredAt: new Date(this.now()),
-    });
+    this.#deadLetters.add(item, reason, description, this.now());
   }
 
   // ---- operator views ---------------------------------------------------------------------------------
@@ -501,7 +492,7 @@ export class MemoryCore {
         (n, e) => n + e.deliveries.filter((d) => d.input === input).length,
         0,
       ),
-      deadLettered: this.#deadLetters.get(input)?.length ?? 0,
+      deadLettered: this.#deadLetters.count(input),
       parked: sessions.reduce((n, s) => n + s.parked.size, 0),
     };
   }
@@ -512,30 +503,13 @@ export class MemoryCore {
 
   peekDeadLetters(input: string, max: number): DeadLetteredMessage[] {
     this.assertInput(input);
-    return (this.#deadLetters.get(input) ?? []).slice(0, max);
+    return this.#deadLetters.list(input, max);
   }
 
   requeueDeadLetters(input: string, ids?: readonly string[]): number {
     this.assertInput(input);
-    const list = this.#deadLetters.get(input) ?? [];
-    const wanted = ids ? new Set(ids) : null;
-    const moving = list.filter((d) => wanted === null || wanted.has(d.id));
-    this.#deadLetters.set(
-      input,
-      list.filter((d) => !moving.includes(d)),
-    );
-    this.#enqueue(
-      moving.map((d) => ({
-        input,
-        message: {
-          messageId: d.messageId,
-          sessionId: d.sessionId,
-          correlationId: d.correlationId,
-          headers: d.headers,
-          body: d.body,
-        },
-      })),
-    );
+    const moving = this.#deadLetters.take(input, ids);
+    this.#enqueue(moving.map((message) => ({ input, message })));
     return moving.length;
   }
 
@@ -555,8 +529,7 @@ export class MemoryCore {
       }
     }
     if (target === 'deadLettered' || target === 'all') {
-      removed += this.#deadLetters.get(input)?.length ?? 0;
-      this.#deadLetters.delete(input);
+      removed += this.#deadLetters.clear(input);
     }
     if (target === 'scheduled' || target === 'all') {
       for (const entry of this.#scheduledFor(input)) {

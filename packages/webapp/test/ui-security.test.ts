@@ -71,14 +71,14 @@ describe.runIf(hasChromium)('UI security in a real browser', () => {
       expect(new URL(page.url()).origin, evil).toBe(origin);
       expect(new URL(page.url()).pathname, evil).toBe('/');
     }
-    expect(await page.locator('.security-banner').innerText()).toContain('default password');
+    expect(await page.locator('.security-banner').textContent()).toContain('default password');
   }, 90_000);
 
   it('creates an API token on the account page, shown once', async () => {
     await page.goto(`${h.url}/account`);
     await page.fill('input[name=tokenName]', 'browser-ci');
     await page.click('form:has(input[name=tokenName]) button[type=submit]');
-    const secret = await page.locator('[data-testid=new-token]').innerText(WAIT);
+    const secret = (await page.locator('[data-testid=new-token]').textContent(WAIT)) ?? '';
     expect(secret).toMatch(/^nimbus_pat_/);
     const response = await fetch(`${h.url}/api/endpoints`, {
       headers: { authorization: `Bearer ${secret}` },

@@ -1,6 +1,4 @@
 import type { OpenMessageStore } from '@nimbus/message-store';
-import { COSMOS_ENV, createCosmosMessageStore } from '@nimbus/message-store-cosmos';
-import { openLocalCosmosMessageStore } from '@nimbus/message-store-cosmos/local-server';
 import { CliError } from '../exit-codes.js';
 
 /**
@@ -11,6 +9,8 @@ export async function openCosmosStore(options: {
   readonly localCosmosWhenUnconfigured?: boolean;
   readonly print?: (line: string) => void;
 }): Promise<OpenMessageStore> {
+  // Loaded on first use: the CLI does not load the Azure SDK unless the Cosmos store is chosen.
+  const { COSMOS_ENV, createCosmosMessageStore } = await import('@nimbus/message-store-cosmos');
   const configured = Boolean(
     process.env[COSMOS_ENV.accountEndpoint] || process.env[COSMOS_ENV.connectionString],
   );
@@ -21,6 +21,7 @@ export async function openCosmosStore(options: {
         `--store cosmos needs ${COSMOS_ENV.accountEndpoint} (Entra sign-in) or ${COSMOS_ENV.connectionString} in the environment; only \`nimbus dev\` starts a local Cosmos server without them.`,
       );
     }
+    const { openLocalCosmosMessageStore } = await import('@nimbus/message-store-cosmos/local-server');
     const store = await openLocalCosmosMessageStore();
     options.print?.(
       `Cosmos DB: no account configured, using the local Cosmos server at ${store.localEndpoint} (in this process, data in memory: gone when dev stops)`,

@@ -20,15 +20,16 @@ interface StoreOptions {
 }
 
 function describe(config: NimbusConfig): string {
+  if (config.store === 'cosmos') return 'Cosmos DB (NIMBUS_COSMOS_*)';
   return config.store === 'sqlite' ? `SQLite ${config.storeSqlitePath}` : 'PostgreSQL (NIMBUS_POSTGRES_URL)';
 }
 
 async function run(config: NimbusConfig, mode: MigrationMode, print: (line: string) => void) {
   if (config.store === 'memory') throw usageError('The memory store has no schema to migrate or verify.');
   if (config.store === 'cosmos') {
-    throw usageError(
-      'The Cosmos DB store creates its database and containers when it opens; there is no schema to migrate or verify.',
-    );
+    // Nothing to apply for the store itself; the SQL transport beside it still has its schema.
+    print('store: Cosmos DB creates its database and containers when it opens; no migrations');
+    return { applied: [], alreadyApplied: [] };
   }
   if (config.store === 'sqlite') mkdirSync(config.dataDir, { recursive: true });
   try {

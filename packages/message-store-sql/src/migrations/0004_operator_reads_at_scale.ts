@@ -73,33 +73,40 @@ async function sqliteCountTriggers(tx: StoreDb, dialect: SqlDialect, rows: strin
     .execute(tx);
 }
 
+/**
+ * Statement-level triggers with transition tables: each statement applies one summed delta per (endpoint,
+ * status), in key order, instead of updating a counter row once per changed row (a row updated many times in
+ * one transaction grows a version chain every later update walks).
+ */
 async function postgresCountTriggers(tx: StoreDb, rows: string, counts: string) {
   const schema = rows.slice(0, rows.lastIndexOf('.'));
-  await sql
-    .raw(
-      `create function ${schema}.nimbus_count_row_change() returns trigger language plpgsql as $$
-      begin
-        if tg_op = 'UPDATE' and old.status = new.status and old.deleted = new.deleted then
-          return null;
-        end if;
-        if tg_op in ('UPDATE', 'DELETE') and old.deleted = 0 then
-          update ${counts} set live_count = live_count - 1
-           where endpoint_id = old.endpoint_id and status = old.status;
-        end if;
-        if tg_op in ('INSERT', 'UPDATE') and new.deleted = 0 then
-          insert into ${counts} as c (endpoint_id, status, live_count) values (new.endpoint_id, new.status, 1)
-          on conflict (endpoint_id, status) do update set live_count = c.live_count + 1;
-        end if;
-        return null;
-      end $$`,
-    )
-    .execute(tx);
-  await sql
-    .raw(
-      `create trigger nimbus_count_row_change after insert or update of status, deleted or delete on ${rows}
-       for each row execute function ${schema}.nimbus_count_row_change()`,
-    )
-    .execute(tx);
+  const apply = (added: string, removed: string) => `
+      insert into ${counts} as c (endpoint_id, status, live_count)
+      select endpoint_id, status, sum(delta) from (
+        ${added === '' ? '' : `select endpoint_id, status, 1 as delta from ${added} where deleted = 0`}
+        ${added !== '' && removed !== '' ? 'union all' : ''}
+        ${removed === '' ? '' : `select endpoint_id, status, -1 as delta from ${removed} where deleted = 0`}
+      ) changes group by endpoint_id, status having sum(delta) <> 0 order by endpoint_id, status
+      on conflict (endpoint_id, status) do update set live_count = c.live_count + excluded.live_count;`;
+  const trigger = async (event: 'insert' | 'update' | 'delete', referencing: string, body: string) => {
+    const fn = `${schema}.nimbus_count_rows_${event}`;
+    await sql
+      .raw(`create function ${fn}() returns trigger language plpgsql as $$ begin ${body} return null; end $$`)
+      .execute(tx);
+    await sql
+      .raw(
+        `create trigger nimbus_count_rows_${event} after ${event} on ${rows} referencing ${referencing}
+         for each statement execute function ${fn}()`,
+      )
+      .execute(tx);
+  };
+  await trigger('insert', 'new table as added_rows', apply('added_rows', ''));
+  await trigger('delete', 'old table as removed_rows', apply('', 'removed_rows'));
+  await trigger(
+    'update',
+    'old table as removed_rows new table as added_rows',
+    apply('added_rows', 'removed_rows'),
+  );
   await sql
     .raw(`create index ix_unresolved_events_event_lower on ${rows} (lower(event_id) text_pattern_ops)`)
     .execute(tx);
