@@ -8,15 +8,12 @@ import {
   assertTransportMessage,
   type BatchSettlement,
   type Clock,
-  type DeadLetteredMessage,
   type Delivery,
   diffTopology,
   holdsMessages,
   MAX_DELIVERY_COUNT_REASON,
   maxDeliveryDescription,
-  type PeekedMessage,
   type PublishRequest,
-  type PurgeTarget,
   parkedMessageNotFound,
   RESOLVER_INPUT,
   type ReceivedMessage,
@@ -26,7 +23,6 @@ import {
   type SettleEffects,
   type Topology,
   type TopologyChanges,
-  type TransportCounts,
   TransportError,
   TransportErrorCode,
   type TransportMessage,
@@ -34,6 +30,7 @@ import {
   WorkWaiters,
 } from '@nimbus/core';
 import { MemoryDeadLetters } from './memory-dead-letters.js';
+import { MemoryOperatorViews } from './memory-operator-views.js';
 import {
   isLeaseFree,
   type LineMessage,
@@ -89,7 +86,7 @@ export class MemoryCore {
     const diff = diffTopology(this.#topology, topology);
     const retainedInputs = diff.removedEndpoints
       .flatMap((endpoint) => [endpoint, replyInputOf(endpoint)])
-      .map((input) => ({ input, counts: this.counts(input) }))
+      .map((input) => ({ input, counts: this.views.counts(input) }))
       .filter((retained) => holdsMessages(retained.counts));
     const changes = retainedInputs.length > 0 ? { ...diff, retainedInputs } : diff;
     this.#topology = { endpoints: [...topology.endpoints], routes: [...topology.routes] };
@@ -457,91 +454,19 @@ export class MemoryCore {
     this.#deadLetters.add(item, reason, description, this.now());
   }
 
-  // ---- operator views ---------------------------------------------------------------------------------
+  // ---- what the operator views read and change (memory-operator-views.ts) -------------------------------
 
-  #lineItems(input: string, sessionId?: string): LineMessage[] {
-    const sessions = [...(this.#sessions.get(input)?.values() ?? [])];
-    return sessions
-      .filter((s) => sessionId === undefined || s.sessionId === sessionId)
-      .flatMap((s) => s.line)
-      .sort((a, b) => a.arrival - b.arrival);
-  }
-
-  peek(input: string, max: number, sessionId?: string): PeekedMessage[] {
-    this.assertInput(input);
-    this.promoteDue();
-    return this.#lineItems(input, sessionId)
-      .slice(0, max)
-      .map((item) => ({
-        ...item.message,
-        input: item.input,
-        sequence: item.sequence,
-        deliveryCount: item.deliveryCount,
-        enqueuedAt: new Date(item.enqueuedAt),
-        visibleAt: new Date(item.enqueuedAt),
-      }));
-  }
-
-  counts(input: string): TransportCounts {
-    this.assertInput(input);
-    this.promoteDue();
-    const sessions = [...(this.#sessions.get(input)?.values() ?? [])];
-    return {
-      active: sessions.reduce((n, s) => n + s.line.length, 0),
-      scheduled: this.#scheduledFor(input).reduce(
-        (n, e) => n + e.deliveries.filter((d) => d.input === input).length,
-        0,
-      ),
-      deadLettered: this.#deadLetters.count(input),
-      parked: sessions.reduce((n, s) => n + s.parked.size, 0),
-    };
-  }
-
-  #scheduledFor(input: string): ScheduledEntry[] {
-    return [...this.#scheduled.values()].filter((e) => e.deliveries.some((d) => d.input === input));
-  }
-
-  peekDeadLetters(input: string, max: number): DeadLetteredMessage[] {
-    this.assertInput(input);
-    return this.#deadLetters.list(input, max);
-  }
-
-  requeueDeadLetters(input: string, ids?: readonly string[]): number {
-    this.assertInput(input);
-    const moving = this.#deadLetters.take(input, ids);
-    this.#enqueue(moving.map((message) => ({ input, message })));
-    return moving.length;
-  }
-
-  purge(input: string, target: PurgeTarget): number {
-    this.assertInput(input);
-    this.promoteDue();
-    let removed = 0;
-    const sessions = [...(this.#sessions.get(input)?.values() ?? [])];
-    if (target === 'active' || target === 'all') {
-      for (const s of sessions) removed += s.line.splice(0).length;
-      this.#ready.delete(input);
-    }
-    if (target === 'parked' || target === 'all') {
-      for (const s of sessions) {
-        removed += s.parked.size;
-        s.parked.clear();
-      }
-    }
-    if (target === 'deadLettered' || target === 'all') {
-      removed += this.#deadLetters.clear(input);
-    }
-    if (target === 'scheduled' || target === 'all') {
-      for (const entry of this.#scheduledFor(input)) {
-        const kept = entry.deliveries.filter((d) => d.input !== input);
-        removed += entry.deliveries.length - kept.length;
-        if (kept.length === 0) this.#scheduled.delete(entry.id);
-        else this.#scheduled.set(entry.id, { ...entry, deliveries: kept });
-      }
-      this.#recomputeEarliestDue();
-    }
-    return removed;
-  }
+  /** The operator views over this state: peek, counts, dead letters, purge. */
+  readonly views = new MemoryOperatorViews({
+    assertInput: (input) => this.assertInput(input),
+    promoteDue: () => this.promoteDue(),
+    sessionsAt: (input) => [...(this.#sessions.get(input)?.values() ?? [])],
+    scheduled: this.#scheduled,
+    deadLetters: this.#deadLetters,
+    enqueue: (deliveries) => this.#enqueue(deliveries),
+    dropReady: (input) => this.#ready.delete(input),
+    scheduleChanged: () => this.#recomputeEarliestDue(),
+  });
 }
 
 function toReceived(item: LineMessage): ReceivedMessage {

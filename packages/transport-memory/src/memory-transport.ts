@@ -124,27 +124,27 @@ export class MemoryTransport implements Transport {
     options?: { readonly max?: number; readonly sessionId?: string },
   ): Promise<PeekedMessage[]> {
     this.#core.assertOpen();
-    return this.#core.peek(input, options?.max ?? 100, options?.sessionId);
+    return this.#core.views.peek(input, options?.max ?? 100, options?.sessionId);
   }
 
   async counts(input: string): Promise<TransportCounts> {
     this.#core.assertOpen();
-    return this.#core.counts(input);
+    return this.#core.views.counts(input);
   }
 
   async peekDeadLetters(input: string, max = 100): Promise<DeadLetteredMessage[]> {
     this.#core.assertOpen();
-    return this.#core.peekDeadLetters(input, max);
+    return this.#core.views.peekDeadLetters(input, max);
   }
 
   async requeueDeadLetters(input: string, ids?: readonly string[]): Promise<number> {
     this.#core.assertOpen();
-    return this.#core.requeueDeadLetters(input, ids);
+    return this.#core.views.requeueDeadLetters(input, ids);
   }
 
   async purge(input: string, target: PurgeTarget): Promise<number> {
     this.#core.assertOpen();
-    return this.#core.purge(input, target);
+    return this.#core.views.purge(input, target);
   }
 
   async close(): Promise<void> {

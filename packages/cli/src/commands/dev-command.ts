@@ -11,11 +11,13 @@ import {
   withServerOptions,
 } from './backend-options.js';
 import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
+import { DRAIN_TIMEOUT_HELP, drainTimeoutFrom } from './service-commands.js';
 import { printSignIn } from './sign-in-banner.js';
 
 interface DevOptions extends ServiceCommandOptions {
   sample?: boolean;
   trafficInterval: string;
+  drainTimeout?: string;
 }
 
 export function devCommand(print: (line: string) => void): Command {
@@ -28,6 +30,7 @@ export function devCommand(print: (line: string) => void): Command {
     .option('--sample', 'run the sample CRM/ERP adapters and traffic (default when no --platform is given)')
     .option('--no-sample', 'do not run the sample adapters')
     .option('--traffic-interval <ms>', 'time between generated sample messages', '3000')
+    .option('--drain-timeout <ms>', DRAIN_TIMEOUT_HELP)
     .option('--verbose', 'log at info level');
   withServerOptions(withBackendOptions(command));
   return command.action(async (options: DevOptions) => {
@@ -60,6 +63,7 @@ export function devCommand(print: (line: string) => void): Command {
       print,
       environment: 'dev',
       enableHeartbeatsWhenUnconfigured: true,
+      drainTimeoutMs: drainTimeoutFrom(options.drainTimeout),
       localCosmosWhenUnconfigured: true,
       localServiceBusWhenUnconfigured: true,
     });
