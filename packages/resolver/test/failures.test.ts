@@ -1,18 +1,12 @@
 import {
   encodeEnvelope,
-  Header,
   MessageType,
   RESOLVER_INPUT,
   TransportError,
   TransportErrorCode,
 } from '@nimbus/core';
 import { ResolutionStatus, StorageProviderTransientError } from '@nimbus/message-store';
-import {
-  DeadLetterReasons,
-  MAX_THROTTLE_RETRIES,
-  RESOLVER_ORIGINAL_TO_HEADER,
-  throttleDelayMs,
-} from '@nimbus/resolver';
+import { DeadLetterReasons, MAX_THROTTLE_RETRIES, throttleDelayMs } from '@nimbus/resolver';
 import { describe, expect, it } from 'vitest';
 import { whileAdvancing } from './support/advance.js';
 import { withFaults } from './support/faulty-store.js';
@@ -24,7 +18,7 @@ const outage =
   () =>
     new StorageProviderTransientError('SQL store is temporarily unavailable.', retryAfterMs);
 
-async function scheduledCopy(h: Awaited<ReturnType<typeof createHarness>>, afterMs: number) {
+async function _scheduledCopy(h: Awaited<ReturnType<typeof createHarness>>, afterMs: number) {
   h.clock.advance(afterMs - 1);
   expect((await h.transport.counts(RESOLVER_INPUT)).active).toBe(0);
   h.clock.advance(1);

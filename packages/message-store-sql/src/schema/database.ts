@@ -32,6 +32,13 @@ export interface UnresolvedEventsTable {
   document_json: string;
 }
 
+/** Live rows per (endpoint, status), kept by triggers in the same transaction as every row change. */
+export interface EndpointStatusCountsTable {
+  endpoint_id: string;
+  status: string;
+  live_count: number;
+}
+
 export interface MessagesTable {
   id: Generated<number>;
   event_id: string;
@@ -171,6 +178,7 @@ export interface StoreDatabase {
   heartbeat_gaps: HeartbeatGapsTable;
   event_schemas: EventSchemasTable;
   access_control: AccessControlTable;
+  endpoint_status_counts: EndpointStatusCountsTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
@@ -190,5 +198,6 @@ export const STORE_TABLES: readonly StoreTableName[] = [
   'heartbeat_gaps',
   'event_schemas',
   'access_control',
+  'endpoint_status_counts',
   'schema_migrations',
 ];

@@ -42,12 +42,15 @@ export class EndpointViews implements TrackingEndpointViews {
       .where('deleted', '=', 0);
   }
 
+  /** One index read of the maintained counts (`endpoint_status_counts`, kept by triggers), not a scan. */
   async downloadEndpointStateCount(endpointId: string): Promise<EndpointStateCount> {
-    const rows = await this.live(endpointId)
-      .select((eb) => ['status', eb.fn.countAll<number>().as('count')])
-      .groupBy('status')
+    const rows = await this.context.dialect.db
+      .selectFrom('endpoint_status_counts')
+      .select(['status', 'live_count'])
+      .where('endpoint_id', '=', endpointId)
       .execute();
-    const countOf = (status: ResolutionStatus) => Number(rows.find((r) => r.status === status)?.count ?? 0);
+    const countOf = (status: ResolutionStatus) =>
+      Number(rows.find((r) => r.status === status)?.live_count ?? 0);
     return endpointStateCount(endpointId, countOf, nowDate(this.context));
   }
 

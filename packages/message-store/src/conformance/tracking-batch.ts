@@ -1,7 +1,6 @@
 import { MessageType } from '@nimbus/core';
 import { describe, expect, it } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
-import type { StatusWrite } from '../contracts/tracking-requests.js';
 import { ResolutionStatus as RS } from '../enums.js';
 import { sampleEvent, sampleMessage } from './fixtures.js';
 import type { OpenedStore } from './harness.js';
