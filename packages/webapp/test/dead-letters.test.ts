@@ -81,7 +81,7 @@ describe('WebApp: transport dead letters', () => {
     });
     const rows = audits.audits;
     expect(rows.map((r) => r.audit.accessDenied).sort()).toEqual([false, true]);
-    expect(rows.find((r) => !r.audit.accessDenied)?.audit.data).toContain('"requeued":1');
+    expect(rows.find((r) => !r.audit.accessDenied)?.audit.data).toContain(`"ids":["${id}"]`);
     // Consume the requeued message so later cases see a clean line.
     const session = await h.transport.acceptSession(ERP, { sessionId: 'dl-2', waitMs: 0 });
     for (const m of await session!.receive(10, 0)) await session!.complete(m);

@@ -150,7 +150,7 @@ export function auditDto(audit: MessageAuditEntity): z.input<typeof AuditDto> {
 
 /** Shared schema pieces for route parameters. */
 /** Event and session ids: exactly what publishing accepts (`MAX_ID_LENGTH`), so every published id opens. */
-const publishedId = z
+export const publishedId = z
   .string()
   .max(MAX_ID_LENGTH, `ids have at most ${MAX_ID_LENGTH} characters (the limit enforced at publish)`);
 export const EndpointParams = z.object({ endpointId: z.string().min(1).max(200) });

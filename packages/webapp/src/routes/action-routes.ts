@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApiDeps } from '../app/api-deps.js';
-import { EventParams, SessionParams } from '../http/dto.js';
+import { EventParams, publishedId, SessionParams } from '../http/dto.js';
 import { badRequest, notFound } from '../http/http-error.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import { Role } from '../identity/roles.js';
@@ -182,7 +182,7 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: 
       params: z.object({ endpointId: z.string().min(1).max(200) }),
       body: z.object({
         action: z.enum(['resubmit', 'skip']),
-        eventIds: z.array(z.string().min(1).max(200)).min(1, 'eventIds needs at least one id').max(1000),
+        eventIds: z.array(publishedId.min(1)).min(1, 'eventIds needs at least one id').max(1000),
         comment: optionalComment,
       }),
       response: BulkStatus,

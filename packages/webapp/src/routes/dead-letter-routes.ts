@@ -171,9 +171,9 @@ export function deadLetterRoutes(deps: ApiDeps): AnyRouteSpec[] {
           comment: body.comment,
         };
         await allow(principal!, Role.Contributor, target, MessageAuditType.RequeueDeadLetters, data);
-        const requeued = await transport.requeueDeadLetters(target.input, body.ids);
-        await audit(principal!, MessageAuditType.RequeueDeadLetters, target, { ...data, requeued });
-        return { requeued };
+        // The audit row comes first: if it cannot be written, nothing is requeued.
+        await audit(principal!, MessageAuditType.RequeueDeadLetters, target, data);
+        return { requeued: await transport.requeueDeadLetters(target.input, body.ids) };
       },
     }),
     defineRoute({
@@ -190,9 +190,10 @@ export function deadLetterRoutes(deps: ApiDeps): AnyRouteSpec[] {
         const target = await resolveInput(params.input);
         const data = { action: 'purgeDeadLetters', input: target.input, comment: body.comment };
         await allow(principal!, Role.Owner, target, MessageAuditType.PurgeDeadLetters, data);
-        const purged = await transport.purge(target.input, 'deadLettered');
-        await audit(principal!, MessageAuditType.PurgeDeadLetters, target, { ...data, purged });
-        return { purged };
+        const { deadLettered } = await transport.counts(target.input);
+        // The audit row comes first: if it cannot be written, nothing is purged.
+        await audit(principal!, MessageAuditType.PurgeDeadLetters, target, { ...data, deadLettered });
+        return { purged: await transport.purge(target.input, 'deadLettered') };
       },
     }),
   ];
