@@ -157,10 +157,15 @@ export class ResolverHandler implements SessionMessageHandler {
     let written: readonly boolean[];
     try {
       written = await this.#retrying(session, run[0]!.envelope, () =>
-        this.#traced(run[0]!.message, run[0]!.envelope, async () => {
-          const statuses = await statusWritesOf(run, store, clock);
-          return (await store.writeBatch({ messages: run.map((p) => p.record), statuses })).statusesWritten;
-        }),
+        this.#traced(
+          run[0]!.message,
+          run[0]!.envelope,
+          async () => {
+            const statuses = await statusWritesOf(run, store, clock);
+            return (await store.writeBatch({ messages: run.map((p) => p.record), statuses })).statusesWritten;
+          },
+          false,
+        ),
       );
     } catch (error) {
       if (error instanceof ResolverStopping) return;
@@ -174,6 +179,12 @@ export class ResolverHandler implements SessionMessageHandler {
       return;
     }
     this.stats.batches += 1;
+    for (const p of run)
+      countMetric(TelemetryScope.Resolver, MetricName.ResolverWrites, {
+        [TelemetryAttribute.MessageType]: p.envelope.messageType,
+        [TelemetryAttribute.Endpoint]: p.envelope.from ?? p.envelope.to,
+        [TelemetryAttribute.Outcome]: Outcome.Completed,
+      });
     const changed = new Set<string>();
     run.forEach((p, i) => {
       if (written[i]) {
@@ -208,8 +219,16 @@ export class ResolverHandler implements SessionMessageHandler {
     });
   }
 
-  /** The write continues the trace of the response it projects (its `traceparent`); counted and timed. */
-  async #traced<T>(message: ReceivedMessage, m: MessageEnvelope, write: () => Promise<T>): Promise<T> {
+  /**
+   * The write continues the trace of the response it projects (its `traceparent`); counted and timed. A batch
+   * run (`countEach: false`) counts each projected message itself, with that message's attributes.
+   */
+  async #traced<T>(
+    message: ReceivedMessage,
+    m: MessageEnvelope,
+    write: () => Promise<T>,
+    countEach = true,
+  ): Promise<T> {
     const started = this.deps.clock.now();
     const attributes = {
       [TelemetryAttribute.MessageType]: m.messageType,
@@ -232,7 +251,8 @@ export class ResolverHandler implements SessionMessageHandler {
       return result;
     } finally {
       const measured = { ...attributes, [TelemetryAttribute.Outcome]: outcome };
-      countMetric(TelemetryScope.Resolver, MetricName.ResolverWrites, measured);
+      if (countEach || outcome !== Outcome.Completed)
+        countMetric(TelemetryScope.Resolver, MetricName.ResolverWrites, measured);
       recordDuration(
         TelemetryScope.Resolver,
         MetricName.ResolverWriteDuration,
