@@ -1,23 +1,17 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Header } from '@nimbus/core';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '../src/index.js';
+import { buildUi, hasChromium, launchChromium, requireChromium } from './support/browser.js';
 import { type Harness, startHarness } from './support/harness.js';
 import { ERP } from './support/seed.js';
 import { memoryStores } from './support/store-factories.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
-const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI === 'true') {
-  throw new Error(`dead-letters UI test: ${CHROMIUM} is missing (apt-get install -y chromium)`);
-}
+requireChromium('dead-letters UI test');
 
 // Issue 12.7: the Dead letters page lists the transport's dead letters with their reason, shows one, requeues it.
 describe.runIf(hasChromium)('Dead letters page in a real browser', () => {
@@ -28,32 +22,9 @@ describe.runIf(hasChromium)('Dead letters page in a real browser', () => {
 
   beforeAll(async () => {
     const uiDistDir = path.join(tmp, 'dist');
-    execFileSync(
-      process.execPath,
-      [
-        path.resolve(packageDir, '../../node_modules/vite/bin/vite.js'),
-        'build',
-        '--config',
-        'ui/vite.config.ts',
-        '--outDir',
-        uiDistDir,
-        '--logLevel',
-        'error',
-      ],
-      { cwd: packageDir, stdio: 'pipe' },
-    );
+    buildUi(uiDistDir);
     h = await startHarness(memoryStores, { uiDistDir });
-    context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    context = await launchChromium(path.join(tmp, 'profile'));
     page = context.pages()[0] ?? (await context.newPage());
   }, 120_000);
 

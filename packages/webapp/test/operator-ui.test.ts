@@ -1,24 +1,18 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '../src/index.js';
+import { buildUi, hasChromium, launchChromium, requireChromium } from './support/browser.js';
 import { CUSTOMER_SESSION, CustomerChanged, type LiveStack, startLiveStack } from './support/live-stack.js';
 import { seedFailedRows } from './support/seed.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const screenshotPath = path.resolve(packageDir, '../../docs/images/endpoint-details.png');
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium) {
-  if (process.env.CI === 'true')
-    throw new Error(`operator UI test: ${CHROMIUM} is missing (apt-get install -y chromium)`);
-  console.warn(`\n!!! SKIPPING operator UI browser test: ${CHROMIUM} not found. CI fails in this case.\n`);
-}
+requireChromium('operator UI test');
 
 /**
  * The operator's path through the real stack: Crm publishes, Erp's endpoint host fails the first event of a
@@ -34,33 +28,9 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
   beforeAll(async () => {
     const uiDistDir = path.join(tmp, 'dist');
     // Always a fresh build into a temp dir, so the test never runs against a stale ui/dist.
-    execFileSync(
-      process.execPath,
-      [
-        path.resolve(packageDir, '../../node_modules/vite/bin/vite.js'),
-        'build',
-        '--config',
-        'ui/vite.config.ts',
-        '--outDir',
-        uiDistDir,
-        '--logLevel',
-        'error',
-      ],
-      { cwd: packageDir, stdio: 'pipe' },
-    );
+    buildUi(uiDistDir);
     stack = await startLiveStack({ uiDistDir });
-    context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-      viewport: { width: 1280, height: 900 },
-    });
+    context = await launchChromium(path.join(tmp, 'profile'), { width: 1280, height: 900 });
     page = context.pages()[0] ?? (await context.newPage());
   }, 120_000);
 

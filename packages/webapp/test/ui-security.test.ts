@@ -1,20 +1,15 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '../src/index.js';
+import { buildUi, hasChromium, launchChromium, requireChromium } from './support/browser.js';
 import { type Harness, startHarness } from './support/harness.js';
 import { memoryStores } from './support/store-factories.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const WAIT = { timeout: 15_000 };
-const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const hasChromium = fs.existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI === 'true')
-  throw new Error(`UI security test: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+requireChromium('UI security test');
 
 /** The sign-in return path, the default-password banner and the API token card, in a real browser. */
 describe.runIf(hasChromium)('UI security in a real browser', () => {
@@ -25,32 +20,9 @@ describe.runIf(hasChromium)('UI security in a real browser', () => {
 
   beforeAll(async () => {
     const uiDistDir = path.join(tmp, 'dist');
-    execFileSync(
-      process.execPath,
-      [
-        path.resolve(packageDir, '../../node_modules/vite/bin/vite.js'),
-        'build',
-        '--config',
-        'ui/vite.config.ts',
-        '--outDir',
-        uiDistDir,
-        '--logLevel',
-        'error',
-      ],
-      { cwd: packageDir, stdio: 'pipe' },
-    );
+    buildUi(uiDistDir);
     h = await startHarness(memoryStores, { uiDistDir });
-    context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    context = await launchChromium(path.join(tmp, 'profile'));
     page = context.pages()[0] ?? (await context.newPage());
   }, 120_000);
   afterAll(async () => {
