@@ -61,12 +61,6 @@ export { notifyStateChanges } from './decorators/notify-state-changes.js';
 export { traceStoreCalls, translateStoreErrors } from './decorators/trace-store-calls.js';
 export { formatEndpointErrorList } from './endpoint-error-list.js';
 export {
-  FAILURE_SIGNATURE_MAX_LENGTH,
-  type FailureSignature,
-  failureSignature,
-  normaliseErrorMessage,
-} from './failure-signature.js';
-export {
   compositeIdsWithStatus,
   ERROR_LIST_STATUSES,
   endpointStateCount,
@@ -152,6 +146,12 @@ export {
   StorageProviderRegistrationError,
   StorageProviderTransientError,
 } from './errors.js';
+export {
+  FAILURE_SIGNATURE_MAX_LENGTH,
+  type FailureSignature,
+  failureSignature,
+  normaliseErrorMessage,
+} from './failure-signature.js';
 export { heartbeatOverviewItem, heartbeatRollup, newestHeartbeatsFirst } from './heartbeat-rollup.js';
 export {
   createMemoryMessageStore,
