@@ -233,7 +233,7 @@ export {
 } from './stale-write-guard.js';
 export {
   newEndpointSubscription,
-  subscriptionWantsFailure,
+  subscriptionsWantingFailure,
   withSubscriptionUpdate,
 } from './subscription-rules.js';
 export { type BucketLength, bucketKey, bucketKeysBetween, normaliseBucketLength } from './time-buckets.js';
