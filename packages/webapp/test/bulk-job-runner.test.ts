@@ -83,7 +83,7 @@ function describeRunner(name: string, opener: () => Promise<Opener>) {
         await gate;
         return { messageId: `m-${item.eventId}` };
       });
-      while (started < 4) await new Promise((r) => setTimeout(r, 5));
+      await expect.poll(() => started, { timeout: 10_000 }).toBe(4);
       await jobs.cancel(job);
       release();
       const result = await finished;
@@ -111,7 +111,9 @@ function describeRunner(name: string, opener: () => Promise<Opener>) {
         return { messageId: `m-${item.eventId}` };
       });
       const restarted = instance(await open(), clock);
-      await expect.poll(async () => (await restarted.get('job-resume'))?.processed).toBe(3);
+      await expect
+        .poll(async () => (await restarted.get('job-resume'))?.processed, { timeout: 10_000 })
+        .toBe(3);
       expect(await restarted.get('job-resume')).toMatchObject({ interrupted: false, state: 'running' });
       clock.advance(31_000);
       expect(await restarted.get('job-resume')).toMatchObject({ interrupted: true, remaining: 7 });
