@@ -16,6 +16,7 @@ export interface SseOptions {
 
 /** Only what the caller may read: endpoint updates and bulk progress for endpoints it holds Reader on. */
 export function mayReceive(principal: Principal, update: LiveUpdate): boolean {
+  if ('endpointIds' in update) return update.endpointIds.every((id) => principal.has(Role.Reader, id));
   return 'endpointId' in update ? principal.has(Role.Reader, update.endpointId) : true;
 }
 
