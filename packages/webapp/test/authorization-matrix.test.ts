@@ -45,6 +45,15 @@ const RULES: Record<string, Rule> = {
   'DELETE /api/account/tokens/{tokenId}': 'signedIn',
   'GET /api/endpoints': 'signedIn',
   'GET /api/bulk-jobs/{jobId}': 'signedIn',
+  // Job routes find the job first (404 for one the caller may not read), then need Contributor on its endpoints.
+  'GET /api/bulk-jobs': 'signedIn',
+  'GET /api/bulk-jobs/{jobId}/items': 'signedIn',
+  'POST /api/bulk-jobs/{jobId}/cancel': 'signedIn',
+  'POST /api/bulk-jobs/{jobId}/resume': 'signedIn',
+  'GET /api/failure-groups': 'signedIn',
+  [`GET ${E}/failure-groups`]: endpoint('Reader'),
+  // Contributor on every endpoint named in the body (Erp here), so for these principals as a site role.
+  'POST /api/bulk-jobs': site('Contributor'),
   [`GET ${E}`]: endpoint('Reader'),
   [`GET ${E}/sessions/{sessionId}`]: endpoint('Reader'),
   [`POST ${E}/sessions/batch`]: endpoint('Reader'),
@@ -167,6 +176,9 @@ export function describeAuthorizationMatrix(factory: StoreFactory): void {
         eventJson: '{"customerId":"cust-1","name":"Matrix"}',
         expectedLastMessageId: 'evt-deferred-2-m1',
         eventIds: ['no-such-event'],
+        endpointIds: [ERP],
+        // Matches nothing, so the job acts on no event and writes only its own audit row.
+        failureSignature: 'matrix: no such failure',
         role: 'Reader',
       };
       const login = operation.key === 'POST /account/login' ? READER : {};

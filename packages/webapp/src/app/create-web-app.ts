@@ -48,10 +48,12 @@ import { type BulkJobStore, createMemoryBulkJobStore } from '../operator/bulk-jo
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
+import { bulkJobRoutes } from '../routes/bulk-job-routes.js';
 import { deadLetterRoutes } from '../routes/dead-letter-routes.js';
 import { endpointRoutes } from '../routes/endpoint-routes.js';
 import { eventRoutes } from '../routes/event-routes.js';
 import { eventTypeRoutes } from '../routes/event-type-routes.js';
+import { failureGroupRoutes } from '../routes/failure-group-routes.js';
 import { healthRoutes } from '../routes/health-routes.js';
 import { metricsRoutes } from '../routes/metrics-routes.js';
 import { platformRoutes } from '../routes/platform-routes.js';
@@ -231,6 +233,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     version: VERSION,
   };
   const actions = new OperatorActions(deps);
+  const bulkJobs = new BulkJobs(hub, bulkJobStore, clock, logger);
   const routes: AnyRouteSpec[] = [
     ...accountRoutes({
       identityStore,
@@ -256,7 +259,9 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...endpointRoutes(deps),
     ...deadLetterRoutes(deps),
     ...eventRoutes(deps),
-    ...actionRoutes(deps, actions, new BulkJobs(hub, bulkJobStore, clock, logger)),
+    ...actionRoutes(deps, actions),
+    ...bulkJobRoutes(deps, actions, bulkJobs),
+    ...failureGroupRoutes(deps),
     ...metricsRoutes(deps),
     ...healthRoutes(deps),
     ...platformRoutes(deps),

@@ -55,6 +55,7 @@ export const LIVE_ROUTE_DOC: DocumentedRoute = {
 
 /** Only what the caller may read: endpoint updates and bulk progress for endpoints it holds Reader on. */
 export function mayReceive(principal: Principal, update: LiveUpdate): boolean {
+  if ('endpointIds' in update) return update.endpointIds.every((id) => principal.has(Role.Reader, id));
   return 'endpointId' in update ? principal.has(Role.Reader, update.endpointId) : true;
 }
 
