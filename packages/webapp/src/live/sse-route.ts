@@ -26,6 +26,10 @@ export const LiveUpdateDto = z.discriminatedUnion('type', [
     type: z.literal('bulkprogress'),
     jobId: z.string(),
     endpointId: z.string(),
+    endpointIds: z
+      .array(z.string())
+      .readonly()
+      .describe('every endpoint the job acts on: only users who may read all of them hear of it'),
     processed: z.number(),
     total: z.number(),
     done: z.boolean(),

@@ -513,6 +513,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/bulk-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The history of bulk jobs, newest first (the ones on endpoints the caller may read) */
+        get: operations["getApiBulkJobs"];
+        put?: never;
+        /** Resubmit or skip every Failed, DeadLettered or Unsupported event a filter matches on the given endpoints, in the background (Contributor on each) */
+        post: operations["postApiBulkJobs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/endpoints/{endpointId}/bulk": {
         parameters: {
             query?: never;
@@ -522,7 +540,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resubmit or skip many events in the background; poll the job or listen for bulkprogress (Contributor) */
+        /** Resubmit or skip up to 1000 events given by id, in the background (Contributor) */
         post: operations["postApiEndpointsEndpointIdBulk"];
         delete?: never;
         options?: never;
@@ -539,6 +557,91 @@ export interface paths {
         };
         /** Progress of a bulk job */
         get: operations["getApiBulkJobsJobId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bulk-jobs/{jobId}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The events of a bulk job and what each came to (sent, refused with the reason, failed, pending) */
+        get: operations["getApiBulkJobsJobIdItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bulk-jobs/{jobId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a running bulk job before its next event (Contributor on each of its endpoints) */
+        post: operations["postApiBulkJobsJobIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/bulk-jobs/{jobId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Continue an interrupted bulk job with the events it had not reached (Contributor on each endpoint) */
+        post: operations["postApiBulkJobsJobIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/failure-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Failure groups across the endpoints the caller may read, newest first */
+        get: operations["getApiFailureGroups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/endpoints/{endpointId}/failure-groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Failure groups of one endpoint, newest first */
+        get: operations["getApiEndpointsEndpointIdFailureGroups"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2064,6 +2167,10 @@ export interface operations {
                         sessionId: string;
                         blockingEventId: string;
                         blockingStatus: string;
+                        blockingErrorType: string | null;
+                        blockingErrorText: string | null;
+                        blockedSince: string;
+                        blockedForMs: number;
                         pendingCount: number;
                         deferredCount: number;
                     }[];
@@ -2727,6 +2834,9 @@ export interface operations {
                         payloadEventTypeId: string | null;
                         allowedActions: string[];
                         blockedCount: number;
+                        originalPayload: string | null;
+                        producer: string | null;
+                        failureSignature: string | null;
                     };
                 };
             };
@@ -4124,6 +4234,253 @@ export interface operations {
             };
         };
     };
+    getApiBulkJobs: {
+        parameters: {
+            query?: {
+                limit?: number;
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobId: string;
+                        /** @enum {string} */
+                        action: "resubmit" | "skip";
+                        endpointId: string;
+                        endpointIds: string[];
+                        filter: {
+                            [key: string]: unknown;
+                        };
+                        createdBy: string;
+                        comment: string | null;
+                        createdAt: string;
+                        finishedAt: string | null;
+                        total: number;
+                        processed: number;
+                        succeeded: number;
+                        refused: number;
+                        failed: number;
+                        remaining: number;
+                        errors: {
+                            eventId: string;
+                            message: string;
+                        }[];
+                        /** @enum {string} */
+                        state: "running" | "completed" | "cancelled";
+                        cancelRequested: boolean;
+                        done: boolean;
+                        interrupted: boolean;
+                    }[];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postApiBulkJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "resubmit" | "skip";
+                    endpointIds: string[];
+                    filter: {
+                        statuses?: ("Failed" | "DeadLettered" | "Unsupported")[];
+                        eventTypeIds?: string[];
+                        failureSignature?: string;
+                        sessionId?: string;
+                        /** Format: date-time */
+                        updatedAtFrom?: string;
+                        /** Format: date-time */
+                        updatedAtTo?: string;
+                        payload?: string;
+                    };
+                    comment?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobId: string;
+                        /** @enum {string} */
+                        action: "resubmit" | "skip";
+                        endpointId: string;
+                        endpointIds: string[];
+                        filter: {
+                            [key: string]: unknown;
+                        };
+                        createdBy: string;
+                        comment: string | null;
+                        createdAt: string;
+                        finishedAt: string | null;
+                        total: number;
+                        processed: number;
+                        succeeded: number;
+                        refused: number;
+                        failed: number;
+                        remaining: number;
+                        errors: {
+                            eventId: string;
+                            message: string;
+                        }[];
+                        /** @enum {string} */
+                        state: "running" | "completed" | "cancelled";
+                        cancelRequested: boolean;
+                        done: boolean;
+                        interrupted: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     postApiEndpointsEndpointIdBulk: {
         parameters: {
             query?: never;
@@ -4152,16 +4509,30 @@ export interface operations {
                 content: {
                     "application/json": {
                         jobId: string;
-                        action: string;
+                        /** @enum {string} */
+                        action: "resubmit" | "skip";
                         endpointId: string;
+                        endpointIds: string[];
+                        filter: {
+                            [key: string]: unknown;
+                        };
+                        createdBy: string;
+                        comment: string | null;
+                        createdAt: string;
+                        finishedAt: string | null;
                         total: number;
                         processed: number;
                         succeeded: number;
+                        refused: number;
                         failed: number;
+                        remaining: number;
                         errors: {
                             eventId: string;
                             message: string;
                         }[];
+                        /** @enum {string} */
+                        state: "running" | "completed" | "cancelled";
+                        cancelRequested: boolean;
                         done: boolean;
                         interrupted: boolean;
                     };
@@ -4252,19 +4623,591 @@ export interface operations {
                 content: {
                     "application/json": {
                         jobId: string;
-                        action: string;
+                        /** @enum {string} */
+                        action: "resubmit" | "skip";
                         endpointId: string;
+                        endpointIds: string[];
+                        filter: {
+                            [key: string]: unknown;
+                        };
+                        createdBy: string;
+                        comment: string | null;
+                        createdAt: string;
+                        finishedAt: string | null;
                         total: number;
                         processed: number;
                         succeeded: number;
+                        refused: number;
                         failed: number;
+                        remaining: number;
                         errors: {
                             eventId: string;
                             message: string;
                         }[];
+                        /** @enum {string} */
+                        state: "running" | "completed" | "cancelled";
+                        cancelRequested: boolean;
                         done: boolean;
                         interrupted: boolean;
                     };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getApiBulkJobsJobIdItems: {
+        parameters: {
+            query?: {
+                outcome?: "pending" | "sent" | "refused" | "failed";
+                offset?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: {
+                            jobId: string;
+                            /** @enum {string} */
+                            action: "resubmit" | "skip";
+                            endpointId: string;
+                            endpointIds: string[];
+                            filter: {
+                                [key: string]: unknown;
+                            };
+                            createdBy: string;
+                            comment: string | null;
+                            createdAt: string;
+                            finishedAt: string | null;
+                            total: number;
+                            processed: number;
+                            succeeded: number;
+                            refused: number;
+                            failed: number;
+                            remaining: number;
+                            errors: {
+                                eventId: string;
+                                message: string;
+                            }[];
+                            /** @enum {string} */
+                            state: "running" | "completed" | "cancelled";
+                            cancelRequested: boolean;
+                            done: boolean;
+                            interrupted: boolean;
+                        };
+                        items: {
+                            position: number;
+                            endpointId: string;
+                            eventId: string;
+                            sessionId: string;
+                            /** @enum {string} */
+                            outcome: "pending" | "sent" | "refused" | "failed";
+                            message: string | null;
+                            messageId: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postApiBulkJobsJobIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobId: string;
+                        /** @enum {string} */
+                        action: "resubmit" | "skip";
+                        endpointId: string;
+                        endpointIds: string[];
+                        filter: {
+                            [key: string]: unknown;
+                        };
+                        createdBy: string;
+                        comment: string | null;
+                        createdAt: string;
+                        finishedAt: string | null;
+                        total: number;
+                        processed: number;
+                        succeeded: number;
+                        refused: number;
+                        failed: number;
+                        remaining: number;
+                        errors: {
+                            eventId: string;
+                            message: string;
+                        }[];
+                        /** @enum {string} */
+                        state: "running" | "completed" | "cancelled";
+                        cancelRequested: boolean;
+                        done: boolean;
+                        interrupted: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postApiBulkJobsJobIdResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobId: string;
+                        /** @enum {string} */
+                        action: "resubmit" | "skip";
+                        endpointId: string;
+                        endpointIds: string[];
+                        filter: {
+                            [key: string]: unknown;
+                        };
+                        createdBy: string;
+                        comment: string | null;
+                        createdAt: string;
+                        finishedAt: string | null;
+                        total: number;
+                        processed: number;
+                        succeeded: number;
+                        refused: number;
+                        failed: number;
+                        remaining: number;
+                        errors: {
+                            eventId: string;
+                            message: string;
+                        }[];
+                        /** @enum {string} */
+                        state: "running" | "completed" | "cancelled";
+                        cancelRequested: boolean;
+                        done: boolean;
+                        interrupted: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getApiFailureGroups: {
+        parameters: {
+            query?: {
+                signature?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        signature: string;
+                        errorType: string;
+                        normalisedMessage: string;
+                        endpointIds: string[];
+                        eventCount: number;
+                        sessionCount: number;
+                        failedCount: number;
+                        deadLetteredCount: number;
+                        eventTypeIds: string[];
+                        firstSeen: string;
+                        lastSeen: string;
+                        exampleErrorText: string | null;
+                    }[];
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getApiEndpointsEndpointIdFailureGroups: {
+        parameters: {
+            query?: {
+                signature?: string;
+            };
+            header?: never;
+            path: {
+                endpointId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        signature: string;
+                        errorType: string;
+                        normalisedMessage: string;
+                        endpointIds: string[];
+                        eventCount: number;
+                        sessionCount: number;
+                        failedCount: number;
+                        deadLetteredCount: number;
+                        eventTypeIds: string[];
+                        firstSeen: string;
+                        lastSeen: string;
+                        exampleErrorText: string | null;
+                    }[];
                 };
             };
             /** @description Error */
@@ -5998,6 +6941,8 @@ export interface operations {
                         type: "bulkprogress";
                         jobId: string;
                         endpointId: string;
+                        /** @description every endpoint the job acts on: only users who may read all of them hear of it */
+                        readonly endpointIds: string[];
                         processed: number;
                         total: number;
                         done: boolean;
