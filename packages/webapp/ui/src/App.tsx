@@ -28,7 +28,8 @@ function Page({ path, me }: { path: string; me: Me }) {
   switch (parts[0]) {
     case 'search':
       return <SearchPage />;
-    case 'metrics':
+    // /metrics belongs to the server (Prometheus): a reload there would never reach this page.
+    case 'charts':
       return <MetricsPage />;
     case 'health':
       return <HealthPage />;

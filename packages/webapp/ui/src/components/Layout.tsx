@@ -5,7 +5,7 @@ import { Link } from './Link.js';
 const NAV = [
   ['/', 'Endpoints'],
   ['/search', 'Search'],
-  ['/metrics', 'Metrics'],
+  ['/charts', 'Metrics'],
   ['/health', 'Heartbeat & health'],
   ['/topology', 'Topology'],
   ['/operations', 'Operations'],
