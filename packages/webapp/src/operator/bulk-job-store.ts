@@ -1,3 +1,10 @@
+/** An event a bulk job did not act on: why, and the refusal's error code when it was refused. */
+export interface BulkJobError {
+  readonly eventId: string;
+  readonly message: string;
+  readonly code?: string;
+}
+
 /** One bulk job as stored: what it does, how far it got, and who runs it. */
 export interface StoredBulkJob {
   readonly jobId: string;
@@ -7,7 +14,7 @@ export interface StoredBulkJob {
   readonly processed: number;
   readonly succeeded: number;
   readonly failed: number;
-  readonly errors: readonly { readonly eventId: string; readonly message: string }[];
+  readonly errors: readonly BulkJobError[];
   readonly done: boolean;
   /** The WebApp instance running it. */
   readonly owner: string;

@@ -1,7 +1,7 @@
 import { type Clock, type Logger, uuidv7 } from '@nimbus/core';
 import { HttpError } from '../http/http-error.js';
 import type { LiveUpdateHub } from '../live/live-update-hub.js';
-import type { BulkJobStore, StoredBulkJob } from './bulk-job-store.js';
+import type { BulkJobError, BulkJobStore, StoredBulkJob } from './bulk-job-store.js';
 
 export interface BulkJobStatus {
   readonly jobId: string;
@@ -11,7 +11,7 @@ export interface BulkJobStatus {
   readonly processed: number;
   readonly succeeded: number;
   readonly failed: number;
-  readonly errors: readonly { readonly eventId: string; readonly message: string }[];
+  readonly errors: readonly BulkJobError[];
   readonly done: boolean;
   /** The instance running it stopped before it finished (a restart or a crash); the rest was not run. */
   readonly interrupted: boolean;
@@ -93,12 +93,13 @@ export class BulkJobs {
           await run(eventId);
           update({ processed: job.processed + 1, succeeded: job.succeeded + 1 });
         } catch (error) {
-          const message =
-            error instanceof HttpError || error instanceof Error ? error.message : String(error);
+          const message = error instanceof Error ? error.message : String(error);
+          // A refusal keeps its code, so a client tells "needs acknowledgement" from "not found" or a fault.
+          const code = error instanceof HttpError ? { code: error.code } : {};
           update({
             processed: job.processed + 1,
             failed: job.failed + 1,
-            errors: [...job.errors, { eventId, message }],
+            errors: [...job.errors, { eventId, message, ...code }],
           });
         }
       }

@@ -23,7 +23,8 @@ const BulkStatus = z.object({
   processed: z.number(),
   succeeded: z.number(),
   failed: z.number(),
-  errors: z.array(z.object({ eventId: z.string(), message: z.string() })),
+  /** Events not acted on, with why; `code` is the refusal's error code (e.g. OutOfOrderNotAcknowledged). */
+  errors: z.array(z.object({ eventId: z.string(), message: z.string(), code: z.string().optional() })),
   done: z.boolean(),
   /** The instance running it stopped before it finished; the remaining events were not acted on. */
   interrupted: z.boolean(),
@@ -49,6 +50,12 @@ const commentText = z
   .trim()
   .min(1, 'comment is required')
   .max(MAX_COMMENT_LENGTH, `comment is longer than ${MAX_COMMENT_LENGTH} characters`);
+
+/**
+ * The operator's confirmation that a dead-lettered or unsupported event may run after later events of its
+ * session (it left the session's order); without it such a resubmit answers 409 OutOfOrderNotAcknowledged.
+ */
+const acknowledgeOutOfOrder = z.boolean().optional().default(false);
 
 /** What the operator did or why, kept in the action's audit row; blank means none. */
 const optionalComment = z
@@ -96,8 +103,9 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: 
       url: '/resubmit',
       summary: 'Resubmit a failed, dead-lettered or unsupported event with its stored payload (Contributor)',
       action: 'resubmit',
-      body: z.object({ comment: optionalComment }),
-      run: (principal, row, body) => actions.resubmit(principal, row, undefined, body.comment),
+      body: z.object({ comment: optionalComment, acknowledgeOutOfOrder }),
+      run: (principal, row, body) =>
+        actions.resubmit(principal, row, undefined, body.comment, body.acknowledgeOutOfOrder),
     }),
     eventAction({
       url: '/resubmit-with-changes',
@@ -107,8 +115,10 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: 
         eventJson: jsonText,
         eventTypeId: z.string().min(1).max(200).optional(),
         comment: optionalComment,
+        acknowledgeOutOfOrder,
       }),
-      run: (principal, row, { comment, ...edited }) => actions.resubmit(principal, row, edited, comment),
+      run: (principal, row, { comment, acknowledgeOutOfOrder: acknowledged, ...edited }) =>
+        actions.resubmit(principal, row, edited, comment, acknowledged),
     }),
     eventAction({
       url: '/skip',
@@ -184,6 +194,8 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: 
         action: z.enum(['resubmit', 'skip']),
         eventIds: z.array(publishedId.min(1)).min(1, 'eventIds needs at least one id').max(1000),
         comment: optionalComment,
+        /** Resubmit dead-lettered and unsupported events too, after later events of their sessions. */
+        acknowledgeOutOfOrder,
       }),
       response: BulkStatus,
       successStatus: 202,
@@ -193,7 +205,8 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: 
         const ids = [...new Set(body.eventIds)];
         const { job } = await bulkJobs.start(body.action, endpointId, ids, async (eventId) => {
           const row = await actions.loadRow({ endpointId, eventId });
-          if (body.action === 'resubmit') await actions.resubmit(principal!, row, undefined, body.comment);
+          if (body.action === 'resubmit')
+            await actions.resubmit(principal!, row, undefined, body.comment, body.acknowledgeOutOfOrder);
           else await actions.skip(principal!, row, body.comment);
         });
         return { ...job, errors: [...job.errors] };

@@ -105,11 +105,12 @@ export async function seedErp(store: NimBusMessageStore): Promise<void> {
   });
 }
 
-/** Failed rows on `endpointId`, one session each, as the Resolver would record them (paging tests). */
+/** Failed (or `status`) rows on `endpointId`, one session each, as the Resolver would record them (paging tests). */
 export async function seedFailedRows(
   store: NimBusMessageStore,
   endpointId: string,
   ids: readonly string[],
+  status: ResolutionStatus = ResolutionStatus.Failed,
 ): Promise<void> {
   for (const [i, eventId] of ids.entries()) {
     const sessionId = `session-${eventId}`;
@@ -129,7 +130,7 @@ export async function seedFailedRows(
     });
     await store.writeStatus({
       key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-      status: ResolutionStatus.Failed,
+      status,
       content: {
         enqueuedTimeUtc: at(i % 60),
         messageType: MessageType.ErrorResponse,

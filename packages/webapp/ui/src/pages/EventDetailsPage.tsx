@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api, type EventRow, get, post } from '../api.js';
 import { type Audit, AuditTable, type HistoryMessage, HistoryTimeline } from '../components/EventRecords.js';
 import { Link } from '../components/Link.js';
+import { OutOfOrderWarning, resubmitRunsOutOfOrder } from '../components/OutOfOrderWarning.js';
 import { PayloadProblems, usePayloadProblems } from '../components/PayloadProblems.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 
@@ -127,6 +128,8 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
   if (!details.data) return <p>Loading…</p>;
   const { event, payload, allowedActions } = details.data;
   const can = (action: string) => allowedActions.includes(action);
+  // Confirming the resubmit of a dead-lettered or unsupported event confirms it runs out of order.
+  const acknowledgement = resubmitRunsOutOfOrder(event.status) ? { acknowledgeOutOfOrder: true } : {};
 
   return (
     <section>
@@ -212,11 +215,19 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
       {confirming !== null && (
         <div className="card" data-testid="confirm-action">
           <h2>{confirming === 'resubmit' ? 'Resubmit with the stored payload' : 'Skip this event'}</h2>
+          {confirming === 'resubmit' && (
+            <OutOfOrderWarning status={event.status} sessionId={event.sessionId} />
+          )}
           <ActionCommentField value={actionComment} onChange={setActionComment} />
           <div className="actions">
             <button
               type="button"
-              onClick={() => act.mutate({ path: `/${confirming}`, body: { comment: optionalComment() } })}
+              onClick={() =>
+                act.mutate({
+                  path: `/${confirming}`,
+                  body: { comment: optionalComment(), ...(confirming === 'resubmit' ? acknowledgement : {}) },
+                })
+              }
             >
               Confirm {confirming}
             </button>
@@ -236,6 +247,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
             onChange={(e) => setEditing(e.target.value)}
           />
           <PayloadProblems problems={payloadProblems} />
+          <OutOfOrderWarning status={event.status} sessionId={event.sessionId} />
           <ActionCommentField value={actionComment} onChange={setActionComment} />
           <div className="actions">
             <button
@@ -251,6 +263,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
                     eventJson: editing,
                     eventTypeId: details.data.payloadEventTypeId ?? undefined,
                     comment: optionalComment(),
+                    ...acknowledgement,
                   },
                 })
               }
