@@ -203,7 +203,7 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
   }, 60_000);
 
   it('resubmitting a dead-lettered event asks to confirm it runs after later events of its session, and sends the acknowledgement', async () => {
-    await seedFailedRows(stack.store, 'Crm', ['dead-1'], ResolutionStatus.DeadLettered);
+    await seedFailedRows(stack.store, 'Crm', ['dead-1'], { status: ResolutionStatus.DeadLettered });
     await page.goto(`${stack.url}/endpoints/Crm/events/dead-1`);
     await page.click('button:text-is("Resubmit")');
     await page

@@ -71,6 +71,7 @@ export class OperatorActions {
     row: UnresolvedEvent,
     editedJson?: { eventJson: string; eventTypeId?: string | undefined },
     comment?: string | null,
+    context?: Record<string, unknown>,
     acknowledgeOutOfOrder = false,
   ) {
     const action: OperatorAction = editedJson ? 'resubmitWithChanges' : 'resubmit';
@@ -90,15 +91,21 @@ export class OperatorActions {
     const message = resubmissionRequest(row, content, this.deps.clock.now(), acknowledgeOutOfOrder);
     return this.#done(principal, action, row, message, {
       ...withComment(comment),
+      ...context,
       ...(acknowledgeOutOfOrder ? { acknowledgeOutOfOrder: true } : {}),
       ...(editedJson ? { eventTypeId: content.eventTypeId, eventJson: content.eventJson } : {}),
     });
   }
 
-  async skip(principal: Principal, row: UnresolvedEvent, comment?: string | null) {
+  async skip(
+    principal: Principal,
+    row: UnresolvedEvent,
+    comment?: string | null,
+    context?: Record<string, unknown>,
+  ) {
     this.#requireStatus(row, RESUBMITTABLE, 'skip');
     const message = skipRequest(row, this.deps.clock.now());
-    return this.#done(principal, 'skip', row, message, withComment(comment));
+    return this.#done(principal, 'skip', row, message, { ...withComment(comment), ...context });
   }
 
   /** An operator's note on the event ("called the ERP team"): one Comment audit row, nothing sent. */

@@ -110,10 +110,15 @@ export async function seedFailedRows(
   store: NimBusMessageStore,
   endpointId: string,
   ids: readonly string[],
-  status: ResolutionStatus = ResolutionStatus.Failed,
+  failure: {
+    readonly sessionOf?: (eventId: string, index: number) => string;
+    readonly errorTextOf?: (eventId: string, index: number) => string;
+    /** Failed unless given (e.g. DeadLettered). */
+    readonly status?: ResolutionStatus;
+  } = {},
 ): Promise<void> {
   for (const [i, eventId] of ids.entries()) {
-    const sessionId = `session-${eventId}`;
+    const sessionId = failure.sessionOf?.(eventId, i) ?? `session-${eventId}`;
     const content = { eventTypeId: 'CustomerChanged', eventJson: payload(sessionId) };
     await store.storeMessage({
       eventId,
@@ -130,7 +135,7 @@ export async function seedFailedRows(
     });
     await store.writeStatus({
       key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-      status,
+      status: failure.status ?? ResolutionStatus.Failed,
       content: {
         enqueuedTimeUtc: at(i % 60),
         messageType: MessageType.ErrorResponse,
@@ -143,7 +148,7 @@ export async function seedFailedRows(
         messageContent: {
           eventContent: null,
           errorContent: {
-            errorText: `seeded failure ${eventId}`,
+            errorText: failure.errorTextOf?.(eventId, i) ?? `seeded failure ${eventId}`,
             errorType: 'Error',
             exceptionStackTrace: null,
             exceptionSource: null,
