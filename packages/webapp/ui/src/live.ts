@@ -23,12 +23,14 @@ export function useLiveUpdates(): boolean {
       const { endpointId } = JSON.parse((event as MessageEvent).data) as { endpointId: string };
       void client.invalidateQueries({ queryKey: ['endpoints'] });
       void client.invalidateQueries({ queryKey: ['endpoint', endpointId] });
+      void client.invalidateQueries({ queryKey: ['failure-groups'] });
     });
     for (const name of ['heartbeatupdate', 'servicehealthupdate']) {
       source.addEventListener(name, () => void client.invalidateQueries({ queryKey: ['health'] }));
     }
     source.addEventListener('bulkprogress', (event) => {
       client.setQueryData(['bulk'], JSON.parse((event as MessageEvent).data));
+      void client.invalidateQueries({ queryKey: ['bulk-jobs'] });
     });
     return () => source.close();
   }, [client]);

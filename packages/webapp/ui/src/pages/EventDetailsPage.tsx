@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, type EventRow, get, post } from '../api.js';
+import { type ErrorContent, ErrorDetails } from '../components/ErrorDetails.js';
 import { type Audit, AuditTable, type HistoryMessage, HistoryTimeline } from '../components/EventRecords.js';
 import { Link } from '../components/Link.js';
+import { PayloadDiff } from '../components/PayloadDiff.js';
 import { PayloadProblems, usePayloadProblems } from '../components/PayloadProblems.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 
@@ -11,12 +13,15 @@ interface EventDetails {
     correlationId: string | null;
     from: string | null;
     to: string | null;
-    errorContent: { errorText: string; exceptionStackTrace: string | null } | null;
+    errorContent: ErrorContent | null;
   };
   payload: string | null;
   payloadEventTypeId: string | null;
   allowedActions: string[];
   blockedCount: number;
+  originalPayload: string | null;
+  producer: string | null;
+  failureSignature: string | null;
 }
 
 /** The optional comment an operator leaves for the audit of a resubmit or skip. */
@@ -236,6 +241,12 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
             onChange={(e) => setEditing(e.target.value)}
           />
           <PayloadProblems problems={payloadProblems} />
+          {payload && payloadProblems.length === 0 && (
+            <details open>
+              <summary>Changes against the stored payload</summary>
+              <PayloadDiff before={payload} after={editing} testId="edit-diff" />
+            </details>
+          )}
           <ActionCommentField value={actionComment} onChange={setActionComment} />
           <div className="actions">
             <button
@@ -268,7 +279,9 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
         <dd>{event.sessionId}</dd>
         <dt>Event type</dt>
         <dd>{event.eventTypeId}</dd>
-        <dt>From → To</dt>
+        <dt>Producer</dt>
+        <dd data-testid="producer">{details.data.producer ?? 'unknown'}</dd>
+        <dt>Last hop</dt>
         <dd>
           {event.from} → {event.to}
         </dd>
@@ -286,15 +299,18 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
         )}
       </dl>
       {event.errorContent && (
-        <div className="card error-block">
-          <h2>Error</h2>
-          <pre>{event.errorContent.errorText}</pre>
-        </div>
+        <ErrorDetails error={event.errorContent} signature={details.data.failureSignature} />
       )}
       <h2>Payload</h2>
       <pre className="code" data-testid="payload">
         {pretty(payload)}
       </pre>
+      {details.data.originalPayload && payload && details.data.originalPayload !== payload && (
+        <>
+          <h2>Edited against the original</h2>
+          <PayloadDiff before={details.data.originalPayload} after={payload} testId="payload-diff" />
+        </>
+      )}
       <h2>Events in session {event.sessionId}</h2>
       <table className="table" data-testid="session-events">
         <tbody>
