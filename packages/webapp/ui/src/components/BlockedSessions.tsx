@@ -1,23 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { get, post } from '../api.js';
+import { api, ok } from '../api.js';
 import { durationText } from '../operator/bulk-types.js';
 import { Link } from './Link.js';
 import { StatusBadge } from './StatusBadge.js';
 
 /** A session blocked by one of these has to be resolved first: replaying its parked events would overtake it. */
 const FAILURE_STATUSES = new Set(['Failed', 'DeadLettered', 'Unsupported']);
-
-interface BlockedSession {
-  sessionId: string;
-  blockingEventId: string;
-  blockingStatus: string;
-  blockingErrorType: string | null;
-  blockingErrorText: string | null;
-  blockedSince: string;
-  blockedForMs: number;
-  pendingCount: number;
-  deferredCount: number;
-}
 
 /** Blocked sessions, and why at a glance: the blocking event's error, for how long, and how many are parked. */
 export function BlockedSessions({
@@ -30,11 +18,16 @@ export function BlockedSessions({
   const enc = encodeURIComponent(endpointId);
   const blocked = useQuery({
     queryKey: ['endpoint', endpointId, 'blocked-sessions'],
-    queryFn: () => get<BlockedSession[]>(`/api/endpoints/${enc}/blocked-sessions`),
+    queryFn: () =>
+      ok(api.GET('/api/endpoints/{endpointId}/blocked-sessions', { params: { path: { endpointId } } })),
   });
   const reprocess = useMutation({
     mutationFn: (session: string) =>
-      post(`/api/endpoints/${enc}/sessions/${encodeURIComponent(session)}/reprocess-deferred`),
+      ok(
+        api.POST('/api/endpoints/{endpointId}/sessions/{sessionId}/reprocess-deferred', {
+          params: { path: { endpointId, sessionId: session } },
+        }),
+      ),
     onSuccess: () => onNotice('Replay of deferred messages requested.'),
     onError: (error) => onNotice(error.message),
   });

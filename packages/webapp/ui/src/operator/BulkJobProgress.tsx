@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { get } from '../api.js';
+import { api, ok } from '../api.js';
 import { type BulkJob, jobStateText } from './bulk-types.js';
 
 /** One job's progress, re-read whenever the live stream reports progress of any job. */
@@ -7,7 +7,7 @@ export function useBulkJob(jobId: string | null) {
   return useQuery({
     queryKey: ['bulk-jobs', 'job', jobId],
     enabled: jobId !== null,
-    queryFn: () => get<BulkJob>(`/api/bulk-jobs/${encodeURIComponent(jobId ?? '')}`),
+    queryFn: () => ok(api.GET('/api/bulk-jobs/{jobId}', { params: { path: { jobId: jobId ?? '' } } })),
   });
 }
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { post } from '../api.js';
+import { api, ok } from '../api.js';
 import { type BulkJob, type FailureGroup, plural } from './bulk-types.js';
 
 /**
@@ -22,12 +22,16 @@ export function GroupActionConfirm({
   const [comment, setComment] = useState('');
   const start = useMutation({
     mutationFn: () =>
-      post<BulkJob>('/api/bulk-jobs', {
-        action,
-        endpointIds: group.endpointIds,
-        filter: { failureSignature: group.signature },
-        comment: comment.trim() || null,
-      }),
+      ok(
+        api.POST('/api/bulk-jobs', {
+          body: {
+            action,
+            endpointIds: group.endpointIds,
+            filter: { failureSignature: group.signature },
+            comment: comment.trim() || null,
+          },
+        }),
+      ),
     onSuccess: (job) => {
       void client.invalidateQueries({ queryKey: ['bulk-jobs'] });
       onStarted(job);

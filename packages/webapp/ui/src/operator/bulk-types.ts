@@ -1,51 +1,9 @@
+import type { Answer } from '../api.js';
+
 /** The failure-group and bulk-job shapes of the API (`/api/failure-groups`, `/api/bulk-jobs`). */
-
-export interface FailureGroup {
-  signature: string;
-  errorType: string;
-  normalisedMessage: string;
-  endpointIds: string[];
-  eventCount: number;
-  sessionCount: number;
-  failedCount: number;
-  deadLetteredCount: number;
-  eventTypeIds: string[];
-  firstSeen: string;
-  lastSeen: string;
-  exampleErrorText: string | null;
-}
-
-export interface BulkJob {
-  jobId: string;
-  action: 'resubmit' | 'skip';
-  endpointIds: string[];
-  filter: Record<string, unknown>;
-  createdBy: string;
-  comment: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-  total: number;
-  processed: number;
-  succeeded: number;
-  refused: number;
-  failed: number;
-  remaining: number;
-  errors: { eventId: string; message: string }[];
-  state: 'running' | 'completed' | 'cancelled';
-  cancelRequested: boolean;
-  done: boolean;
-  interrupted: boolean;
-}
-
-export interface BulkJobItem {
-  position: number;
-  endpointId: string;
-  eventId: string;
-  sessionId: string;
-  outcome: 'pending' | 'sent' | 'refused' | 'failed';
-  message: string | null;
-  messageId: string | null;
-}
+export type FailureGroup = Answer<'/api/failure-groups'>[number];
+export type BulkJob = Answer<'/api/bulk-jobs/{jobId}'>;
+export type BulkJobItem = Answer<'/api/bulk-jobs/{jobId}/items'>['items'][number];
 
 /** "3 min", "2 h 5 min": how long something has lasted, for an operator's glance. */
 export function durationText(ms: number): string {

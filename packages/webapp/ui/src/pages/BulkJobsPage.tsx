@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { get, post } from '../api.js';
+import { api, ok } from '../api.js';
 import { Link } from '../components/Link.js';
 import { BulkJobProgress, useBulkJob } from '../operator/BulkJobProgress.js';
 import { type BulkJob, type BulkJobItem, jobStateText } from '../operator/bulk-types.js';
@@ -21,7 +21,7 @@ function filterText(filter: Record<string, unknown>): string {
 export function BulkJobsPage() {
   const jobs = useQuery({
     queryKey: ['bulk-jobs', 'list'],
-    queryFn: () => get<BulkJob[]>('/api/bulk-jobs?limit=100'),
+    queryFn: () => ok(api.GET('/api/bulk-jobs', { params: { query: { limit: 100 } } })),
   });
   return (
     <section>
@@ -71,18 +71,25 @@ export function BulkJobsPage() {
 /** One job: live progress, cancel or resume, and what each event came to (refusals with their reason). */
 export function BulkJobPage({ jobId }: { jobId: string }) {
   const client = useQueryClient();
-  const [outcome, setOutcome] = useState('');
+  const [outcome, setOutcome] = useState<'' | BulkJobItem['outcome']>('');
   const [notice, setNotice] = useState<string | null>(null);
   const job = useBulkJob(jobId);
   const items = useQuery({
     queryKey: ['bulk-jobs', 'items', jobId, outcome],
     queryFn: () =>
-      get<{ job: BulkJob; items: BulkJobItem[] }>(
-        `/api/bulk-jobs/${enc(jobId)}/items?limit=500${outcome ? `&outcome=${outcome}` : ''}`,
+      ok(
+        api.GET('/api/bulk-jobs/{jobId}/items', {
+          params: { path: { jobId }, query: { limit: 500, ...(outcome ? { outcome } : {}) } },
+        }),
       ),
   });
   const act = useMutation({
-    mutationFn: (what: 'cancel' | 'resume') => post<BulkJob>(`/api/bulk-jobs/${enc(jobId)}/${what}`),
+    mutationFn: (what: 'cancel' | 'resume') =>
+      ok(
+        what === 'cancel'
+          ? api.POST('/api/bulk-jobs/{jobId}/cancel', { params: { path: { jobId } } })
+          : api.POST('/api/bulk-jobs/{jobId}/resume', { params: { path: { jobId } } }),
+      ),
     onSuccess: (_job, what) => {
       setNotice(
         what === 'cancel' ? 'Cancel requested: the job stops before its next event.' : 'Job resumed.',
@@ -143,7 +150,11 @@ export function BulkJobPage({ jobId }: { jobId: string }) {
         {notice && <span className="notice">{notice}</span>}
       </div>
       <h2>Events</h2>
-      <select aria-label="outcome filter" value={outcome} onChange={(e) => setOutcome(e.target.value)}>
+      <select
+        aria-label="outcome filter"
+        value={outcome}
+        onChange={(e) => setOutcome(e.target.value as BulkJobItem['outcome'])}
+      >
         <option value="">all outcomes</option>
         {['pending', 'sent', 'refused', 'failed'].map((o) => (
           <option key={o} value={o}>

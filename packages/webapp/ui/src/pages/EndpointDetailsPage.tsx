@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
-import { type EndpointSummary, type EventRow, get, post } from '../api.js';
+import { api, type EndpointSummary, type EventRow, ok } from '../api.js';
 import { BlockedSessions } from '../components/BlockedSessions.js';
 import { DataTable } from '../components/DataTable.js';
 import { Link } from '../components/Link.js';
@@ -31,16 +31,15 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
 
   const details = useQuery({
     queryKey: ['endpoint', endpointId, 'details'],
-    queryFn: () =>
-      get<{ endpoint: EndpointSummary; yourRole: string; consumes: string[]; produces: string[] }>(
-        `/api/endpoints/${enc}`,
-      ),
+    queryFn: () => ok(api.GET('/api/endpoints/{endpointId}', { params: { path: { endpointId } } })),
   });
-  const params = new URLSearchParams({ pageSize: String(EVENTS_PAGE_SIZE) });
-  if (statuses.length > 0) params.set('status', statuses.join(','));
-  if (eventType) params.set('eventTypeId', eventType);
-  if (sessionId) params.set('sessionId', sessionId);
-  const filterKey = params.toString();
+  const query = {
+    pageSize: EVENTS_PAGE_SIZE,
+    ...(statuses.length > 0 ? { status: statuses.join(',') } : {}),
+    ...(eventType ? { eventTypeId: eventType } : {}),
+    ...(sessionId ? { sessionId } : {}),
+  };
+  const filterKey = JSON.stringify(query);
   // A new filter starts a new list: what was selected under the old one must not be acted on.
   const [selectionFilter, setSelectionFilter] = useState(filterKey);
   if (selectionFilter !== filterKey) {
@@ -50,10 +49,13 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
   const events = usePagedQuery(
     ['endpoint', endpointId, 'events', filterKey],
     async (token) => {
-      const pageParams = new URLSearchParams(params);
-      if (token) pageParams.set('continuationToken', token);
-      const page = await get<{ events: EventRow[]; continuationToken: string | null }>(
-        `/api/endpoints/${enc}/events?${pageParams}`,
+      const page = await ok(
+        api.GET('/api/endpoints/{endpointId}/events', {
+          params: {
+            path: { endpointId },
+            query: token ? { ...query, continuationToken: token } : query,
+          },
+        }),
       );
       return { items: page.events, continuationToken: page.continuationToken };
     },
@@ -64,11 +66,12 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
   const actionable = selected.filter((id) => shownIds.has(id));
   const bulk = useMutation({
     mutationFn: (action: 'resubmit' | 'skip') =>
-      post<{ jobId: string; total: number }>(`/api/endpoints/${enc}/bulk`, {
-        action,
-        eventIds: actionable,
-        comment: bulkComment.trim() || null,
-      }),
+      ok(
+        api.POST('/api/endpoints/{endpointId}/bulk', {
+          params: { path: { endpointId } },
+          body: { action, eventIds: actionable, comment: bulkComment.trim() || null },
+        }),
+      ),
     onSuccess: (job, action) => {
       setNotice(`${action} started for ${job.total} event(s); progress appears as the endpoint updates.`);
       setSelected([]);

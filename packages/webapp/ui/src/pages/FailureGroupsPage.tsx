@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type EventRow, get } from '../api.js';
+import { api, ok } from '../api.js';
 import { Link } from '../components/Link.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 import { BulkJobProgress, useBulkJob } from '../operator/BulkJobProgress.js';
@@ -24,9 +24,9 @@ export function FailureGroupsPage({ endpointId }: { endpointId?: string }) {
   const groups = useQuery({
     queryKey: ['failure-groups', endpointId ?? '*'],
     queryFn: () =>
-      get<FailureGroup[]>(
-        endpointId ? `/api/endpoints/${enc(endpointId)}/failure-groups` : '/api/failure-groups',
-      ),
+      endpointId
+        ? ok(api.GET('/api/endpoints/{endpointId}/failure-groups', { params: { path: { endpointId } } }))
+        : ok(api.GET('/api/failure-groups')),
   });
   const job = useBulkJob(jobId);
   const now = Date.now();
@@ -142,8 +142,10 @@ function EndpointGroupEvents({ endpointId, signature }: { endpointId: string; si
   const events = useQuery({
     queryKey: ['endpoint', endpointId, 'group-events', signature],
     queryFn: () =>
-      get<{ events: EventRow[] }>(
-        `/api/endpoints/${enc(endpointId)}/events?failureSignature=${enc(signature)}&pageSize=50`,
+      ok(
+        api.GET('/api/endpoints/{endpointId}/events', {
+          params: { path: { endpointId }, query: { failureSignature: signature, pageSize: 50 } },
+        }),
       ),
   });
   return (
