@@ -209,6 +209,8 @@ export {
   unresolvedRetentionMs,
 } from './retention.js';
 export {
+  asciiLower,
+  matchesAnyText,
   matchesPrefix,
   matchesTrackedMessageFilter,
   type TrackedMessageFields,
