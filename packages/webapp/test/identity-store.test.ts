@@ -29,7 +29,14 @@ describe('SQLite identity tables made before accounts could be disabled', () => 
       created_at varchar(40) not null, updated_at varchar(40) not null)`);
     old
       .prepare('insert into nimbus_identity_users values (?, ?, null, ?, ?, 0, null, ?, ?)')
-      .run('u1', 'old@example.test', 'scrypt$1$1$1$a$b', 'Owner', '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z');
+      .run(
+        'u1',
+        'old@example.test',
+        'scrypt$1$1$1$a$b',
+        'Owner',
+        '2025-01-01T00:00:00.000Z',
+        '2025-01-01T00:00:00.000Z',
+      );
     old.close();
     const store = createSqlIdentityStore({ dialect: 'sqlite', filename });
     await store.initialize();

@@ -101,7 +101,9 @@ export class CosmosAuditsAndReports implements TrackingAuditsAndReports {
     if (filter.text) {
       const needle = where.value(asciiLower(filter.text));
       const fields = ['c.audit.auditorName', 'c.eventId', 'c.endpointId', 'c.audit.comment', 'c.audit.data'];
-      where.raw(`(${fields.map((f) => `(IS_STRING(${f}) AND CONTAINS(LOWER(${f}), ${needle}))`).join(' OR ')})`);
+      where.raw(
+        `(${fields.map((f) => `(IS_STRING(${f}) AND CONTAINS(LOWER(${f}), ${needle}))`).join(' OR ')})`,
+      );
     }
     if (filter.endpointIdExact && filter.endpointId) {
       where.raw(

@@ -11,13 +11,13 @@ import {
 import { type GrantableRole, parseRole, Role } from './roles.js';
 import { createApiTokensTable, sqlApiTokens } from './sql-api-tokens.js';
 import type { IdentityDatabase, UsersTable } from './sql-identity-schema.js';
-import { addDisabledColumn, sqlUserAdmin } from './sql-user-admin.js';
 import {
   clearLoginAttempts,
   countLoginAttempt,
   createLoginAttemptsTable,
   type SqlIdentityContext,
 } from './sql-login-attempts.js';
+import { addDisabledColumn, sqlUserAdmin } from './sql-user-admin.js';
 
 export type SqlIdentityStoreOptions =
   | { readonly dialect: 'sqlite'; readonly filename: string }

@@ -33,7 +33,8 @@ export function userAdminRoutes(deps: ApiDeps): AnyRouteSpec[] {
       method: 'PUT',
       url: '/api/users/:userId/disabled',
       tag: 'AccessControl',
-      summary: 'Disable (sign-in refused, sessions and tokens stop working) or enable an account (site Owner)',
+      summary:
+        'Disable (sign-in refused, sessions and tokens stop working) or enable an account (site Owner)',
       access: 'authenticated',
       params: UserParams,
       body: z.object({ disabled: z.boolean() }),
@@ -88,7 +89,10 @@ export function userAdminRoutes(deps: ApiDeps): AnyRouteSpec[] {
       body: z.object({ newPassword: z.string().max(MAX_PASSWORD_LENGTH) }),
       handler: async ({ params, body, principal }) => {
         const data = { userId: params.userId };
-        await authorize(auditLog, principal!, Role.Owner, null, { type: MessageAuditType.ResetPassword, data });
+        await authorize(auditLog, principal!, Role.Owner, null, {
+          type: MessageAuditType.ResetPassword,
+          data,
+        });
         const user = await users.load(params.userId);
         assertAcceptablePassword(body.newPassword, 'body.newPassword', [user.email, user.displayName ?? '']);
         // The row names the account, never the password.
@@ -98,7 +102,11 @@ export function userAdminRoutes(deps: ApiDeps): AnyRouteSpec[] {
           subject: `user:${user.id}`,
           data: { ...data, email: user.email },
         });
-        await identityStore.updatePassword(user.id, await hashPassword(body.newPassword), new Date(clock.now()));
+        await identityStore.updatePassword(
+          user.id,
+          await hashPassword(body.newPassword),
+          new Date(clock.now()),
+        );
         await endCredentials(user.id);
         return undefined;
       },

@@ -52,6 +52,8 @@ export class UserDirectory {
       (u) => u.siteRole === Role.Owner && u.disabledAt === null,
     );
     if (owners.length <= 1)
-      throw conflict(`'${user.email}' is the last enabled site Owner; ${what} would leave nobody to manage users.`);
+      throw conflict(
+        `'${user.email}' is the last enabled site Owner; ${what} would leave nobody to manage users.`,
+      );
   }
 }
