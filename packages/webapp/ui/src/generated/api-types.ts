@@ -3460,6 +3460,8 @@ export interface operations {
             content: {
                 "application/json": {
                     comment?: string | null;
+                    /** @default false */
+                    acknowledgeOutOfOrder?: boolean;
                 };
             };
         };
@@ -3561,6 +3563,8 @@ export interface operations {
                     eventJson: string;
                     eventTypeId?: string;
                     comment?: string | null;
+                    /** @default false */
+                    acknowledgeOutOfOrder?: boolean;
                 };
             };
         };
@@ -4375,6 +4379,8 @@ export interface operations {
                         payload?: string;
                     };
                     comment?: string | null;
+                    /** @default false */
+                    acknowledgeOutOfOrder?: boolean;
                 };
             };
         };
@@ -4498,6 +4504,8 @@ export interface operations {
                     action: "resubmit" | "skip";
                     eventIds: string[];
                     comment?: string | null;
+                    /** @default false */
+                    acknowledgeOutOfOrder?: boolean;
                 };
             };
         };

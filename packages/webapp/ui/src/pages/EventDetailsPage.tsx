@@ -4,6 +4,7 @@ import { type Audit, api, ok } from '../api.js';
 import { ErrorDetails } from '../components/ErrorDetails.js';
 import { AuditTable, HistoryTimeline } from '../components/EventRecords.js';
 import { Link } from '../components/Link.js';
+import { OutOfOrderWarning, resubmitRunsOutOfOrder } from '../components/OutOfOrderWarning.js';
 import { PayloadDiff } from '../components/PayloadDiff.js';
 import { PayloadProblems, usePayloadProblems } from '../components/PayloadProblems.js';
 import { StatusBadge } from '../components/StatusBadge.js';
@@ -130,6 +131,8 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
   if (!details.data) return <p>Loading…</p>;
   const { event, payload, allowedActions } = details.data;
   const can = (action: string) => allowedActions.includes(action);
+  // Confirming the resubmit of a dead-lettered or unsupported event confirms it runs out of order.
+  const acknowledgement = resubmitRunsOutOfOrder(event.status) ? { acknowledgeOutOfOrder: true } : {};
 
   return (
     <section>
@@ -244,6 +247,9 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
       {confirming !== null && (
         <div className="card" data-testid="confirm-action">
           <h2>{confirming === 'resubmit' ? 'Resubmit with the stored payload' : 'Skip this event'}</h2>
+          {confirming === 'resubmit' && (
+            <OutOfOrderWarning status={event.status} sessionId={event.sessionId} />
+          )}
           <ActionCommentField value={actionComment} onChange={setActionComment} />
           <div className="actions">
             <button
@@ -258,7 +264,10 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
                         : '/api/endpoints/{endpointId}/events/{eventId}/resubmit',
                       {
                         params: { path },
-                        body: { comment: optionalComment() },
+                        body: {
+                          comment: optionalComment(),
+                          ...(confirming === 'resubmit' ? acknowledgement : {}),
+                        },
                       },
                     ),
                 })
@@ -288,6 +297,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
               <PayloadDiff before={payload} after={editing} testId="edit-diff" />
             </details>
           )}
+          <OutOfOrderWarning status={event.status} sessionId={event.sessionId} />
           <ActionCommentField value={actionComment} onChange={setActionComment} />
           <div className="actions">
             <button
@@ -306,6 +316,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
                         eventJson: editing,
                         eventTypeId: details.data.payloadEventTypeId ?? undefined,
                         comment: optionalComment(),
+                        ...acknowledgement,
                       },
                     }),
                 })
