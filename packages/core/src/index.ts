@@ -60,12 +60,16 @@ export {
 } from './failures/permanent-failure-classifier.js';
 export { uuidv7 } from './ids.js';
 export {
+  type ProbeReadinessOptions,
   probeReadiness,
   type Readiness,
   type ReadinessProbe,
   type ReadinessReport,
+  readinessAnswer,
   readinessOf,
   readinessReport,
+  type ServiceReadinessSources,
+  serviceReadiness,
 } from './lifecycle/readiness.js';
 export {
   LifecycleRunner,

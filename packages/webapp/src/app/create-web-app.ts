@@ -10,6 +10,7 @@ import {
   type Platform,
   type ServiceLifecycle,
   type StopOptions,
+  serviceReadiness,
   systemClock,
   type Transport,
   uuidv7,
@@ -43,7 +44,6 @@ import { registerSseRoute } from '../live/sse-route.js';
 import { registerStorageHookRoutes } from '../live/storage-hook-routes.js';
 import { StreamRegistry } from '../live/stream-registry.js';
 import { type MetricsEndpoint, registerProbeRoutes } from '../observability/probe-routes.js';
-import { webAppReadiness } from '../observability/web-app-readiness.js';
 import { type BulkJobStore, createMemoryBulkJobStore } from '../operator/bulk-job-store.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
@@ -259,7 +259,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     reply.type('text/html; charset=utf-8').send(renderApiDocsPage(openApi)),
   );
   registerProbeRoutes(server, {
-    readiness: () => webAppReadiness({ store, transport: options.transport, notifier }),
+    readiness: () => serviceReadiness({ store, transport: options.transport, liveUpdates: notifier }),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
   });

@@ -1,4 +1,4 @@
-import type { ReadinessReport } from '@nimbus/core';
+import { type ReadinessReport, readinessAnswer } from '@nimbus/core';
 import type { FastifyInstance } from 'fastify';
 import { sameToken } from '../auth/tokens.js';
 
@@ -24,11 +24,8 @@ export function registerProbeRoutes(app: FastifyInstance, options: ProbeRouteOpt
     reply.header('Cache-Control', 'no-store').send({ status: 'ok' }),
   );
   app.get('/readyz', async (_request, reply) => {
-    const report = await options.readiness();
-    return reply
-      .code(report.ready ? 200 : 503)
-      .header('Cache-Control', 'no-store')
-      .send({ status: report.ready ? 'ready' : 'not ready', ...report });
+    const { statusCode, body } = readinessAnswer(await options.readiness());
+    return reply.code(statusCode).header('Cache-Control', 'no-store').send(body);
   });
   const metrics = options.metrics;
   if (!metrics) return;
