@@ -1,7 +1,14 @@
 import { UNRESOLVED_STATUSES } from '@nimbus/message-store';
 import { sql } from 'kysely';
 import type { SqlDialect, StoreDb } from '../dialect/sql-dialect.js';
-import { type Migration, physical } from './migration.js';
+import type { StoreTableName } from '../schema/database.js';
+import type { Migration } from './migration.js';
+
+/** The physical (schema-qualified or prefixed) name of a store table, as the table mapping writes it. */
+export function physical(tx: StoreDb, table: StoreTableName): string {
+  const compiled = tx.selectFrom(table).select(sql`1`.as('one')).compile().sql;
+  return compiled.slice(compiled.indexOf(' from ') + ' from '.length).trim();
+}
 
 /**
  * Operator reads that cost the same at a million rows as at ten thousand:

@@ -1,4 +1,4 @@
-import { type CreateTableBuilder, sql } from 'kysely';
+import type { CreateTableBuilder } from 'kysely';
 import type { SqlDialect, StoreDb } from '../dialect/sql-dialect.js';
 import type { StoreTableName } from '../schema/database.js';
 
@@ -26,10 +26,4 @@ export async function index(
   columns: string[],
 ): Promise<void> {
   await tx.schema.createIndex(name).on(table).columns(columns).execute();
-}
-
-/** The physical (schema-qualified or prefixed) name of a store table, as the table mapping writes it. */
-export function physical(tx: StoreDb, table: StoreTableName): string {
-  const compiled = tx.selectFrom(table).select(sql`1`.as('one')).compile().sql;
-  return compiled.slice(compiled.indexOf(' from ') + ' from '.length).trim();
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { SqlDialect, StoreDb } from '../dialect/sql-dialect.js';
-import { index, type Migration, physical, withIdColumn } from './migration.js';
+import { physical } from './0004_operator_reads_at_scale.js';
+import { index, type Migration, withIdColumn } from './migration.js';
 
 /**
  * PostgreSQL's count triggers append deltas instead of updating the counter rows. Updating them in place made
@@ -13,7 +14,7 @@ import { index, type Migration, physical, withIdColumn } from './migration.js';
  * writer and keeps its row triggers; the table exists there too, empty, so the read is the same.
  */
 export const statusCountDeltasMigration: Migration = {
-  name: '0005_status_count_deltas',
+  name: '0006_status_count_deltas',
   async up(tx: StoreDb, dialect: SqlDialect) {
     await withIdColumn(tx.schema.createTable('endpoint_status_count_deltas'), dialect)
       .addColumn('endpoint_id', 'text', (c) => c.notNull())
