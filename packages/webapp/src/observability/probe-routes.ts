@@ -1,6 +1,7 @@
 import { type ReadinessReport, readinessAnswer } from '@nimbus/core';
 import type { FastifyInstance } from 'fastify';
 import { sameToken } from '../auth/tokens.js';
+import type { DocumentedRoute } from '../http/documented-route.js';
 
 /** A Prometheus text exposition, produced on each scrape. */
 export interface MetricsEndpoint {
@@ -13,6 +14,41 @@ export interface ProbeRouteOptions {
   readonly metrics?: MetricsEndpoint;
   /** When set, `/metrics` wants `Authorization: Bearer <token>`. */
   readonly metricsToken?: string;
+}
+
+/** The probes as the OpenAPI document lists them (`/metrics` only when served). */
+export function probeRouteDocs(
+  options: Pick<ProbeRouteOptions, 'metrics' | 'metricsToken'>,
+): DocumentedRoute[] {
+  const docs: DocumentedRoute[] = [
+    {
+      method: 'GET',
+      url: '/healthz',
+      tag: 'Probes',
+      summary: 'Liveness: the process serves requests',
+      security: 'anonymous',
+      success: { status: 200, description: '{"status":"ok"}', contentType: 'application/json' },
+    },
+    {
+      method: 'GET',
+      url: '/readyz',
+      tag: 'Probes',
+      summary: 'Readiness: store, transport and notifier answer, migrations current',
+      security: 'anonymous',
+      success: { status: 200, description: 'Ready, with each check', contentType: 'application/json' },
+      otherResponses: { '503': 'Not ready; checks.<name>.reason says why' },
+    },
+  ];
+  if (options.metrics)
+    docs.push({
+      method: 'GET',
+      url: '/metrics',
+      tag: 'Probes',
+      summary: 'Prometheus text exposition',
+      security: options.metricsToken ? 'metricsToken' : 'anonymous',
+      success: { status: 200, description: 'Prometheus text format', contentType: 'text/plain' },
+    });
+  return docs;
 }
 
 /**
