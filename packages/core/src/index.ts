@@ -2,14 +2,9 @@ export * from './circuit-breaker/index.js';
 export type { Clock } from './clock.js';
 export { ManualClock, systemClock } from './clock.js';
 export {
-  causeChain,
   EventHandlerNotFoundError,
-  fullErrorText,
   HandlerFailedError,
   HandoffFailedError,
-  MessageRejectedError,
-  PermanentFailureError,
-  TransientError,
   UnauthorizedRequestError,
   UnsupportedMessageTypeError,
 } from './engine/errors.js';
@@ -49,6 +44,15 @@ export {
 } from './envelope/message-content.js';
 export { isMessageType, MessageType, REQUEST_TYPES, RESPONSE_TYPES } from './envelope/message-type.js';
 export { decodeContent, decodeEnvelope, encodeContent, encodeEnvelope } from './envelope/wire.js';
+export { causeChain, errorMessage, errorTypeName, fullErrorText } from './errors/cause-chain.js';
+export { NimBusErrorCode, RETRYABLE_BY_DEFAULT } from './errors/error-codes.js';
+export { MessageRejectedError, PermanentFailureError, TransientError } from './errors/handling-errors.js';
+export {
+  isNimBusError,
+  isRetryableError,
+  NimBusError,
+  type NimBusErrorOptions,
+} from './errors/nimbus-error.js';
 export {
   type FailureClassifier,
   type FailureDisposition,
@@ -60,12 +64,16 @@ export {
 } from './failures/permanent-failure-classifier.js';
 export { uuidv7 } from './ids.js';
 export {
+  type ProbeReadinessOptions,
   probeReadiness,
   type Readiness,
   type ReadinessProbe,
   type ReadinessReport,
+  readinessAnswer,
   readinessOf,
   readinessReport,
+  type ServiceReadinessSources,
+  serviceReadiness,
 } from './lifecycle/readiness.js';
 export {
   LifecycleRunner,

@@ -26,6 +26,7 @@ import { CosmosEndpointMetadataStore } from './store/endpoint-metadata-store.js'
 import { CosmosEndpointViews } from './store/endpoint-views.js';
 import { CosmosEventLookups } from './store/event-lookups.js';
 import { CosmosEventSearch } from './store/event-search.js';
+import { CosmosFailureGroups } from './store/failure-groups.js';
 import { CosmosHeartbeatHistoryStore } from './store/heartbeat-history-store.js';
 import { CosmosMessageHistory } from './store/message-history.js';
 import { CosmosMetricsStore } from './store/metrics-store.js';
@@ -112,6 +113,7 @@ export async function createCosmosMessageStore(
       lifecycle: writes,
       lookups: new CosmosEventLookups(context),
       search: new CosmosEventSearch(context),
+      failureGroups: new CosmosFailureGroups(context),
       views: new CosmosEndpointViews(context),
       history,
       audits: new CosmosAuditsAndReports(context),

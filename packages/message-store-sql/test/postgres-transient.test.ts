@@ -38,11 +38,11 @@ describe('PostgreSQL transient error translation', () => {
         '53300',
         'ECONNRESET',
       ]) {
-        expect(dialect.isTransient(Object.assign(new Error('x'), { code })), code).toBe(true);
+        expect(dialect.isRetryable(Object.assign(new Error('x'), { code })), code).toBe(true);
       }
-      expect(dialect.isTransient(new Error('Connection terminated unexpectedly'))).toBe(true);
+      expect(dialect.isRetryable(new Error('Connection terminated unexpectedly'))).toBe(true);
       for (const code of ['23505', '42P01', '22P02', undefined]) {
-        expect(dialect.isTransient(Object.assign(new Error('x'), { code })), String(code)).toBe(false);
+        expect(dialect.isRetryable(Object.assign(new Error('x'), { code })), String(code)).toBe(false);
       }
     } finally {
       await dialect.destroy();

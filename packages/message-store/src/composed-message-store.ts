@@ -5,6 +5,7 @@ import type {
   TrackingEndpointViews,
   TrackingEventLookups,
   TrackingEventSearch,
+  TrackingFailureGroups,
   TrackingMessageHistory,
   TrackingRetention,
   TrackingRowLifecycle,
@@ -21,6 +22,7 @@ export interface MessageStoreSlices {
   readonly lifecycle: TrackingRowLifecycle;
   readonly lookups: TrackingEventLookups;
   readonly search: TrackingEventSearch;
+  readonly failureGroups: TrackingFailureGroups;
   readonly views: TrackingEndpointViews;
   readonly history: TrackingMessageHistory;
   readonly audits: TrackingAuditsAndReports;
@@ -94,6 +96,9 @@ export class ComposedMessageStore implements OpenMessageStore {
   }
   getEventsByFilter(...args: Parameters<TrackingEventSearch['getEventsByFilter']>) {
     return this.slices.search.getEventsByFilter(...args);
+  }
+  getFailureGroups(...args: Parameters<TrackingFailureGroups['getFailureGroups']>) {
+    return this.slices.failureGroups.getFailureGroups(...args);
   }
   downloadEndpointStateCount(...args: Parameters<TrackingEndpointViews['downloadEndpointStateCount']>) {
     return this.slices.views.downloadEndpointStateCount(...args);

@@ -1,27 +1,22 @@
+import { NimBusError, NimBusErrorCode, type NimBusErrorOptions } from '@nimbus/core';
+
+/** The message store's failure codes (a part of `NimBusErrorCode`, docs/errors.md). */
 export const MessageStoreErrorCode = {
-  EndpointNotFound: 'EndpointNotFound',
-  MessageNotFound: 'MessageNotFound',
-  Transient: 'Transient',
-  InvalidArgument: 'InvalidArgument',
-  ReservedEndpointId: 'ReservedEndpointId',
-  InvalidOption: 'InvalidOption',
-  ProviderRegistration: 'ProviderRegistration',
+  EndpointNotFound: NimBusErrorCode.EndpointNotFound,
+  MessageNotFound: NimBusErrorCode.MessageNotFound,
+  Transient: NimBusErrorCode.Transient,
+  InvalidArgument: NimBusErrorCode.InvalidArgument,
+  ReservedEndpointId: NimBusErrorCode.ReservedEndpointId,
+  InvalidOption: NimBusErrorCode.InvalidOption,
+  ProviderRegistration: NimBusErrorCode.ProviderRegistration,
 } as const;
 export type MessageStoreErrorCode = (typeof MessageStoreErrorCode)[keyof typeof MessageStoreErrorCode];
 
-export class MessageStoreError extends Error {
-  readonly code: MessageStoreErrorCode;
-  readonly isRetryable: boolean;
-
-  constructor(
-    code: MessageStoreErrorCode,
-    message: string,
-    options?: { cause?: unknown; retryable?: boolean },
-  ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+/** A message store failure; only `Transient` ones are retryable (unless a provider says otherwise). */
+export class MessageStoreError extends NimBusError<MessageStoreErrorCode> {
+  constructor(code: MessageStoreErrorCode, message: string, options?: NimBusErrorOptions) {
+    super(code, message, options);
     this.name = new.target.name;
-    this.code = code;
-    this.isRetryable = options?.retryable ?? false;
   }
 }
 
@@ -53,7 +48,7 @@ export class StorageProviderTransientError extends MessageStoreError {
     readonly retryAfterMs: number | null = null,
     options?: { cause?: unknown },
   ) {
-    super(MessageStoreErrorCode.Transient, message, { ...options, retryable: true });
+    super(MessageStoreErrorCode.Transient, message, { ...options, isRetryable: true });
   }
 }
 

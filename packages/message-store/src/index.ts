@@ -10,6 +10,7 @@ export type {
   TrackingEndpointViews,
   TrackingEventLookups,
   TrackingEventSearch,
+  TrackingFailureGroups,
   TrackingMessageHistory,
   TrackingRetention,
   TrackingRowLifecycle,
@@ -83,6 +84,7 @@ export {
   type EndpointStateCount,
   type SessionStateCount,
 } from './entities/endpoint-state.js';
+export type { FailureGroup, FailureGroupRequest } from './entities/failure-group.js';
 export type {
   AuditFilter,
   AuditSearchItem,
@@ -146,6 +148,15 @@ export {
   StorageProviderRegistrationError,
   StorageProviderTransientError,
 } from './errors.js';
+export {
+  aggregateFailureGroups,
+  FAILURE_GROUP_STATUSES,
+  type FailureFields,
+  type FailureGroupRow,
+  rowFailureSignature,
+  sortFailureGroups,
+  splitFailureSignature,
+} from './failure-groups.js';
 export {
   FAILURE_SIGNATURE_MAX_LENGTH,
   type FailureSignature,
@@ -222,7 +233,7 @@ export {
 } from './stale-write-guard.js';
 export {
   newEndpointSubscription,
-  subscriptionWantsFailure,
+  subscriptionsWantingFailure,
   withSubscriptionUpdate,
 } from './subscription-rules.js';
 export { type BucketLength, bucketKey, bucketKeysBetween, normaliseBucketLength } from './time-buckets.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EndpointSubscriptionWrite } from './contracts/subscription-store.js';
+import type { EndpointSubscriptionWrite, SubscriptionFailureQuery } from './contracts/subscription-store.js';
 import type { EndpointSubscription } from './entities/subscription.js';
 
 /**
@@ -41,19 +41,18 @@ export function withSubscriptionUpdate(
 }
 
 /**
- * Whether the subscription wants to hear of this failure: its event types list the type (or are empty),
- * and its payload filter is empty or found in the event payload or in the error text.
+ * The subscriptions that want to hear of this failure: their event types list the type (or are empty), and
+ * their payload filter is empty or found in the event payload or in the error text.
  */
-export function subscriptionWantsFailure(
-  subscription: EndpointSubscription,
-  eventType: string,
-  payload: string,
-  errorText: string,
-): boolean {
-  return (
-    (subscription.eventTypes.length === 0 || subscription.eventTypes.includes(eventType)) &&
-    (subscription.payload === '' ||
-      payload.includes(subscription.payload) ||
-      errorText.includes(subscription.payload))
+export function subscriptionsWantingFailure(
+  subscriptions: readonly EndpointSubscription[],
+  { eventType, payload, errorText }: Omit<SubscriptionFailureQuery, 'endpointId'>,
+): EndpointSubscription[] {
+  return subscriptions.filter(
+    (subscription) =>
+      (subscription.eventTypes.length === 0 || subscription.eventTypes.includes(eventType)) &&
+      (subscription.payload === '' ||
+        payload.includes(subscription.payload) ||
+        errorText.includes(subscription.payload)),
   );
 }

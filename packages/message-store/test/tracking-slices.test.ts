@@ -5,6 +5,7 @@ import type {
   TrackingEndpointViews,
   TrackingEventLookups,
   TrackingEventSearch,
+  TrackingFailureGroups,
   TrackingMessageHistory,
   TrackingRetention,
   TrackingRowLifecycle,
@@ -15,6 +16,7 @@ type AllSlices = TrackingStatusWrites &
   TrackingRowLifecycle &
   TrackingEventLookups &
   TrackingEventSearch &
+  TrackingFailureGroups &
   TrackingEndpointViews &
   TrackingMessageHistory &
   TrackingAuditsAndReports &

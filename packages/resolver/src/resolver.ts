@@ -4,6 +4,8 @@ import {
   consoleLogger,
   type LifecycleState,
   type Logger,
+  NimBusError,
+  NimBusErrorCode,
   type ProcessorErrorContext,
   RESOLVER_INPUT,
   type ServiceLifecycle,
@@ -54,8 +56,11 @@ export interface Resolver extends ServiceLifecycle {
   readonly stats: ResolverStats & { readonly processor: SessionProcessorStats };
 }
 
-export class ResolverOptionsError extends Error {
+export class ResolverOptionsError extends NimBusError<typeof NimBusErrorCode.InvalidOption> {
   override readonly name = 'ResolverOptionsError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(NimBusErrorCode.InvalidOption, message, options);
+  }
 }
 
 function requireMethod(target: unknown, name: string, what: string): void {

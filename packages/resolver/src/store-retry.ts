@@ -1,5 +1,5 @@
-import { type Clock, isTransportError, type Logger } from '@nimbus/core';
-import { describeError, isTransientStoreError, retryAfterMsOf } from './store-errors.js';
+import { type Clock, isRetryableError, type Logger } from '@nimbus/core';
+import { describeError, retryAfterMsOf } from './store-errors.js';
 import { MAX_THROTTLE_RETRIES, throttleDelayMs } from './throttle.js';
 
 /** The store stayed unavailable through every documented attempt. */
@@ -36,9 +36,9 @@ export interface StoreRetryOptions {
 export const HOLD_RENEWAL_MS = 5_000;
 
 /**
- * Runs `work`, retrying it in place on a transient store failure with back-off `min(5·2^n, 300)` s (or the
- * provider's longer retry-after). The caller holds the session meanwhile, so no later message of the session
- * can overtake this one. After `MAX_THROTTLE_RETRIES` retries it gives up with `StoreRetriesExhausted`;
+ * Runs `work`, retrying it in place on a retryable store failure (`isRetryable`) with back-off `min(5·2^n, 300)` s
+ * (or the provider's longer retry-after). The caller holds the session meanwhile, so no later message of the
+ * session can overtake this one. After `MAX_THROTTLE_RETRIES` retries it gives up with `StoreRetriesExhausted`;
  * any other error is rethrown at once.
  */
 export async function withStoreRetries<T>(work: () => Promise<T>, options: StoreRetryOptions): Promise<T> {
@@ -46,7 +46,7 @@ export async function withStoreRetries<T>(work: () => Promise<T>, options: Store
     try {
       return await work();
     } catch (error) {
-      if (isTransportError(error) || !isTransientStoreError(error)) throw error;
+      if (!isRetryableError(error)) throw error;
       if (retries >= MAX_THROTTLE_RETRIES) throw new StoreRetriesExhausted(retries, error);
       const delayMs = throttleDelayMs(retries, retryAfterMsOf(error));
       options.logger.warn(

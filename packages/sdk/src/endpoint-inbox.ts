@@ -1,4 +1,4 @@
-import type { MessageEngineOptions } from '@nimbus/core';
+import { type MessageEngineOptions, NimBusError, NimBusErrorCode } from '@nimbus/core';
 
 /**
  * The inbox an endpoint host deduplicates with: `createInbox({ store, retentionMs, cleanupIntervalMs })` of
@@ -12,8 +12,11 @@ export interface EndpointInbox extends NonNullable<MessageEngineOptions['inbox']
 }
 
 /** The endpoint host was given options it cannot run with. */
-export class EndpointHostConfigurationError extends Error {
+export class EndpointHostConfigurationError extends NimBusError<typeof NimBusErrorCode.InvalidOption> {
   override readonly name = 'EndpointHostConfigurationError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(NimBusErrorCode.InvalidOption, message, options);
+  }
 }
 
 /** Fails fast when the inbox is turned on but cannot work, naming the endpoint and what to pass. */

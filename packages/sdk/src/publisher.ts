@@ -23,6 +23,7 @@ import {
   TelemetryScope,
   type Transport,
   type TransportMessage,
+  transportMessageSize,
   uuidv7,
   validateEvent,
   withSpan,
@@ -68,14 +69,6 @@ interface Built {
   readonly message: TransportMessage;
   readonly receipt: PublishReceipt;
   readonly size: number;
-}
-
-function sizeOf(message: TransportMessage): number {
-  let size = Buffer.byteLength(message.body, 'utf8');
-  for (const [name, value] of Object.entries(message.headers)) {
-    size += Buffer.byteLength(name, 'utf8') + Buffer.byteLength(value, 'utf8');
-  }
-  return size;
 }
 
 /**
@@ -341,7 +334,7 @@ export class Publisher {
     const message = encodeEnvelope(envelope);
     return {
       message,
-      size: sizeOf(message),
+      size: transportMessageSize(message),
       receipt: { messageId, sessionId, correlationId, eventTypeId: type.id },
     };
   }

@@ -4,6 +4,8 @@ import {
   type EventType,
   EventValidationError,
   type MessageHandlingContext,
+  NimBusError,
+  NimBusErrorCode,
   originatingOf,
   PermanentFailureError,
   tryValidate,
@@ -78,8 +80,11 @@ interface DynamicRegistration {
 type Registration = TypedRegistration | DynamicRegistration;
 
 /** Raised at registration time when two different handlers claim one event type. */
-export class HandlerRegistrationError extends Error {
+export class HandlerRegistrationError extends NimBusError<typeof NimBusErrorCode.HandlerRegistration> {
   override readonly name = 'HandlerRegistrationError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(NimBusErrorCode.HandlerRegistration, message, options);
+  }
 }
 
 function describeRegistration(registration: Registration): string {

@@ -17,7 +17,7 @@ export type DriverErrorReason =
 
 export interface DriverErrorClassification {
   /** True when the same call may succeed later: back off and retry. */
-  readonly retryable: boolean;
+  readonly isRetryable: boolean;
   readonly reason: DriverErrorReason;
   /** The driver's own code (SQLSTATE, Node errno code, SQLITE_* code), when it had one. */
   readonly code?: string;
@@ -67,7 +67,7 @@ const CONNECTION_MESSAGES = [
 const SQLITE_BUSY = /^SQLITE_(BUSY|LOCKED)/;
 const SQLITE_TRANSIENT_IO = /^SQLITE_(IOERR|PROTOCOL)/;
 
-const PERMANENT: DriverErrorClassification = { retryable: false, reason: 'permanent' };
+const PERMANENT: DriverErrorClassification = { isRetryable: false, reason: 'permanent' };
 
 /**
  * The one driver-error → retryable map for PostgreSQL (`pg`) and SQLite (`better-sqlite3`). Follows `cause`
@@ -78,25 +78,25 @@ export function classifyDriverError(error: unknown): DriverErrorClassification {
   return classify(error, 0);
 }
 
-/** Shorthand for `classifyDriverError(error).retryable`. */
+/** Shorthand for `classifyDriverError(error).isRetryable`. */
 export function isRetryableDriverError(error: unknown): boolean {
-  return classifyDriverError(error).retryable;
+  return classifyDriverError(error).isRetryable;
 }
 
 function classify(error: unknown, depth: number): DriverErrorClassification {
   if (error === null || typeof error !== 'object' || depth > 8) return PERMANENT;
   const own = classifyOwn(error as { code?: unknown; message?: unknown });
-  if (own.retryable) return own;
+  if (own.isRetryable) return own;
   if (error instanceof AggregateError) {
     for (const inner of error.errors) {
       const found = classify(inner, depth + 1);
-      if (found.retryable) return found;
+      if (found.isRetryable) return found;
     }
   }
   const cause = (error as { cause?: unknown }).cause;
   if (cause !== undefined && cause !== error) {
     const found = classify(cause, depth + 1);
-    if (found.retryable) return found;
+    if (found.isRetryable) return found;
   }
   return own;
 }
@@ -105,19 +105,19 @@ function classifyOwn(error: { code?: unknown; message?: unknown }): DriverErrorC
   const code = typeof error.code === 'string' ? error.code : undefined;
   const message = typeof error.message === 'string' ? error.message : '';
   if (code !== undefined) {
-    if (NODE_CONNECTION_CODES.has(code)) return { retryable: true, reason: 'connection', code };
-    if (SQLITE_BUSY.test(code)) return { retryable: true, reason: 'busy', code };
-    if (SQLITE_TRANSIENT_IO.test(code)) return { retryable: true, reason: 'unavailable', code };
-    if (/^08[0-9A-Z]{3}$/.test(code)) return { retryable: true, reason: 'connection', code };
+    if (NODE_CONNECTION_CODES.has(code)) return { isRetryable: true, reason: 'connection', code };
+    if (SQLITE_BUSY.test(code)) return { isRetryable: true, reason: 'busy', code };
+    if (SQLITE_TRANSIENT_IO.test(code)) return { isRetryable: true, reason: 'unavailable', code };
+    if (/^08[0-9A-Z]{3}$/.test(code)) return { isRetryable: true, reason: 'connection', code };
     const reason = PG_SQLSTATES.get(code);
-    if (reason !== undefined) return { retryable: true, reason, code };
+    if (reason !== undefined) return { isRetryable: true, reason, code };
     if (code === '55000' && NOT_ACCEPTING.test(message))
-      return { retryable: true, reason: 'unavailable', code };
+      return { isRetryable: true, reason: 'unavailable', code };
   }
   if (CONNECTION_MESSAGES.some((pattern) => pattern.test(message))) {
     return code === undefined
-      ? { retryable: true, reason: 'connection' }
-      : { retryable: true, reason: 'connection', code };
+      ? { isRetryable: true, reason: 'connection' }
+      : { isRetryable: true, reason: 'connection', code };
   }
   return code === undefined ? PERMANENT : { ...PERMANENT, code };
 }

@@ -29,5 +29,4 @@ export {
   postgresTypes,
   quotePostgresIdentifier,
 } from './postgres.js';
-export { probeReadiness, type Readiness } from './readiness.js';
 export { openSqliteDatabase, type SqliteOpenOptions } from './sqlite.js';

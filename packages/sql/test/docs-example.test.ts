@@ -8,11 +8,11 @@ const docs = readFileSync(fileURLToPath(new URL('../../../docs/sql.md', import.m
 it('docs/sql.md example: a 57P01 is retryable, reason unavailable', () => {
   // --- example start ---
   const outcome = classifyDriverError(Object.assign(new Error('terminating connection'), { code: '57P01' }));
-  // { retryable: true, reason: 'unavailable', code: '57P01' }
+  // { isRetryable: true, reason: 'unavailable', code: '57P01' }
   // --- example end ---
-  expect(outcome).toEqual({ retryable: true, reason: 'unavailable', code: '57P01' });
+  expect(outcome).toEqual({ isRetryable: true, reason: 'unavailable', code: '57P01' });
   expect(docs).toContain(
     "const outcome = classifyDriverError(Object.assign(new Error('terminating connection'), { code: '57P01' }));",
   );
-  expect(docs).toContain("// { retryable: true, reason: 'unavailable', code: '57P01' }");
+  expect(docs).toContain("// { isRetryable: true, reason: 'unavailable', code: '57P01' }");
 });

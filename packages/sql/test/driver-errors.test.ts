@@ -33,41 +33,41 @@ describe('classifyDriverError', () => {
     ['SQLITE_BUSY_SNAPSHOT', 'busy'],
     ['SQLITE_LOCKED', 'busy'],
   ])('%s is retryable (%s)', (code, reason) => {
-    expect(classifyDriverError(withCode(code))).toEqual({ retryable: true, reason, code });
+    expect(classifyDriverError(withCode(code))).toEqual({ isRetryable: true, reason, code });
   });
 
   it.each(['23505', '42P01', '22P02', '42601', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_ERROR'])(
     '%s is permanent',
     (code) => {
-      expect(classifyDriverError(withCode(code))).toEqual({ retryable: false, reason: 'permanent', code });
+      expect(classifyDriverError(withCode(code))).toEqual({ isRetryable: false, reason: 'permanent', code });
     },
   );
 
   it('55000 is retryable only when the server says it is not accepting connections', () => {
     expect(
       classifyDriverError(withCode('55000', 'the database system is not accepting connections')),
-    ).toMatchObject({ retryable: true, reason: 'unavailable' });
+    ).toMatchObject({ isRetryable: true, reason: 'unavailable' });
     expect(
       classifyDriverError(withCode('55000', 'cannot execute nextval() in a read-only transaction')),
-    ).toMatchObject({ retryable: false });
+    ).toMatchObject({ isRetryable: false });
   });
 
   it('pg messages without a code, causes and aggregate errors', () => {
     expect(classifyDriverError(new Error('Connection terminated unexpectedly'))).toMatchObject({
-      retryable: true,
+      isRetryable: true,
       reason: 'connection',
     });
-    expect(classifyDriverError(new Error('timeout exceeded when trying to connect')).retryable).toBe(true);
+    expect(classifyDriverError(new Error('timeout exceeded when trying to connect')).isRetryable).toBe(true);
     expect(classifyDriverError(new Error('wrapped', { cause: withCode('57P01') }))).toMatchObject({
-      retryable: true,
+      isRetryable: true,
       code: '57P01',
     });
     expect(classifyDriverError(new AggregateError([withCode('ECONNREFUSED')], ''))).toMatchObject({
-      retryable: true,
+      isRetryable: true,
       reason: 'connection',
     });
     for (const value of [null, undefined, 'text', 42, new Error('boom')]) {
-      expect(classifyDriverError(value)).toEqual({ retryable: false, reason: 'permanent' });
+      expect(classifyDriverError(value)).toEqual({ isRetryable: false, reason: 'permanent' });
     }
     expect(describeDriverError(withCode('57P01', 'terminating connection'))).toBe(
       'unavailable (57P01): terminating connection',
@@ -89,7 +89,7 @@ describe('classifyDriverError', () => {
         error = e;
       }
       first.exec('rollback');
-      expect(classifyDriverError(error)).toMatchObject({ retryable: true, reason: 'busy' });
+      expect(classifyDriverError(error)).toMatchObject({ isRetryable: true, reason: 'busy' });
       expect(first.pragma('journal_mode', { simple: true })).toBe('wal');
       first.close();
       second.close();
@@ -104,7 +104,7 @@ describe.runIf(await shouldRunPostgresSuite('@nimbus/sql driver errors'))('real 
     const pool = openPostgresPool({ connectionString: 'postgres://postgres@127.0.0.1:1/postgres', max: 1 });
     const error = await pool.query('select 1').catch((e: unknown) => e);
     await pool.end();
-    expect(classifyDriverError(error)).toMatchObject({ retryable: true, reason: 'connection' });
+    expect(classifyDriverError(error)).toMatchObject({ isRetryable: true, reason: 'connection' });
   });
 
   it('a terminated backend (57P01) neither crashes the process nor is permanent', async () => {
@@ -123,9 +123,9 @@ describe.runIf(await shouldRunPostgresSuite('@nimbus/sql driver errors'))('real 
       await admin.query('select pg_terminate_backend($1)', [pid]);
       for (let i = 0; i < 50 && errors.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(errors.length).toBeGreaterThan(0);
-      expect(classifyDriverError(errors[0])).toMatchObject({ retryable: true });
+      expect(classifyDriverError(errors[0])).toMatchObject({ isRetryable: true });
       const next = await held.query('select 1').catch((e: unknown) => e);
-      expect(classifyDriverError(next).retryable).toBe(true);
+      expect(classifyDriverError(next).isRetryable).toBe(true);
       held.release(true);
       expect((await pool.query('select 1 as one')).rows[0].one).toBe(1);
     } finally {

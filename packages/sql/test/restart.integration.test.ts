@@ -59,7 +59,7 @@ describe.runIf(await shouldRunPostgresSuite('@nimbus/sql restart'))(
         expect(connected).toEqual([false, true]);
         expect(connectionErrors.length).toBeGreaterThan(0);
         const stale = await held.query('select 1').catch((e: unknown) => e);
-        expect(classifyDriverError(stale).retryable).toBe(true);
+        expect(classifyDriverError(stale).isRetryable).toBe(true);
         held.release(true);
         await until(async () => {
           await pool.query(`select pg_notify('nimbus_test', 'after restart')`).catch(() => undefined);

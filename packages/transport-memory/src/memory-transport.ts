@@ -18,7 +18,10 @@ import {
   type TransportMessage,
 } from '@nimbus/core';
 import { MemoryCore } from './memory-core.js';
-import { MemorySessionHandle } from './memory-session-handle.js';
+import { applyPublish, assertBatchSize, cancelScheduled, planPublish, schedule } from './publish.js';
+import { MemorySessionHandle } from './session-handle.js';
+import { tryLease } from './session-lease.js';
+import { applyTopology } from './topology-apply.js';
 
 export interface MemoryTransportOptions {
   /** Time source for visibility, locks and waits; inject a `ManualClock` in tests. */
@@ -63,33 +66,33 @@ export class MemoryTransport implements Transport {
   }
 
   async applyTopology(topology: Topology): Promise<TopologyChanges> {
-    return this.#core.applyTopology(topology);
+    return applyTopology(this.#core, topology);
   }
 
   async getTopology(): Promise<Topology> {
     this.#core.assertOpen();
-    return this.#core.getTopology();
+    return this.#core.topology;
   }
 
   async publish(requests: readonly PublishRequest[]): Promise<void> {
     this.#core.assertOpen();
-    this.#core.assertBatchSize(requests);
+    assertBatchSize(this.#core, requests);
     this.#core.promoteDue();
-    this.#core.applyPublish(this.#core.planPublish(requests));
+    applyPublish(this.#core, planPublish(this.#core, requests));
   }
 
   async schedule(source: string, message: TransportMessage, at: Date): Promise<ScheduleHandle> {
     this.#core.assertOpen();
-    this.#core.assertBatchSize([{ source, messages: [message] }]);
+    assertBatchSize(this.#core, [{ source, messages: [message] }]);
     if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
       throw new TransportError(TransportErrorCode.InvalidArgument, 'schedule: at must be a valid Date');
     }
-    return { id: this.#core.schedule(source, message, at), source };
+    return { id: schedule(this.#core, source, message, at), source };
   }
 
   async cancelScheduled(handle: ScheduleHandle): Promise<void> {
     this.#core.assertOpen();
-    this.#core.cancelScheduled(handle.id, handle.source);
+    cancelScheduled(this.#core, handle.id, handle.source);
   }
 
   async acceptSession(input: string, options: AcceptOptions): Promise<SessionHandle | null> {
@@ -103,7 +106,7 @@ export class MemoryTransport implements Transport {
     for (;;) {
       core.assertOpen();
       if (options.signal?.aborted) return null;
-      const lease = core.tryLease(input, options.sessionId ?? null);
+      const lease = tryLease(core, input, options.sessionId ?? null);
       if (lease) {
         core.waiters.taken(input, lease.entry.sessionId);
         if (woken && !options.sessionId) core.waiters.passOn(input);

@@ -6,6 +6,8 @@ import {
   type PeekedMessage,
   type PublishRequest,
   type PurgeTarget,
+  probeReadiness,
+  type Readiness,
   type ScheduleHandle,
   type SessionHandle,
   type Topology,
@@ -18,7 +20,7 @@ import {
   type TransportMessage,
   uuidv7,
 } from '@nimbus/core';
-import { probeReadiness, type Readiness, ReconnectingPgListener } from '@nimbus/sql';
+import { describeDriverError, ReconnectingPgListener } from '@nimbus/sql';
 import { sweepIdleSessionRows } from './idle-sessions.js';
 import { openTransportDatabase } from './open-database.js';
 import { counts, peek, peekDeadLetters, purge, requeueDeadLetters } from './operator-views.js';
@@ -63,7 +65,9 @@ export class SqlTransport implements Transport {
    */
   checkReadiness(): Promise<Readiness> {
     if (this.#closing) return Promise.resolve({ ready: false, reason: 'SQL transport: closed' });
-    return probeReadiness(`SQL transport (${this.core.db.dialect})`, () => this.core.db.all('SELECT 1'));
+    return probeReadiness(`SQL transport (${this.core.db.dialect})`, () => this.core.db.all('SELECT 1'), {
+      describeError: describeDriverError,
+    });
   }
 
   /** Opens the database, migrates or verifies the schema (no DDL when current) and, on PostgreSQL, starts listening for wake-ups. */

@@ -98,8 +98,8 @@ export function describeApiFuzz(factory: StoreFactory): void {
         deadLetterId: 'no-such-dead-letter',
       };
       const operations = operationsOf(h.webApp.openApi)
-        // Signing out would end the session every other request uses.
-        .filter((o) => o.key !== 'POST /account/logout');
+        // Signing out would end the session every other request uses; a stream stays open (no input to fuzz).
+        .filter((o) => o.key !== 'POST /account/logout' && !o.streaming);
       const failures: string[] = [];
       let sent = 0;
       const all = operations.flatMap((operation) => {

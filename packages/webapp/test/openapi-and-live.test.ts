@@ -1,4 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../src/index.js';
 import { type Harness, startHarness } from './support/harness.js';
 import { ERP } from './support/seed.js';
 import { memoryStores } from './support/store-factories.js';
@@ -29,6 +33,26 @@ describe('OpenAPI document and live updates', () => {
     expect(page).toContain('/api/endpoints/{endpointId}/events/{eventId}/resubmit');
   });
 
+  it('names the real session cookie and CSRF header, and asks for the header on writes only', async () => {
+    const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as Json;
+    const schemes = (doc.components as Json).securitySchemes as Record<string, Json>;
+    expect(schemes.sessionCookie).toMatchObject({ type: 'apiKey', in: 'cookie', name: SESSION_COOKIE });
+    expect(schemes.csrfHeader).toMatchObject({ type: 'apiKey', in: 'header', name: CSRF_HEADER });
+    expect(String(schemes.csrfHeader!.description)).toContain(CSRF_COOKIE);
+    expect(schemes.apiToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const paths = doc.paths as Record<string, Record<string, Json>>;
+    expect(paths['/api/endpoints']!.get!.security).toEqual([{ sessionCookie: [] }, { apiToken: [] }]);
+    expect(paths['/api/endpoints/{endpointId}/events/{eventId}/skip']!.post!.security).toEqual([
+      { sessionCookie: [], csrfHeader: [] },
+      { apiToken: [] },
+    ]);
+    const live = paths['/api/live']!.get!;
+    expect(live.security).toEqual([{ sessionCookie: [] }, { apiToken: [] }]);
+    expect(Object.keys(((live.responses as Json)['200'] as Json).content as Json)).toEqual([
+      'text/event-stream',
+    ]);
+  });
+
   it('refuses the SSE stream without a session', async () => {
     expect((await fetch(`${h.url}/api/live`)).status).toBe(401);
   });
@@ -49,5 +73,55 @@ describe('OpenAPI document and live updates', () => {
     while (!text.includes('event: endpointupdate')) text += decoder.decode((await reader.read()).value);
     expect(text).toContain(`"endpointId":"${ERP}"`);
     controller.abort();
+  });
+});
+
+describe('OpenAPI document coverage', () => {
+  let h: Harness;
+  let uiDir: string;
+  beforeAll(async () => {
+    // A UI build of two files, so the static-file routes are registered as they are in production.
+    uiDir = mkdtempSync(path.join(tmpdir(), 'nimbus-ui-'));
+    mkdirSync(path.join(uiDir, 'assets'));
+    writeFileSync(path.join(uiDir, 'index.html'), '<!doctype html><title>ui</title>');
+    writeFileSync(path.join(uiDir, 'assets', 'app.js'), 'export {};');
+    h = await startHarness(memoryStores, {
+      uiDistDir: uiDir,
+      webApp: {
+        storageHookKey: 'hook-key-for-the-test',
+        metrics: { contentType: 'text/plain; version=0.0.4', scrape: async () => '' },
+      },
+    });
+  });
+  afterAll(async () => {
+    await h?.close();
+    rmSync(uiDir, { recursive: true, force: true });
+  });
+
+  it('lists every route Fastify registered (static UI files and automatic HEAD routes aside)', () => {
+    const paths = h.webApp.openApi.paths;
+    const staticFiles = new Set(['/index.html', '/assets/app.js']);
+    const registered = h.webApp.registeredRoutes.filter(
+      (r) => r.method !== 'HEAD' && !staticFiles.has(r.url),
+    );
+    // The walk must see the routes it checks: the API, the stream, the probes and the static files.
+    expect(registered.map((r) => r.url)).toEqual(
+      expect.arrayContaining(['/api/live', '/healthz', '/metrics', '/api/storagehook/endpoint/:id']),
+    );
+    expect(h.webApp.registeredRoutes.map((r) => r.url)).toEqual(expect.arrayContaining([...staticFiles]));
+    const missing = registered
+      .filter((r) => !paths[r.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')]?.[r.method.toLowerCase()])
+      .map((r) => `${r.method} ${r.url}`);
+    expect(missing, 'routes the OpenAPI document does not describe').toEqual([]);
+    const documented = Object.entries(paths).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`),
+    );
+    const served = new Set(
+      registered.map((r) => `${r.method} ${r.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}')}`),
+    );
+    expect(
+      documented.filter((op) => !served.has(op)),
+      'documented operations no route serves',
+    ).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { type Logger, type Platform, readinessOf, readinessReport, topologyFromPlatform } from '@nimbus/core';
+import { type Logger, type Platform, serviceReadiness, topologyFromPlatform } from '@nimbus/core';
 import type { MigrationMode } from '@nimbus/message-store-sql';
 import { createHeartbeatScheduler, createResolver, startHealthServer } from '@nimbus/resolver';
 import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
@@ -133,11 +133,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         ...options.health,
         logger,
         metrics,
-        readiness: () =>
-          readinessReport({
-            store: () => readinessOf(store, 'store', () => store.getHeartbeatSettings()),
-            transport: () => readinessOf(transport, 'transport', () => transport.getTopology()),
-          }),
+        readiness: () => serviceReadiness({ store, transport }),
       }).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'EADDRINUSE') throw error;
         throw new CliError(`Health port ${options.health?.port} is in use; pass another --health-port.`);

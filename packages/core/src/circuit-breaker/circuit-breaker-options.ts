@@ -1,4 +1,6 @@
 import type { Clock } from '../clock.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import type { Logger } from '../logger.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: an error class of any constructor signature
@@ -33,8 +35,11 @@ export interface ResolvedCircuitBreakerOptions {
   readonly isExcluded: ((error: unknown) => boolean) | undefined;
 }
 
-export class CircuitBreakerOptionsError extends Error {
+export class CircuitBreakerOptionsError extends NimBusError<typeof NimBusErrorCode.InvalidOption> {
   override readonly name = 'CircuitBreakerOptionsError';
+  constructor(message: string) {
+    super(NimBusErrorCode.InvalidOption, message);
+  }
 }
 
 function integer(name: string, value: number, min: number, max = Number.MAX_SAFE_INTEGER): number {

@@ -1,4 +1,6 @@
 import { type Clock, systemClock } from '../clock.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import { countMetric } from '../telemetry/metrics.js';
 import { MetricName, TelemetryAttribute, TelemetryScope } from '../telemetry/names.js';
@@ -19,10 +21,11 @@ export interface CircuitStateChange {
 }
 
 /** Thrown (or used to abandon) when work is refused because the breaker is open. */
-export class CircuitBreakerOpenError extends Error {
+export class CircuitBreakerOpenError extends NimBusError<typeof NimBusErrorCode.CircuitOpen> {
   override readonly name = 'CircuitBreakerOpenError';
   constructor(readonly endpointId: string) {
     super(
+      NimBusErrorCode.CircuitOpen,
       `The circuit breaker of endpoint ${endpointId} is open; the message is returned for a later attempt`,
     );
   }

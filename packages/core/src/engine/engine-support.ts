@@ -3,6 +3,9 @@ import { Header } from '../envelope/headers.js';
 import { EMPTY_CONTENT } from '../envelope/message-content.js';
 import { MessageType } from '../envelope/message-type.js';
 import { decodeContent } from '../envelope/wire.js';
+import { fullErrorText } from '../errors/cause-chain.js';
+import { MessageRejectedError, PermanentFailureError } from '../errors/handling-errors.js';
+import { isRetryableError } from '../errors/nimbus-error.js';
 import { uuidv7 } from '../ids.js';
 import type { LifecycleContext, LifecycleEvent } from '../pipeline/lifecycle.js';
 import { Addresses } from '../platform/reserved.js';
@@ -10,14 +13,8 @@ import { activeTraceFields } from '../telemetry/trace-context.js';
 import type { ReceivedMessage, SessionHandle } from '../transport/transport.js';
 import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
 import type { TransportMessage } from '../transport/transport-message.js';
-import {
-  fullErrorText,
-  MessageRejectedError,
-  PermanentFailureError,
-  UnauthorizedRequestError,
-  UnsupportedMessageTypeError,
-} from './errors.js';
-import { isTransient, permanentReason } from './invoke-handler.js';
+import { UnauthorizedRequestError, UnsupportedMessageTypeError } from './errors.js';
+import { permanentReason } from './invoke-handler.js';
 import type { Verdict } from './plan.js';
 import { SettlementBatch } from './settlement-batch.js';
 import type { EngineDeps } from './step.js';
@@ -46,7 +43,7 @@ export interface Work {
 export type Notice = { context: LifecycleContext; events: LifecycleEvent[] };
 
 export function failureVerdict(error: unknown): Verdict {
-  if (isTransient(error)) return { kind: 'transient', error };
+  if (isRetryableError(error)) return { kind: 'transient', error };
   if (error instanceof PermanentFailureError) {
     return { kind: 'deadLetter', reason: permanentReason(error), error: error.cause ?? error };
   }

@@ -1,17 +1,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MessageEnvelope } from '../envelope/envelope.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 
 /** Why a handler's signal was aborted (`signal.reason` is a {@link HandlerCancelledError} with this cause). */
 export type HandlerCancelReason = 'shutdown' | 'lockLost' | 'timeout';
 
 /** The reason of an aborted handler signal. A handler that stops because of it has its message delivered again. */
-export class HandlerCancelledError extends Error {
+export class HandlerCancelledError extends NimBusError<typeof NimBusErrorCode.HandlerCancelled> {
   override readonly name = 'HandlerCancelledError';
   constructor(
     readonly reason: HandlerCancelReason,
     message: string,
   ) {
-    super(message);
+    super(NimBusErrorCode.HandlerCancelled, message);
   }
 }
 

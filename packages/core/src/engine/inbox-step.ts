@@ -1,4 +1,4 @@
-import { TransientError } from './errors.js';
+import { TransientError } from '../errors/handling-errors.js';
 import type { Step } from './step.js';
 
 /**

@@ -1,11 +1,7 @@
-import { isTransportError } from '../transport/transport-error.js';
-import {
-  EventHandlerNotFoundError,
-  errorMessage,
-  errorTypeName,
-  PermanentFailureError,
-  TransientError,
-} from './errors.js';
+import { errorMessage, errorTypeName } from '../errors/cause-chain.js';
+import { PermanentFailureError, TransientError } from '../errors/handling-errors.js';
+import { isRetryableError } from '../errors/nimbus-error.js';
+import { EventHandlerNotFoundError } from './errors.js';
 import { createHandlingContext, type PendingHandoff } from './handler-context.js';
 import { recordHandled } from './inbox-step.js';
 import type { Step } from './step.js';
@@ -24,17 +20,13 @@ function cancelled(signal: AbortSignal, error: unknown): TransientError {
   });
 }
 
-export function isTransient(error: unknown): boolean {
-  return error instanceof TransientError || (isTransportError(error) && error.isRetryable);
-}
-
 export function permanentReason(error: unknown): string {
   if (error instanceof PermanentFailureError) return `Permanent failure: ${error.message}`;
   return `Permanent failure: ${errorTypeName(error)}: ${errorMessage(error)}`;
 }
 
 /**
- * Runs the business handler and classifies what it threw. Transient and permanent failures propagate
+ * Runs the business handler and classifies what it threw. Retryable and permanent failures propagate
  * unchanged; other failures go through the failure classifier (retry / dead-letter / discard). A success with
  * the default outcome (no handoff) is recorded in the inbox before anything is answered. The circuit breaker
  * hears of every handler outcome except "no handler" and permanent (data) failures, which say nothing about
@@ -50,7 +42,7 @@ export async function invokeHandler(step: Step): Promise<HandlerResult> {
     if (error instanceof EventHandlerNotFoundError) return { kind: 'notFound' };
     if (error instanceof PermanentFailureError) throw error;
     step.outcomes.failure(error);
-    if (isTransient(error)) throw error;
+    if (isRetryableError(error)) throw error;
     const disposition = deps.classifier.classify(error, message.eventTypeId, deps.endpointId);
     switch (disposition) {
       case 'retry':

@@ -1,10 +1,10 @@
 import { createEnvelope, type MessageEnvelope } from '../envelope/envelope.js';
 import { EMPTY_CONTENT, type ErrorContent, type MessageContent } from '../envelope/message-content.js';
 import { MessageType } from '../envelope/message-type.js';
+import { errorMessage, errorTypeName, fullErrorText } from '../errors/cause-chain.js';
 import { uuidv7 } from '../ids.js';
 import { Addresses, HEARTBEAT_EVENT_TYPE_ID } from '../platform/reserved.js';
 import { activeTraceFields } from '../telemetry/trace-context.js';
-import { errorMessage, errorTypeName, fullErrorText } from './errors.js';
 import type { PendingHandoff } from './handler-context.js';
 
 /** The lineage origin of a message derived from `inbound`: its own origin, or itself when it is the first. */

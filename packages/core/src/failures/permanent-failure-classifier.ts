@@ -1,4 +1,4 @@
-import { causeChain } from '../engine/errors.js';
+import { causeChain } from '../errors/cause-chain.js';
 import type { ErrorClass } from '../retry/retry-policy-provider.js';
 import type { FailureClassifier, FailureDisposition } from './failure-disposition.js';
 

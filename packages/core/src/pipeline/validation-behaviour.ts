@@ -1,5 +1,5 @@
-import { MessageRejectedError } from '../engine/errors.js';
 import { MessageType } from '../envelope/message-type.js';
+import { MessageRejectedError } from '../errors/handling-errors.js';
 import type { PipelineBehaviour } from './pipeline.js';
 
 /**

@@ -1,4 +1,6 @@
 import type { Clock } from '../clock.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import type { Logger } from '../logger.js';
 import type { ReceivedMessage, SessionHandle, Transport } from '../transport/transport.js';
 
@@ -93,8 +95,11 @@ export interface ResolvedProcessorOptions {
   readonly handlerTimeoutMs: number;
 }
 
-export class SessionProcessorOptionsError extends Error {
+export class SessionProcessorOptionsError extends NimBusError<typeof NimBusErrorCode.InvalidOption> {
   override readonly name = 'SessionProcessorOptionsError';
+  constructor(message: string) {
+    super(NimBusErrorCode.InvalidOption, message);
+  }
 }
 
 function integer(name: string, value: number, min: number): number {

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { type Clock, systemClock } from '../clock.js';
 import { HandlerCancelledError } from '../engine/handler-context.js';
+import { isRetryableError } from '../errors/nimbus-error.js';
 import type { StopOptions } from '../lifecycle/service-lifecycle.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import type { SessionHandle } from '../transport/transport.js';
@@ -311,7 +312,7 @@ export class SessionProcessor {
       input: this.#options.input,
       ...(sessionId ? { sessionId } : {}),
     };
-    const expected = isTransportError(error) && error.isRetryable;
+    const expected = isRetryableError(error);
     if (expected && this.#outageSince !== null) {
       this.#logger.debug({ ...context, ...extra, error }, `SessionProcessor ${source} failed`);
     } else if (expected) {

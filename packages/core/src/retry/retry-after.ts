@@ -1,4 +1,4 @@
-import { causeChain } from '../engine/errors.js';
+import { causeChain } from '../errors/cause-chain.js';
 
 /**
  * The longest `retryAfterMs` hint on the error or any of its causes, or null. A client library sets it

@@ -1,4 +1,4 @@
-import { causeChain, fullErrorText } from '../engine/errors.js';
+import { causeChain, fullErrorText } from '../errors/cause-chain.js';
 import type { RetryPolicy } from './retry-policy.js';
 
 /** Chooses the retry policy for a failed handler; `null` means no automatic retry. */

@@ -1,40 +1,26 @@
-/** The closed set of transport failure codes. */
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
+
+/** The closed set of transport failure codes (a part of `NimBusErrorCode`). */
 export const TransportErrorCode = {
-  SessionLockLost: 'SessionLockLost',
-  MessageLockLost: 'MessageLockLost',
-  SessionCannotBeLocked: 'SessionCannotBeLocked',
-  EntityNotFound: 'EntityNotFound',
-  MessageNotFound: 'MessageNotFound',
-  MessageTooLarge: 'MessageTooLarge',
-  Timeout: 'Timeout',
-  QuotaExceeded: 'QuotaExceeded',
-  ServiceUnavailable: 'ServiceUnavailable',
-  Closed: 'Closed',
-  InvalidArgument: 'InvalidArgument',
+  SessionLockLost: NimBusErrorCode.SessionLockLost,
+  MessageLockLost: NimBusErrorCode.MessageLockLost,
+  SessionCannotBeLocked: NimBusErrorCode.SessionCannotBeLocked,
+  EntityNotFound: NimBusErrorCode.EntityNotFound,
+  MessageNotFound: NimBusErrorCode.MessageNotFound,
+  MessageTooLarge: NimBusErrorCode.MessageTooLarge,
+  Timeout: NimBusErrorCode.Timeout,
+  QuotaExceeded: NimBusErrorCode.QuotaExceeded,
+  ServiceUnavailable: NimBusErrorCode.ServiceUnavailable,
+  Closed: NimBusErrorCode.Closed,
+  InvalidArgument: NimBusErrorCode.InvalidArgument,
 } as const;
 
 export type TransportErrorCode = (typeof TransportErrorCode)[keyof typeof TransportErrorCode];
 
-const RETRYABLE: ReadonlySet<TransportErrorCode> = new Set<TransportErrorCode>([
-  TransportErrorCode.SessionLockLost,
-  TransportErrorCode.MessageLockLost,
-  TransportErrorCode.SessionCannotBeLocked,
-  TransportErrorCode.Timeout,
-  TransportErrorCode.QuotaExceeded,
-  TransportErrorCode.ServiceUnavailable,
-]);
-
-export class TransportError extends Error {
+/** A transport failure; retryable unless its code says otherwise (lock losses, timeouts, unavailability are). */
+export class TransportError extends NimBusError<TransportErrorCode> {
   override readonly name = 'TransportError';
-  readonly isRetryable: boolean;
-  constructor(
-    readonly code: TransportErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.isRetryable = RETRYABLE.has(code);
-  }
 }
 
 export function isTransportError(error: unknown, code?: TransportErrorCode): error is TransportError {

@@ -24,7 +24,8 @@ function eventFilterConditions(where: Where, filter: EventFilter): Where {
     .equalsIfGiven('c.messageType', filter.messageType)
     .between('c.enqueuedTimeUtc', filter.enqueuedAtFrom, filter.enqueuedAtTo)
     .between('c.updatedAt', filter.updatedAtFrom, filter.updatedAtTo)
-    .contains('c.messageContent.eventContent.eventJson', filter.payload);
+    .contains('c.messageContent.eventContent.eventJson', filter.payload)
+    .equalsIfGiven('c.failureSignature', filter.failureSignature);
 }
 
 /**

@@ -5,7 +5,7 @@ import {
   newEndpointSubscription,
   type SubscriptionFailureQuery,
   type SubscriptionStore,
-  subscriptionWantsFailure,
+  subscriptionsWantingFailure,
   withSubscriptionUpdate,
 } from '@nimbus/message-store';
 import { type CosmosStoreContext, queryAll } from './cosmos-context.js';
@@ -59,14 +59,10 @@ export class CosmosSubscriptionStore implements SubscriptionStore {
     return docs.map(strip);
   }
 
-  async getSubscriptionsOnEndpointWithEventtype({
-    endpointId,
-    eventType,
-    payload,
-    errorText,
-  }: SubscriptionFailureQuery): Promise<EndpointSubscription[]> {
-    const all = await this.getSubscriptionsOnEndpoint(endpointId);
-    return all.filter((s) => subscriptionWantsFailure(s, eventType, payload, errorText));
+  async getSubscriptionsOnEndpointWithEventtype(
+    query: SubscriptionFailureQuery,
+  ): Promise<EndpointSubscription[]> {
+    return subscriptionsWantingFailure(await this.getSubscriptionsOnEndpoint(query.endpointId), query);
   }
 
   async updateSubscription(subscription: EndpointSubscription): Promise<boolean> {

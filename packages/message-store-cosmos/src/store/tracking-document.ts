@@ -1,4 +1,4 @@
-import type { UnresolvedEvent } from '@nimbus/message-store';
+import { rowFailureSignature, type UnresolvedEvent } from '@nimbus/message-store';
 import { trackingDocumentId } from './layout.js';
 import type { RetentionStamp } from './retention-stamp.js';
 
@@ -16,6 +16,8 @@ export interface TrackingDocument
   readonly seq: number;
   readonly ttl: number;
   readonly expiresAt: number | null;
+  /** `rowFailureSignature` of a Failed or DeadLettered row, stamped at the write; null otherwise. */
+  readonly failureSignature: string | null;
   readonly _etag?: string;
 }
 
@@ -35,6 +37,7 @@ export function toTrackingDocument(
     seq,
     ttl: stamp.ttl,
     expiresAt: stamp.expiresAt,
+    failureSignature: rowFailureSignature(event),
   };
 }
 

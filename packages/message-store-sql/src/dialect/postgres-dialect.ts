@@ -49,7 +49,7 @@ export function createPostgresDialect(options: PostgresDialectOptions): SqlDiale
       );
       return result.rows.length > 0;
     },
-    isTransient: isRetryableDriverError,
+    isRetryable: isRetryableDriverError,
     isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === '23505',
     destroy: () => db.destroy(),
   };

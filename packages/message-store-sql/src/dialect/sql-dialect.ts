@@ -30,7 +30,8 @@ export interface SqlDialect {
   containsText(haystack: Expression<string | null>, needle: string): RawBuilder<SqlBool>;
   /** Does the physical table exist? */
   tableExists(table: string): Promise<boolean>;
-  isTransient(error: unknown): boolean;
+  /** The driver error may succeed when tried again (`classifyDriverError` of `@nimbus/sql` decides). */
+  isRetryable(error: unknown): boolean;
   isUniqueViolation(error: unknown): boolean;
   destroy(): Promise<void>;
 }

@@ -55,7 +55,7 @@ export function createSqliteDialect(options: SqliteDialectOptions): SqlDialect {
         .get(`${options.prefix}${table}`);
       return row !== undefined;
     },
-    isTransient: isRetryableDriverError,
+    isRetryable: isRetryableDriverError,
     isUniqueViolation: (error) =>
       sqliteCode(error).startsWith('SQLITE_CONSTRAINT_UNIQUE') ||
       sqliteCode(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',

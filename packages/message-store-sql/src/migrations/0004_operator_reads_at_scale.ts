@@ -5,7 +5,7 @@ import type { StoreTableName } from '../schema/database.js';
 import type { Migration } from './migration.js';
 
 /** The physical (schema-qualified or prefixed) name of a store table, as the table mapping writes it. */
-function physical(tx: StoreDb, table: StoreTableName): string {
+export function physical(tx: StoreDb, table: StoreTableName): string {
   const compiled = tx.selectFrom(table).select(sql`1`.as('one')).compile().sql;
   return compiled.slice(compiled.indexOf(' from ') + ' from '.length).trim();
 }

@@ -2,6 +2,7 @@ import { initialMigration } from './0001_initial.js';
 import { retentionIndexesMigration } from './0002_retention_indexes.js';
 import { rowExpiryMigration } from './0003_row_expiry.js';
 import { operatorReadsAtScaleMigration } from './0004_operator_reads_at_scale.js';
+import { failureSignatureMigration } from './0005_failure_signature.js';
 import type { Migration } from './migration.js';
 
 /** Every migration the package ships, in the order they apply. Append only; never edit an applied one. */
@@ -10,4 +11,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   retentionIndexesMigration,
   rowExpiryMigration,
   operatorReadsAtScaleMigration,
+  failureSignatureMigration,
 ];

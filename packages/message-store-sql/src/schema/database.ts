@@ -29,6 +29,8 @@ export interface UnresolvedEventsTable {
   deletion_kind: string | null;
   /** When retention deletes the row (epoch ms), stamped at its last write; null keeps it. */
   expires_at: number | null;
+  /** `rowFailureSignature` of a Failed or DeadLettered row (null otherwise), stamped at the status write. */
+  failure_signature: string | null;
   document_json: string;
 }
 

@@ -27,6 +27,7 @@ export class EventSearch implements TrackingEventSearch {
     if (filter.resolutionStatus?.length) query = query.where('status', 'in', filter.resolutionStatus);
     if (filter.updatedAtFrom) query = query.where('updated_at', '>=', toMs(filter.updatedAtFrom));
     if (filter.updatedAtTo) query = query.where('updated_at', '<=', toMs(filter.updatedAtTo));
+    if (filter.failureSignature) query = query.where('failure_signature', '=', filter.failureSignature);
     if (filter.payload) {
       const payload = filter.payload;
       query = query.where(() =>

@@ -1,5 +1,5 @@
-import type { Readiness } from '@nimbus/core';
-import { probeReadiness } from '@nimbus/sql';
+import { probeReadiness, type Readiness } from '@nimbus/core';
+import { describeDriverError } from '@nimbus/sql';
 import type { SqlDialect } from '../dialect/sql-dialect.js';
 import { runMigrations } from '../migrations/migrator.js';
 
@@ -8,5 +8,7 @@ import { runMigrations } from '../migrations/migrator.js';
  * read of the journal does both (VerifyOnly never runs DDL). Never throws.
  */
 export function checkStoreReadiness(dialect: SqlDialect, providerName: string): Promise<Readiness> {
-  return probeReadiness(`${providerName} store`, () => runMigrations(dialect, { mode: 'VerifyOnly' }));
+  return probeReadiness(`${providerName} store`, () => runMigrations(dialect, { mode: 'VerifyOnly' }), {
+    describeError: describeDriverError,
+  });
 }

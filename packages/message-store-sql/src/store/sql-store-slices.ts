@@ -5,6 +5,7 @@ import { SqlEndpointMetadataStore } from './endpoint-metadata-store.js';
 import { EndpointViews } from './endpoint-views.js';
 import { EventLookups } from './event-lookups.js';
 import { EventSearch } from './event-search.js';
+import { SqlFailureGroups } from './failure-groups.js';
 import { SqlHeartbeatHistoryStore } from './heartbeat-history-store.js';
 import { LifecycleOperations } from './lifecycle.js';
 import { MessageHistory } from './message-history.js';
@@ -34,6 +35,7 @@ export function sqlStoreSlices(context: StoreContext, sweepBatchSize: number): M
     lifecycle: new LifecycleOperations(context),
     lookups: new EventLookups(context),
     search: new EventSearch(context),
+    failureGroups: new SqlFailureGroups(context),
     views: new EndpointViews(context),
     history,
     audits: new AuditsAndReports(context),

@@ -159,6 +159,7 @@ const UPDATED_COLUMNS = [
   'deleted_at',
   'deletion_kind',
   'expires_at',
+  'failure_signature',
   'document_json',
 ] as const;
 

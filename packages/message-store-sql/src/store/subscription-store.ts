@@ -5,7 +5,7 @@ import {
   newEndpointSubscription,
   type SubscriptionFailureQuery,
   type SubscriptionStore,
-  subscriptionWantsFailure,
+  subscriptionsWantingFailure,
   withSubscriptionUpdate,
 } from '@nimbus/message-store';
 import { decodeDocument, encodeDocument } from './document-codec.js';
@@ -44,14 +44,10 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     return rows.map((r) => decodeDocument<EndpointSubscription>(r.document_json));
   }
 
-  async getSubscriptionsOnEndpointWithEventtype({
-    endpointId,
-    eventType,
-    payload,
-    errorText,
-  }: SubscriptionFailureQuery): Promise<EndpointSubscription[]> {
-    const all = await this.getSubscriptionsOnEndpoint(endpointId);
-    return all.filter((s) => subscriptionWantsFailure(s, eventType, payload, errorText));
+  async getSubscriptionsOnEndpointWithEventtype(
+    query: SubscriptionFailureQuery,
+  ): Promise<EndpointSubscription[]> {
+    return subscriptionsWantingFailure(await this.getSubscriptionsOnEndpoint(query.endpointId), query);
   }
 
   async updateSubscription(subscription: EndpointSubscription): Promise<boolean> {

@@ -2,25 +2,26 @@ import { StorageProviderTransientError } from '@nimbus/message-store';
 import type { SqlDialect } from '../dialect/sql-dialect.js';
 
 /**
- * Wraps every method so a transient database failure (connection loss, lock timeout / SQLITE_BUSY,
- * serialization failure, deadlock) surfaces as `StorageProviderTransientError`, which callers back off
- * on. Every other error passes through unchanged.
+ * The typed error for a driver failure `classifyDriverError` calls retryable (connection loss, lock timeout /
+ * SQLITE_BUSY, serialization failure, deadlock): a `StorageProviderTransientError` (`isRetryable`), which callers
+ * back off on. Any other error unchanged.
  */
+export function translateTransientError(error: unknown, dialect: SqlDialect, providerName: string): unknown {
+  if (error instanceof StorageProviderTransientError || !dialect.isRetryable(error)) return error;
+  return new StorageProviderTransientError(
+    `The ${providerName} message store is temporarily unavailable.`,
+    null,
+    { cause: error },
+  );
+}
+
+/** Wraps every method so its failures go through `translateTransientError`. */
 export function translateTransientErrors<T extends object>(
   target: T,
   dialect: SqlDialect,
   providerName: string,
 ): T {
-  const translate = (error: unknown): unknown =>
-    dialect.isTransient(error) && !(error instanceof StorageProviderTransientError)
-      ? new StorageProviderTransientError(
-          `The ${providerName} message store is temporarily unavailable.`,
-          null,
-          {
-            cause: error,
-          },
-        )
-      : error;
+  const translate = (error: unknown): unknown => translateTransientError(error, dialect, providerName);
   const wrapped: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(target)) {
     wrapped[name] =
@@ -40,17 +41,4 @@ export function translateTransientErrors<T extends object>(
         : value;
   }
   return wrapped as T;
-}
-
-/** The typed transient error for a transient database failure; any other error unchanged. */
-export function translateTransientError(error: unknown, dialect: SqlDialect, providerName: string): unknown {
-  return dialect.isTransient(error) && !(error instanceof StorageProviderTransientError)
-    ? new StorageProviderTransientError(
-        `The ${providerName} message store is temporarily unavailable.`,
-        null,
-        {
-          cause: error,
-        },
-      )
-    : error;
 }

@@ -1,4 +1,4 @@
-import type { UnresolvedEvent } from '@nimbus/message-store';
+import { rowFailureSignature, type UnresolvedEvent } from '@nimbus/message-store';
 import type { Insertable, Selectable } from 'kysely';
 import type { UnresolvedEventsTable } from '../schema/database.js';
 import { decodeDocument, encodeDocument, toMs } from './document-codec.js';
@@ -30,6 +30,7 @@ export function unresolvedColumns(
     deleted_at: null,
     deletion_kind: null,
     expires_at: expiresAt,
+    failure_signature: rowFailureSignature(event),
     document_json: encodeDocument(event),
   };
 }

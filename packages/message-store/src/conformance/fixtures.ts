@@ -2,7 +2,7 @@ import { type ManualClock, type MessageContent, MessageType } from '@nimbus/core
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
 import type { MessageEntityWrite } from '../entities/message-entity.js';
 import type { UnresolvedEventWrite } from '../entities/unresolved-event.js';
-import { EndpointRole, ResolutionStatus } from '../enums.js';
+import { EndpointRole, type MessageAuditType, ResolutionStatus } from '../enums.js';
 
 export function content(eventJson: string | null, errorText: string | null = null): MessageContent {
   return {
@@ -63,7 +63,7 @@ export function sampleMessage(
   };
 }
 
-/** Calls the upload method that writes `status`. */
+/** Writes `row` with `status` for (endpoint, event, session). */
 export function uploadAs(
   store: MessageTrackingStore,
   status: ResolutionStatus,
@@ -72,49 +72,18 @@ export function uploadAs(
   endpointId: string,
   row: UnresolvedEventWrite,
 ): Promise<boolean> {
-  switch (status) {
-    case ResolutionStatus.Pending:
-      return store.writeStatus({
-        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-        status: ResolutionStatus.Pending,
-        content: row,
-      });
-    case ResolutionStatus.Deferred:
-      return store.writeStatus({
-        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-        status: ResolutionStatus.Deferred,
-        content: row,
-      });
-    case ResolutionStatus.Failed:
-      return store.writeStatus({
-        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-        status: ResolutionStatus.Failed,
-        content: row,
-      });
-    case ResolutionStatus.DeadLettered:
-      return store.writeStatus({
-        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-        status: ResolutionStatus.DeadLettered,
-        content: row,
-      });
-    case ResolutionStatus.Unsupported:
-      return store.writeStatus({
-        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-        status: ResolutionStatus.Unsupported,
-        content: row,
-      });
-    case ResolutionStatus.Skipped:
-      return store.writeStatus({
-        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-        status: ResolutionStatus.Skipped,
-        content: row,
-      });
-    case ResolutionStatus.Completed:
-      return store.writeStatus({
-        key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-        status: ResolutionStatus.Completed,
-        content: row,
-      });
+  return store.writeStatus({ key: { endpointId, eventId, sessionId }, status, content: row });
+}
+
+/** Writes a `sampleEvent` row per `[eventId, sessionId, status]`, one after the other. */
+export async function writeSampleRows(
+  store: MessageTrackingStore,
+  clock: ManualClock,
+  endpointId: string,
+  rows: readonly (readonly [eventId: string, sessionId: string, status: ResolutionStatus])[],
+): Promise<void> {
+  for (const [eventId, sessionId, status] of rows) {
+    await uploadAs(store, status, eventId, sessionId, endpointId, sampleEvent(clock, endpointId));
   }
 }
 
@@ -128,34 +97,23 @@ export function getAs(
 ) {
   switch (status) {
     case ResolutionStatus.Pending:
-      return store.getEventInStatus(
-        { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-        ResolutionStatus.Pending,
-      );
     case ResolutionStatus.Deferred:
-      return store.getEventInStatus(
-        { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-        ResolutionStatus.Deferred,
-      );
     case ResolutionStatus.Failed:
-      return store.getEventInStatus(
-        { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-        ResolutionStatus.Failed,
-      );
     case ResolutionStatus.DeadLettered:
-      return store.getEventInStatus(
-        { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-        ResolutionStatus.DeadLettered,
-      );
     case ResolutionStatus.Unsupported:
-      return store.getEventInStatus(
-        { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-        ResolutionStatus.Unsupported,
-      );
+      return store.getEventInStatus({ endpointId, eventId, sessionId }, status);
     default:
       return store.getEventById({ endpointId, id: `${eventId}_${sessionId}` });
   }
 }
+
+/** An audit entry as operators add them. */
+export const audit = (auditorName: string, auditType: MessageAuditType, at: Date, extra: object = {}) => ({
+  auditorName,
+  auditType,
+  auditTimestamp: at,
+  ...extra,
+});
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;

@@ -4,6 +4,7 @@ import type { ConformanceStoreFactory } from './factory.js';
 import { storeOpener } from './harness.js';
 import { registerBatchCases } from './tracking-batch.js';
 import { registerTryCompleteCases } from './tracking-complete.js';
+import { registerFailureGroupCases } from './tracking-failure-groups.js';
 import { registerGuardCases } from './tracking-guard.js';
 import { registerHistoryAndAuditCases } from './tracking-history.js';
 import { registerLookupCases } from './tracking-lookups.js';
@@ -29,6 +30,7 @@ export function describeMessageTrackingStoreConformance(
     registerLookupCases(() => open());
     registerHistoryAndAuditCases(() => open());
     registerSearchCases(() => open());
+    registerFailureGroupCases(() => open());
     registerRetentionCases(open);
   });
 }

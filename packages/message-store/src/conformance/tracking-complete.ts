@@ -15,6 +15,19 @@ export function registerTryCompleteCases(open: Open): void {
         lastMessageId: 'reconcile',
         reason: 'reconciled',
       });
+    /** The operator reconcile of (ep, eventId, 's1') while its last message id is `expectedLastMessageId`. */
+    const reconcile = (
+      store: MessageTrackingStore,
+      clock: OpenedStore<MessageTrackingStore>['clock'],
+      ep: string,
+      eventId: string,
+      expectedLastMessageId: string | null,
+    ) =>
+      store.tryCompletePending({
+        key: { endpointId: ep, eventId, sessionId: 's1' },
+        expectedLastMessageId,
+        content: completion(clock, ep),
+      });
 
     it('completes a Pending row whose last message id matches', async () => {
       const { store, clock, id } = await open();
@@ -24,13 +37,7 @@ export function registerTryCompleteCases(open: Open): void {
         status: ResolutionStatus.Pending,
         content: sampleEvent(clock, ep, { lastMessageId: 'm1' }),
       });
-      expect(
-        await store.tryCompletePending({
-          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          expectedLastMessageId: 'm1',
-          content: completion(clock, ep),
-        }),
-      ).toBe(true);
+      expect(await reconcile(store, clock, ep, id('e'), 'm1')).toBe(true);
       const row = await store.getEventById({ endpointId: ep, id: `${id('e')}_s1` });
       expect(row?.resolutionStatus).toBe(ResolutionStatus.Completed);
       expect(row?.reason).toBe('reconciled');
@@ -50,13 +57,7 @@ export function registerTryCompleteCases(open: Open): void {
         status: ResolutionStatus.Pending,
         content: sampleEvent(clock, ep, { lastMessageId: null }),
       });
-      expect(
-        await store.tryCompletePending({
-          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          expectedLastMessageId: null,
-          content: completion(clock, ep),
-        }),
-      ).toBe(true);
+      expect(await reconcile(store, clock, ep, id('e'), null)).toBe(true);
     });
 
     it('null expected id does not match a row with a last message id, and vice versa', async () => {
@@ -72,32 +73,14 @@ export function registerTryCompleteCases(open: Open): void {
         status: ResolutionStatus.Pending,
         content: sampleEvent(clock, ep, { lastMessageId: null }),
       });
-      expect(
-        await store.tryCompletePending({
-          key: { endpointId: ep, eventId: id('a'), sessionId: 's1' },
-          expectedLastMessageId: null,
-          content: completion(clock, ep),
-        }),
-      ).toBe(false);
-      expect(
-        await store.tryCompletePending({
-          key: { endpointId: ep, eventId: id('b'), sessionId: 's1' },
-          expectedLastMessageId: 'm1',
-          content: completion(clock, ep),
-        }),
-      ).toBe(false);
+      expect(await reconcile(store, clock, ep, id('a'), null)).toBe(false);
+      expect(await reconcile(store, clock, ep, id('b'), 'm1')).toBe(false);
     });
 
     it('refuses a missing row', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      expect(
-        await store.tryCompletePending({
-          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          expectedLastMessageId: 'm1',
-          content: completion(clock, ep),
-        }),
-      ).toBe(false);
+      expect(await reconcile(store, clock, ep, id('e'), 'm1')).toBe(false);
       expect(await store.getEvent({ endpointId: ep, eventId: id('e') })).toBeNull();
     });
 
@@ -109,13 +92,7 @@ export function registerTryCompleteCases(open: Open): void {
         status: ResolutionStatus.Failed,
         content: sampleEvent(clock, ep, { lastMessageId: 'm1' }),
       });
-      expect(
-        await store.tryCompletePending({
-          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          expectedLastMessageId: 'm1',
-          content: completion(clock, ep),
-        }),
-      ).toBe(false);
+      expect(await reconcile(store, clock, ep, id('e'), 'm1')).toBe(false);
       expect(
         (
           await store.getEventInStatus(
@@ -134,20 +111,8 @@ export function registerTryCompleteCases(open: Open): void {
         status: ResolutionStatus.Pending,
         content: sampleEvent(clock, ep, { lastMessageId: 'm2' }),
       });
-      expect(
-        await store.tryCompletePending({
-          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          expectedLastMessageId: 'm1',
-          content: completion(clock, ep),
-        }),
-      ).toBe(false);
-      expect(
-        await store.tryCompletePending({
-          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          expectedLastMessageId: 'M2',
-          content: completion(clock, ep),
-        }),
-      ).toBe(false);
+      expect(await reconcile(store, clock, ep, id('e'), 'm1')).toBe(false);
+      expect(await reconcile(store, clock, ep, id('e'), 'M2')).toBe(false);
       expect(
         await store.getEventInStatus(
           { endpointId: ep, eventId: id('e'), sessionId: 's1' },
@@ -165,13 +130,7 @@ export function registerTryCompleteCases(open: Open): void {
         content: sampleEvent(clock, ep, { lastMessageId: 'm1' }),
       });
       await store.removeMessage({ endpointId: ep, eventId: id('e'), sessionId: 's1' });
-      expect(
-        await store.tryCompletePending({
-          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          expectedLastMessageId: 'm1',
-          content: completion(clock, ep),
-        }),
-      ).toBe(false);
+      expect(await reconcile(store, clock, ep, id('e'), 'm1')).toBe(false);
       expect(await store.getEvent({ endpointId: ep, eventId: id('e') })).toBeNull();
     });
 

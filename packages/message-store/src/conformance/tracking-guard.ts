@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
 import { type ResolutionStatus, ResolutionStatus as RS } from '../enums.js';
 import { CONTROL_REQUEST_TYPES } from '../stale-write-guard.js';
-import { getAs, sampleEvent, uploadAs } from './fixtures.js';
+import { getAs, sampleEvent, uploadAs, writeSampleRows } from './fixtures.js';
 import type { OpenedStore } from './harness.js';
 
 type Open = () => Promise<OpenedStore<MessageTrackingStore>>;
@@ -113,13 +113,7 @@ export function registerGuardCases(open: Open): void {
     it('EventRequest with no existing row is written', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      expect(
-        await store.writeStatus({
-          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          status: RS.Pending,
-          content: sampleEvent(clock, ep),
-        }),
-      ).toBe(true);
+      expect(await uploadAs(store, RS.Pending, id('e'), 's1', ep, sampleEvent(clock, ep))).toBe(true);
       expect(
         await store.getEventInStatus({ endpointId: ep, eventId: id('e'), sessionId: 's1' }, RS.Pending),
       ).not.toBeNull();
@@ -198,19 +192,9 @@ export function registerGuardCases(open: Open): void {
     it('a write over a removed row counts as a first write', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: RS.Completed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's1', RS.Completed]]);
       expect(await store.removeMessage({ endpointId: ep, eventId: id('e'), sessionId: 's1' })).toBe(true);
-      expect(
-        await store.writeStatus({
-          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          status: RS.Pending,
-          content: sampleEvent(clock, ep),
-        }),
-      ).toBe(true);
+      expect(await uploadAs(store, RS.Pending, id('e'), 's1', ep, sampleEvent(clock, ep))).toBe(true);
       expect(
         await store.getEventInStatus({ endpointId: ep, eventId: id('e'), sessionId: 's1' }, RS.Pending),
       ).not.toBeNull();

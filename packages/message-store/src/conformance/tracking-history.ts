@@ -2,17 +2,10 @@ import { MessageType } from '@nimbus/core';
 import { describe, expect, it } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
 import { MessageAuditType } from '../enums.js';
-import { content, sampleMessage } from './fixtures.js';
+import { audit, content, sampleMessage } from './fixtures.js';
 import type { OpenedStore } from './harness.js';
 
 type Open = () => Promise<OpenedStore<MessageTrackingStore>>;
-
-const audit = (auditorName: string, auditType: MessageAuditType, at: Date, extra: object = {}) => ({
-  auditorName,
-  auditType,
-  auditTimestamp: at,
-  ...extra,
-});
 
 export function registerHistoryAndAuditCases(open: Open): void {
   describe('per-message history', () => {

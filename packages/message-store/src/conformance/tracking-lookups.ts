@@ -2,7 +2,7 @@ import { MessageType } from '@nimbus/core';
 import { describe, expect, it } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
 import { ResolutionStatus as RS } from '../enums.js';
-import { content, getAs, sampleEvent, sampleMessage, uploadAs } from './fixtures.js';
+import { content, getAs, sampleEvent, sampleMessage, uploadAs, writeSampleRows } from './fixtures.js';
 import type { OpenedStore } from './harness.js';
 
 type Open = () => Promise<OpenedStore<MessageTrackingStore>>;
@@ -49,11 +49,7 @@ export function registerLookupCases(open: Open): void {
     it('a row on another endpoint is missing', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's1', RS.Failed]]);
       expect(
         await store.getEventInStatus(
           { endpointId: id('elsewhere'), eventId: id('e'), sessionId: 's1' },
@@ -66,46 +62,24 @@ export function registerLookupCases(open: Open): void {
     it('getEvent returns the most recently updated row across sessions', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's-old' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's-old', RS.Failed]]);
       clock.advance(1000);
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's-new' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's-new', RS.Pending]]);
       clock.advance(1000);
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's-mid' },
-        status: RS.Deferred,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's-mid', RS.Deferred]]);
       expect((await store.getEvent({ endpointId: ep, eventId: id('e') }))?.sessionId).toBe('s-mid');
       clock.advance(1000);
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's-old' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's-old', RS.Failed]]);
       expect((await store.getEvent({ endpointId: ep, eventId: id('e') }))?.sessionId).toBe('s-old');
     });
 
     it('getEventById matches the stored id {eventId}_{sessionId}', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's2' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('e'), 's1', RS.Failed],
+        [id('e'), 's2', RS.Pending],
+      ]);
       expect((await store.getEventById({ endpointId: ep, id: `${id('e')}_s1` }))?.resolutionStatus).toBe(
         RS.Failed,
       );
@@ -118,11 +92,7 @@ export function registerLookupCases(open: Open): void {
     it('a row without a session has the composite id "{eventId}_"', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: '' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), '', RS.Failed]]);
       expect((await store.getEventById({ endpointId: ep, id: `${id('e')}_` }))?.sessionId).toBe('');
     });
 

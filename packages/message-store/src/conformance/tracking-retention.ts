@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
 import { MessageAuditType, ResolutionStatus } from '../enums.js';
 import { FIXED_RETENTION_MS, type RetentionOptions } from '../retention.js';
-import { DAY, HOUR, sampleEvent, sampleMessage } from './fixtures.js';
+import { DAY, HOUR, sampleEvent, sampleMessage, writeSampleRows } from './fixtures.js';
 import type { OpenedStore } from './harness.js';
 
 type Open = (retention?: RetentionOptions) => Promise<OpenedStore<MessageTrackingStore>>;
@@ -12,11 +12,7 @@ export function registerRetentionCases(open: Open): void {
     it('unresolved rows are kept forever by default', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: ResolutionStatus.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's1', ResolutionStatus.Failed]]);
       clock.advance(3650 * DAY);
       expect((await store.sweepExpired()).unresolvedRows).toBe(0);
       expect(
@@ -30,22 +26,12 @@ export function registerRetentionCases(open: Open): void {
     it('a configured window expires unresolved rows, and every rewrite slides it forward', async () => {
       const { store, clock, id } = await open({ unresolvedRetentionDays: 1 });
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: ResolutionStatus.Failed,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('other'), sessionId: 's1' },
-        status: ResolutionStatus.Pending,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('e'), 's1', ResolutionStatus.Failed],
+        [id('other'), 's1', ResolutionStatus.Pending],
+      ]);
       clock.advance(23 * HOUR);
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: ResolutionStatus.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's1', ResolutionStatus.Failed]]);
       clock.advance(2 * HOUR);
       expect(await store.sweepExpired()).toMatchObject({ unresolvedRows: 1 });
       expect(
@@ -73,16 +59,10 @@ export function registerRetentionCases(open: Open): void {
     it('terminal rows expire after 30 days, also when unresolved retention is unlimited', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('done'), sessionId: 's1' },
-        status: ResolutionStatus.Completed,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('skipped'), sessionId: 's1' },
-        status: ResolutionStatus.Skipped,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('done'), 's1', ResolutionStatus.Completed],
+        [id('skipped'), 's1', ResolutionStatus.Skipped],
+      ]);
       clock.advance(FIXED_RETENTION_MS.terminalRows - 1);
       expect((await store.sweepExpired()).terminalRows).toBe(0);
       clock.advance(1);
@@ -93,11 +73,7 @@ export function registerRetentionCases(open: Open): void {
     it('removed rows are deleted 60 seconds after removal', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: ResolutionStatus.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's1', ResolutionStatus.Failed]]);
       await store.removeMessage({ endpointId: ep, eventId: id('e'), sessionId: 's1' });
       clock.advance(59_000);
       expect((await store.sweepExpired()).softDeletedRows).toBe(0);
@@ -108,11 +84,7 @@ export function registerRetentionCases(open: Open): void {
     it('archived rows are deleted 30 days after archiving', async () => {
       const { store, clock, id } = await open({ unresolvedRetentionDays: 365 });
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: ResolutionStatus.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's1', ResolutionStatus.Failed]]);
       await store.archiveFailedEvent({ endpointId: ep, eventId: id('e'), sessionId: 's1' });
       clock.advance(29 * DAY);
       expect((await store.sweepExpired()).archivedRows).toBe(0);
@@ -145,11 +117,7 @@ export function registerRetentionCases(open: Open): void {
     it('sweepExpired(now) uses the given instant instead of the clock', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: ResolutionStatus.Completed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's1', ResolutionStatus.Completed]]);
       expect((await store.sweepExpired(new Date(clock.now() + 31 * DAY))).terminalRows).toBe(1);
     });
   });

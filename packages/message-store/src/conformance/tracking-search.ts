@@ -2,17 +2,10 @@ import { MessageType } from '@nimbus/core';
 import { describe, expect, it } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
 import { MessageAuditType, ResolutionStatus as RS } from '../enums.js';
-import { content, sampleEvent, sampleMessage } from './fixtures.js';
+import { audit, content, sampleEvent, sampleMessage, writeSampleRows } from './fixtures.js';
 import type { OpenedStore } from './harness.js';
 
 type Open = () => Promise<OpenedStore<MessageTrackingStore>>;
-
-const audit = (auditorName: string, auditType: MessageAuditType, at: Date, extra: object = {}) => ({
-  auditorName,
-  auditType,
-  auditTimestamp: at,
-  ...extra,
-});
 
 export function registerSearchCases(open: Open): void {
   describe('search', () => {
@@ -20,21 +13,11 @@ export function registerSearchCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       const other = id('zz');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('a'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('b'), sessionId: 's1' },
-        status: RS.Completed,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: other, eventId: id('c'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, other),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('a'), 's1', RS.Failed],
+        [id('b'), 's1', RS.Completed],
+      ]);
+      await writeSampleRows(store, clock, other, [[id('c'), 's1', RS.Failed]]);
       const result = await store.getEventsByFilter({
         filter: { endpointId: ep },
         continuationToken: null,
@@ -53,11 +36,7 @@ export function registerSearchCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       const eventId = id('Order-123');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: eventId, sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[eventId, 's1', RS.Failed]]);
       const count = async (eventIdFilter: string) =>
         (
           await store.getEventsByFilter({
@@ -138,11 +117,7 @@ export function registerSearchCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       for (let i = 0; i < 5; i++) {
-        await store.writeStatus({
-          key: { endpointId: ep, eventId: id(`e${i}`), sessionId: 's1' },
-          status: RS.Failed,
-          content: sampleEvent(clock, ep),
-        });
+        await writeSampleRows(store, clock, ep, [[id(`e${i}`), 's1', RS.Failed]]);
         clock.advance(1000);
       }
       const seen: string[] = [];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
 import { EndpointRole, ResolutionStatus as RS } from '../enums.js';
 import { PaginationLimits } from '../pagination.js';
-import { sampleEvent } from './fixtures.js';
+import { sampleEvent, writeSampleRows } from './fixtures.js';
 import type { OpenedStore } from './harness.js';
 
 type Open = () => Promise<OpenedStore<MessageTrackingStore>>;
@@ -12,16 +12,10 @@ export function registerSessionViewCases(open: Open): void {
     it('purgeMessages removes only the target session', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('a'), sessionId: 's1' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('b'), sessionId: 's2' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('a'), 's1', RS.Pending],
+        [id('b'), 's2', RS.Pending],
+      ]);
       expect(await store.purgeMessages({ endpointId: ep, sessionId: 's1' })).toBe(true);
       expect(
         (await store.getBlockedEventsOnSession({ endpointId: ep, sessionId: 's1', skip: 0, take: 10 })).total,
@@ -35,21 +29,11 @@ export function registerSessionViewCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       const other = id('other');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('a'), sessionId: 's1' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('b'), sessionId: 's2' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: other, eventId: id('c'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, other),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('a'), 's1', RS.Pending],
+        [id('b'), 's2', RS.Failed],
+      ]);
+      await writeSampleRows(store, clock, other, [[id('c'), 's1', RS.Failed]]);
       expect(await store.purgeMessages({ endpointId: ep })).toBe(true);
       expect(await store.purgeMessages({ endpointId: ep })).toBe(false);
       expect((await store.downloadEndpointStateCount(ep)).failedCount).toBe(0);
@@ -60,11 +44,7 @@ export function registerSessionViewCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       for (let i = 0; i < 5; i++) {
-        await store.writeStatus({
-          key: { endpointId: ep, eventId: id(`e${i}`), sessionId: 's1' },
-          status: RS.Pending,
-          content: sampleEvent(clock, ep),
-        });
+        await writeSampleRows(store, clock, ep, [[id(`e${i}`), 's1', RS.Pending]]);
         clock.advance(1000);
       }
       const pages = await Promise.all(
@@ -84,11 +64,7 @@ export function registerSessionViewCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       for (let i = 0; i < PaginationLimits.defaultPageSize + 1; i++) {
-        await store.writeStatus({
-          key: { endpointId: ep, eventId: id(`e${i}`), sessionId: 's1' },
-          status: RS.Pending,
-          content: sampleEvent(clock, ep),
-        });
+        await writeSampleRows(store, clock, ep, [[id(`e${i}`), 's1', RS.Pending]]);
       }
       const zero = await store.getBlockedEventsOnSession({
         endpointId: ep,
@@ -106,12 +82,7 @@ export function registerSessionViewCases(open: Open): void {
     it('getBlockedEventsOnSession accepts a take above the maximum', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      for (let i = 0; i < 3; i++)
-        await store.writeStatus({
-          key: { endpointId: ep, eventId: id(`e${i}`), sessionId: 's1' },
-          status: RS.Pending,
-          content: sampleEvent(clock, ep),
-        });
+      for (let i = 0; i < 3; i++) await writeSampleRows(store, clock, ep, [[id(`e${i}`), 's1', RS.Pending]]);
       const page = await store.getBlockedEventsOnSession({
         endpointId: ep,
         sessionId: 's1',
@@ -124,21 +95,11 @@ export function registerSessionViewCases(open: Open): void {
     it('getPendingEventsOnSession returns every pending row on the endpoint', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('a'), sessionId: 's1' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('b'), sessionId: 's2' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('c'), sessionId: 's3' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('a'), 's1', RS.Pending],
+        [id('b'), 's2', RS.Pending],
+        [id('c'), 's3', RS.Failed],
+      ]);
       const rows = await store.getPendingEventsOnSession(ep);
       expect(rows.map((r) => r.eventId).sort()).toEqual([id('a'), id('b')].sort());
     });
@@ -151,22 +112,14 @@ export function registerSessionViewCases(open: Open): void {
         status: RS.Pending,
         content: sampleEvent(clock, ep, { endpointRole: EndpointRole.Publisher }),
       });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('sub'), sessionId: 's2' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('sub'), 's2', RS.Pending]]);
       expect((await store.getInvalidEventsOnSession(ep)).map((e) => e.eventId)).toEqual([id('pub')]);
     });
 
     it('removeMessage drops the row from counts and returns false the second time', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's1', RS.Failed]]);
       expect(await store.removeMessage({ endpointId: ep, eventId: id('e'), sessionId: 's1' })).toBe(true);
       expect(await store.removeMessage({ endpointId: ep, eventId: id('e'), sessionId: 's1' })).toBe(false);
       expect((await store.downloadEndpointStateCount(ep)).failedCount).toBe(0);
@@ -175,11 +128,7 @@ export function registerSessionViewCases(open: Open): void {
     it('archiveFailedEvent takes the row out of every live view', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's1', RS.Failed]]);
       await store.archiveFailedEvent({ endpointId: ep, eventId: id('e'), sessionId: 's1' });
       await store.archiveFailedEvent({ endpointId: ep, eventId: id('missing'), sessionId: 's1' });
       expect((await store.downloadEndpointStateCount(ep)).failedCount).toBe(0);

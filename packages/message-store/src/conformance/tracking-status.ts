@@ -2,7 +2,7 @@ import { MessageType } from '@nimbus/core';
 import { describe, expect, it } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
 import { HANDOFF_SUB_STATUS, ResolutionStatus as RS } from '../enums.js';
-import { content, getAs, sampleEvent, uploadAs } from './fixtures.js';
+import { content, getAs, sampleEvent, uploadAs, writeSampleRows } from './fixtures.js';
 import type { OpenedStore } from './harness.js';
 
 type Open = () => Promise<OpenedStore<MessageTrackingStore>>;
@@ -12,13 +12,7 @@ export function registerStatusWriteCases(open: Open): void {
     it('uploadPending then getPendingEvent returns the event', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      expect(
-        await store.writeStatus({
-          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          status: RS.Pending,
-          content: sampleEvent(clock, ep),
-        }),
-      ).toBe(true);
+      expect(await uploadAs(store, RS.Pending, id('e'), 's1', ep, sampleEvent(clock, ep))).toBe(true);
       const row = await store.getEventInStatus(
         { endpointId: ep, eventId: id('e'), sessionId: 's1' },
         RS.Pending,
@@ -68,11 +62,7 @@ export function registerStatusWriteCases(open: Open): void {
     it('getNextPendingHandoffEvent returns only the pending handoff row', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('plain'), sessionId: 's1' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('plain'), 's1', RS.Pending]]);
       await store.writeStatus({
         key: { endpointId: ep, eventId: id('failed'), sessionId: 's2' },
         status: RS.Failed,
@@ -92,11 +82,7 @@ export function registerStatusWriteCases(open: Open): void {
     it('getNextPendingHandoffEvent returns null when no handoff exists, and the oldest when several do', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('plain'), sessionId: 's1' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('plain'), 's1', RS.Pending]]);
       expect(await store.getNextPendingHandoffEvent({ endpointId: ep })).toBeNull();
       const park = (enqueued: number) =>
         sampleEvent(clock, ep, {
@@ -146,27 +132,17 @@ export function registerStatusWriteCases(open: Open): void {
     it('repeated uploads leave exactly one row', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('e'), 's1', RS.Failed],
+        [id('e'), 's1', RS.Failed],
+      ]);
       expect((await store.downloadEndpointStateCount(ep)).failedCount).toBe(1);
     });
 
     it('a status transition replaces the previous status (Pending then Completed)', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('e'), 's1', RS.Pending]]);
       await store.writeStatus({
         key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
         status: RS.Completed,
@@ -193,11 +169,7 @@ export function registerStatusWriteCases(open: Open): void {
     it('Completed and Skipped round-trip; only Completed is in the completed listing', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('done'), sessionId: 's1' },
-        status: RS.Completed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('done'), 's1', RS.Completed]]);
       await store.writeStatus({
         key: { endpointId: ep, eventId: id('skipped'), sessionId: 's1' },
         status: RS.Skipped,
@@ -225,11 +197,7 @@ export function registerStatusWriteCases(open: Open): void {
         status: RS.Failed,
         content: sampleEvent(clock, ep, ce),
       });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('native'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [[id('native'), 's1', RS.Failed]]);
       expect(
         await store.getEventInStatus({ endpointId: ep, eventId: id('ce'), sessionId: 's1' }, RS.Failed),
       ).toMatchObject(ce);

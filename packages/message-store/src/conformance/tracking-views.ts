@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
 import { allUnresolvedEventIds } from '../entities/endpoint-state.js';
 import { ResolutionStatus as RS } from '../enums.js';
-import { sampleEvent, uploadAs } from './fixtures.js';
+import { sampleEvent, uploadAs, writeSampleRows } from './fixtures.js';
 import type { OpenedStore } from './harness.js';
 
 type Open = () => Promise<OpenedStore<MessageTrackingStore>>;
@@ -12,26 +12,12 @@ export function registerEndpointViewCases(open: Open): void {
     it('downloadEndpointStateCount groups by status', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('a'), sessionId: 's1' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('b'), sessionId: 's2' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('c'), sessionId: 's3' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('d'), sessionId: 's4' },
-        status: RS.Completed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('a'), 's1', RS.Pending],
+        [id('b'), 's2', RS.Pending],
+        [id('c'), 's3', RS.Failed],
+        [id('d'), 's4', RS.Completed],
+      ]);
       expect(await store.downloadEndpointStateCount(ep)).toMatchObject({
         endpointId: ep,
         pendingCount: 2,
@@ -45,21 +31,11 @@ export function registerEndpointViewCases(open: Open): void {
     it('downloadEndpointSessionStateCount lists the session pending and deferred composite ids', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('p'), sessionId: 's1' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('d'), sessionId: 's1' },
-        status: RS.Deferred,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('f'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('p'), 's1', RS.Pending],
+        [id('d'), 's1', RS.Deferred],
+        [id('f'), 's1', RS.Failed],
+      ]);
       const session = await store.downloadEndpointSessionStateCount({ endpointId: ep, sessionId: 's1' });
       expect(session.pendingEvents).toEqual([`${id('p')}_s1`]);
       expect(session.deferredEvents).toEqual([`${id('d')}_s1`]);
@@ -68,16 +44,10 @@ export function registerEndpointViewCases(open: Open): void {
     it('downloadEndpointSessionStateCountBatch answers every requested session', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('p'), sessionId: 's1' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('d'), sessionId: 's2' },
-        status: RS.Deferred,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('p'), 's1', RS.Pending],
+        [id('d'), 's2', RS.Deferred],
+      ]);
       const batch = await store.downloadEndpointSessionStateCountBatch({
         endpointId: ep,
         sessionIds: ['s1', 's2', 'empty'],
@@ -123,11 +93,7 @@ export function registerEndpointViewCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       for (let i = 0; i < 5; i++) {
-        await store.writeStatus({
-          key: { endpointId: ep, eventId: id(`e${i}`), sessionId: 's1' },
-          status: RS.Failed,
-          content: sampleEvent(clock, ep),
-        });
+        await writeSampleRows(store, clock, ep, [[id(`e${i}`), 's1', RS.Failed]]);
         clock.advance(1000);
       }
       const first = await store.downloadEndpointStatePaging({
@@ -149,16 +115,10 @@ export function registerEndpointViewCases(open: Open): void {
     it('getEventsByIds accepts the composite ids handed out by the state views, and bare event ids', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('a'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('b'), sessionId: 's2' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('a'), 's1', RS.Failed],
+        [id('b'), 's2', RS.Pending],
+      ]);
       const state = await store.downloadEndpointStatePaging({
         endpointId: ep,
         pageSize: 10,
@@ -176,21 +136,11 @@ export function registerEndpointViewCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       expect(await store.getEndpointErrorList(ep)).toBe('');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('f'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('d'), sessionId: 's1' },
-        status: RS.Deferred,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('p'), sessionId: 's1' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('f'), 's1', RS.Failed],
+        [id('d'), 's1', RS.Deferred],
+        [id('p'), 's1', RS.Pending],
+      ]);
       const list = await store.getEndpointErrorList(ep);
       expect(list.endsWith(';')).toBe(true);
       expect(list.split(';').filter(Boolean).sort()).toEqual([`${id('d')}_s1`, `${id('f')}_s1`].sort());
@@ -199,21 +149,11 @@ export function registerEndpointViewCases(open: Open): void {
     it('getBlockedEventsOnSession returns pending and deferred rows with their status', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('p'), sessionId: 's1' },
-        status: RS.Pending,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('d'), sessionId: 's1' },
-        status: RS.Deferred,
-        content: sampleEvent(clock, ep),
-      });
-      await store.writeStatus({
-        key: { endpointId: ep, eventId: id('f'), sessionId: 's1' },
-        status: RS.Failed,
-        content: sampleEvent(clock, ep),
-      });
+      await writeSampleRows(store, clock, ep, [
+        [id('p'), 's1', RS.Pending],
+        [id('d'), 's1', RS.Deferred],
+        [id('f'), 's1', RS.Failed],
+      ]);
       const page = await store.getBlockedEventsOnSession({
         endpointId: ep,
         sessionId: 's1',

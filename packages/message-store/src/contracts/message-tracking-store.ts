@@ -5,6 +5,7 @@ import type {
   EndpointStateCount,
   SessionStateCount,
 } from '../entities/endpoint-state.js';
+import type { FailureGroup, FailureGroupRequest } from '../entities/failure-group.js';
 import type { AuditSearchResult, MessageSearchResult, SearchResponse } from '../entities/filters.js';
 import type { EventReport, MessageAuditEntity } from '../entities/message-audit.js';
 import type { MessageEntity, MessageEntityWrite } from '../entities/message-entity.js';
@@ -107,6 +108,15 @@ export interface TrackingEventSearch {
   getEventsByFilter(request: EventSearchRequest): Promise<SearchResponse>;
 }
 
+/**
+ * Failed and dead-lettered rows grouped by failure signature (`rowFailureSignature`, stamped at the status
+ * write), counted by the store so the view costs the same at a million rows as at ten.
+ */
+export interface TrackingFailureGroups {
+  /** Groups of live Failed and DeadLettered rows, newest `lastSeen` first. */
+  getFailureGroups(request: FailureGroupRequest): Promise<FailureGroup[]>;
+}
+
 /** Operator views over one endpoint's live rows: counts, session state, paging, blocked sessions. */
 export interface TrackingEndpointViews {
   downloadEndpointStateCount(endpointId: string): Promise<EndpointStateCount>;
@@ -175,6 +185,7 @@ export interface MessageTrackingStore
     TrackingRowLifecycle,
     TrackingEventLookups,
     TrackingEventSearch,
+    TrackingFailureGroups,
     TrackingEndpointViews,
     TrackingMessageHistory,
     TrackingAuditsAndReports,

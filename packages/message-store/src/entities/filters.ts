@@ -42,6 +42,8 @@ export interface EventFilter {
   readonly resolutionStatus?: readonly ResolutionStatus[] | null;
   readonly payload?: string | null;
   readonly messageType?: MessageType | null;
+  /** Exact failure signature key (`rowFailureSignature`): only Failed and DeadLettered rows carry one. */
+  readonly failureSignature?: string | null;
 }
 
 export interface MessageFilter {

@@ -9,6 +9,7 @@ import { traceStoreCalls } from '../decorators/trace-store-calls.js';
 import { parseRetentionOptions, type RetentionOptions } from '../retention.js';
 import { createMemoryEndpointMetadata } from './endpoint-metadata.js';
 import { createEndpointViews } from './endpoint-views.js';
+import { createMemoryFailureGroups } from './failure-groups.js';
 import { createMemoryHeartbeatHistory } from './heartbeat-history.js';
 import { createMemoryMetrics } from './metrics.js';
 import { createMemoryServiceHealth } from './service-health.js';
@@ -48,6 +49,7 @@ export function createMemoryMessageStore(options: MemoryMessageStoreOptions = {}
     lifecycle: writes,
     lookups: createTrackingLookups(state),
     search: createTrackingSearch(state),
+    failureGroups: createMemoryFailureGroups(state),
     views: createEndpointViews(state),
     history,
     audits: history,

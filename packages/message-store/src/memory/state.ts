@@ -21,6 +21,8 @@ export interface TrackingRow {
   /** Monotonic write counter; breaks ties between equal timestamps deterministically. */
   seq: number;
   expiresAt: number | null;
+  /** Stamped at the status write (`rowFailureSignature`), like the SQL column. */
+  failureSignature: string | null;
 }
 
 export interface StoredMessage {

@@ -2,7 +2,7 @@ import type { SubscriptionStore } from '../contracts/subscription-store.js';
 import { assertValidStoreEndpointId } from '../reserved-endpoint-ids.js';
 import {
   newEndpointSubscription,
-  subscriptionWantsFailure,
+  subscriptionsWantingFailure,
   withSubscriptionUpdate,
 } from '../subscription-rules.js';
 import { clone, type MemoryState } from './state.js';
@@ -23,10 +23,8 @@ export function createMemorySubscriptions(state: MemoryState): SubscriptionStore
       return onEndpoint(endpointId).map(clone);
     },
 
-    async getSubscriptionsOnEndpointWithEventtype({ endpointId, eventType, payload, errorText }) {
-      return onEndpoint(endpointId)
-        .filter((s) => subscriptionWantsFailure(s, eventType, payload, errorText))
-        .map(clone);
+    async getSubscriptionsOnEndpointWithEventtype(query) {
+      return subscriptionsWantingFailure(onEndpoint(query.endpointId), query).map(clone);
     },
 
     async updateSubscription(subscription) {

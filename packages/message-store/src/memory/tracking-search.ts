@@ -10,13 +10,15 @@ export function createTrackingSearch(state: MemoryState): TrackingEventSearch {
     async getEventsByFilter({ filter, continuationToken, maxItems }) {
       const request = offsetPageRequest(continuationToken ?? null, maxItems);
       const matching = liveRows(state)
-        .filter(({ event: e }) => {
+        .filter((r) => {
+          const e = r.event;
           const json = e.messageContent.eventContent?.eventJson ?? '';
           return (
             matchesTrackedMessageFilter(e, filter) &&
             matchesOneOf(e.resolutionStatus, filter.resolutionStatus) &&
             withinRange(e.updatedAt, filter.updatedAtFrom, filter.updatedAtTo) &&
-            (filter.payload == null || filter.payload === '' || json.includes(filter.payload))
+            (filter.payload == null || filter.payload === '' || json.includes(filter.payload)) &&
+            (!filter.failureSignature || filter.failureSignature === r.failureSignature)
           );
         })
         .sort(newestFirst);

@@ -2,6 +2,7 @@ import { assertValidStatusWriteKey } from '../argument-checks.js';
 import type { TrackingRowLifecycle, TrackingStatusWrites } from '../contracts/message-tracking-store.js';
 import type { StatusWrite, TrackedEventKey } from '../contracts/tracking-requests.js';
 import { FINISHED_STATUSES, ResolutionStatus } from '../enums.js';
+import { rowFailureSignature } from '../failure-groups.js';
 import { toUnresolvedEvent } from '../normalize.js';
 import { FIXED_RETENTION_MS, unresolvedRetentionMs } from '../retention.js';
 import { decideStatusWrite } from '../stale-write-guard.js';
@@ -50,6 +51,7 @@ function applyStatusWrites(state: MemoryState, writes: readonly StatusWrite[]): 
       visibility: 'live',
       seq: nextSeq(state),
       expiresAt: expiryFor(state, status, at.getTime()),
+      failureSignature: rowFailureSignature(incoming),
     });
     return true;
   });
@@ -92,6 +94,7 @@ export function createTrackingWrites(state: MemoryState): WriteMethods {
         visibility: 'live',
         seq: nextSeq(state),
         expiresAt: expiryFor(state, ResolutionStatus.Completed, at.getTime()),
+        failureSignature: null,
       });
       return true;
     },

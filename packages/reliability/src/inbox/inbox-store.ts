@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 
 /**
  * Remembers which messages an endpoint has handled. Key: (endpoint id, message id), compared exactly — case,
@@ -39,12 +40,16 @@ export function inboxBypassReason(
 }
 
 /** A store call failed; transient: the message should be abandoned and redelivered. */
-export class InboxStoreError extends Error {
+export class InboxStoreError extends NimBusError<typeof NimBusErrorCode.Transient> {
   override readonly name = 'InboxStoreError';
   constructor(
     readonly operation: 'check' | 'record' | 'purge',
     options?: { cause?: unknown },
   ) {
-    super(`The inbox store failed during ${operation}; the message should be retried`, options);
+    super(
+      NimBusErrorCode.Transient,
+      `The inbox store failed during ${operation}; the message should be retried`,
+      options,
+    );
   }
 }

@@ -6,6 +6,8 @@ import {
   type MessageEnvelope,
   MessageType,
   MetricName,
+  NimBusError,
+  NimBusErrorCode,
   systemClock,
   TelemetryAttribute,
   TelemetryScope,
@@ -29,8 +31,11 @@ export interface InboxOptions {
 /** `process`: run the handler; `duplicate`: skip it; `bypass`: ids unusable for deduplication, run unguarded. */
 export type InboxDecision = 'process' | 'duplicate' | 'bypass';
 
-export class InboxConfigurationError extends Error {
+export class InboxConfigurationError extends NimBusError<typeof NimBusErrorCode.InvalidOption> {
   override readonly name = 'InboxConfigurationError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(NimBusErrorCode.InvalidOption, message, options);
+  }
 }
 
 /**

@@ -4,6 +4,8 @@ import {
   countMetric,
   type Logger,
   MetricName,
+  NimBusError,
+  NimBusErrorCode,
   Outcome,
   parseTraceParent,
   recordDuration,
@@ -34,8 +36,11 @@ export interface OutboxDispatcherOptions {
   readonly logger?: Logger;
 }
 
-export class OutboxDispatcherConfigurationError extends Error {
+export class OutboxDispatcherConfigurationError extends NimBusError<typeof NimBusErrorCode.InvalidOption> {
   override readonly name = 'OutboxDispatcherConfigurationError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(NimBusErrorCode.InvalidOption, message, options);
+  }
 }
 
 function positive(name: string, value: number, min: number): number {

@@ -1,4 +1,4 @@
-import { HandlerFailedError, isTransportError, type PipelineBehaviour, TransientError } from '@nimbus/core';
+import { HandlerFailedError, isRetryableError, type PipelineBehaviour } from '@nimbus/core';
 import type { Responder } from './responder.js';
 
 /**
@@ -18,8 +18,7 @@ export function replyToFailedRequests(responder: Responder): PipelineBehaviour {
       try {
         await next();
       } catch (error) {
-        const transient = error instanceof TransientError || (isTransportError(error) && error.isRetryable);
-        if (!transient) {
+        if (!isRetryableError(error)) {
           const failure = error instanceof HandlerFailedError ? error.handlerError : error;
           await responder.replyFailure(context.message, failure);
         }

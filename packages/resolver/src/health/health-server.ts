@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger, ReadinessReport } from '@nimbus/core';
+import { type Logger, type ReadinessReport, readinessAnswer } from '@nimbus/core';
 
 export interface HealthServerOptions {
   readonly host?: string;
@@ -34,8 +34,8 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
     const answer = async () => {
       if (path === '/healthz') return json(200, { status: 'ok' });
       if (path === '/readyz') {
-        const report = await options.readiness();
-        return json(report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'not ready', ...report });
+        const { statusCode, body } = readinessAnswer(await options.readiness());
+        return json(statusCode, body);
       }
       if (path === '/metrics' && options.metrics)
         return send(200, options.metrics.contentType, await options.metrics.scrape());

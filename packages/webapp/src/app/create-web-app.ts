@@ -10,6 +10,7 @@ import {
   type Platform,
   type ServiceLifecycle,
   type StopOptions,
+  serviceReadiness,
   systemClock,
   type Transport,
   uuidv7,
@@ -30,7 +31,7 @@ import { type BootstrapResult, bootstrapAdmin, DEFAULT_ADMIN_PASSWORD } from '..
 import { DefaultPasswordCheck } from '../auth/default-password.js';
 import { prepareDummyHash } from '../auth/password.js';
 import { createLimiter, DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-limits.js';
-import { renderApiDocsPage } from '../http/api-docs-page.js';
+import { API_DOCS_ROUTE_DOCS, registerApiDocsRoutes } from '../http/api-docs-routes.js';
 import { installErrorHandler } from '../http/error-handler.js';
 import { installInputGuard } from '../http/input-guard.js';
 import { buildOpenApiDocument } from '../http/openapi.js';
@@ -39,19 +40,20 @@ import type { AnyRouteSpec } from '../http/route.js';
 import { addSecurityHeaders } from '../http/security-headers.js';
 import type { IdentityStore } from '../identity/identity-store.js';
 import { LiveUpdateHub, type SubscribableNotifier } from '../live/live-update-hub.js';
-import { registerSseRoute } from '../live/sse-route.js';
-import { registerStorageHookRoutes } from '../live/storage-hook-routes.js';
+import { LIVE_ROUTE_DOC, registerSseRoute } from '../live/sse-route.js';
+import { registerStorageHookRoutes, STORAGE_HOOK_ROUTE_DOCS } from '../live/storage-hook-routes.js';
 import { StreamRegistry } from '../live/stream-registry.js';
-import { type MetricsEndpoint, registerProbeRoutes } from '../observability/probe-routes.js';
-import { webAppReadiness } from '../observability/web-app-readiness.js';
+import { type MetricsEndpoint, probeRouteDocs, registerProbeRoutes } from '../observability/probe-routes.js';
 import { type BulkJobStore, createMemoryBulkJobStore } from '../operator/bulk-job-store.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
+import { bulkJobRoutes } from '../routes/bulk-job-routes.js';
 import { deadLetterRoutes } from '../routes/dead-letter-routes.js';
 import { endpointRoutes } from '../routes/endpoint-routes.js';
 import { eventRoutes } from '../routes/event-routes.js';
 import { eventTypeRoutes } from '../routes/event-type-routes.js';
+import { failureGroupRoutes } from '../routes/failure-group-routes.js';
 import { healthRoutes } from '../routes/health-routes.js';
 import { metricsRoutes } from '../routes/metrics-routes.js';
 import { platformRoutes } from '../routes/platform-routes.js';
@@ -115,12 +117,19 @@ export interface WebApp extends ServiceLifecycle {
   readonly bootstrap: BootstrapResult;
   readonly uiBuilt: boolean;
   readonly openApi: ReturnType<typeof buildOpenApiDocument>;
+  /** Every method and URL Fastify registered (the UI's static files and automatic HEAD routes included). */
+  readonly registeredRoutes: readonly RegisteredRoute[];
   /** Starts listening; resolves the base URL (`http://127.0.0.1:12345`). */
   listen(options?: { readonly host?: string; readonly port?: number }): Promise<string>;
   /** The base URL once listening. */
   readonly url: string | null;
   /** Stops taking requests and ends live streams; in-flight requests get `timeoutMs` (default 10 000) to finish. */
   close(options?: StopOptions): Promise<void>;
+}
+
+export interface RegisteredRoute {
+  readonly method: string;
+  readonly url: string;
 }
 
 const VERSION = '0.1.0';
@@ -164,6 +173,10 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     bodyLimit: 2 * 1024 * 1024,
     // Room for a percent-encoded id of MAX_ID_LENGTH characters; the route schemas then name a longer one (400).
     maxParamLength: 2000,
+  });
+  const registeredRoutes: RegisteredRoute[] = [];
+  server.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url });
   });
   server.addHook('onSend', async (request, reply, payload) => {
     reply.header('X-Request-Id', request.id);
@@ -220,6 +233,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     version: VERSION,
   };
   const actions = new OperatorActions(deps);
+  const bulkJobs = new BulkJobs(hub, bulkJobStore, clock, logger);
   const routes: AnyRouteSpec[] = [
     ...accountRoutes({
       identityStore,
@@ -245,7 +259,9 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...endpointRoutes(deps),
     ...deadLetterRoutes(deps),
     ...eventRoutes(deps),
-    ...actionRoutes(deps, actions, new BulkJobs(hub, bulkJobStore, clock, logger)),
+    ...actionRoutes(deps, actions),
+    ...bulkJobRoutes(deps, actions, bulkJobs),
+    ...failureGroupRoutes(deps),
     ...metricsRoutes(deps),
     ...healthRoutes(deps),
     ...platformRoutes(deps),
@@ -253,13 +269,15 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...userRoutes(deps),
   ];
   for (const route of routes) registerRoute(server, authenticator, route);
-  const openApi = buildOpenApiDocument(routes, { title: 'NimBus WebApp API', version: VERSION });
-  server.get('/openapi.json', async () => openApi);
-  server.get('/api-docs', async (_request, reply) =>
-    reply.type('text/html; charset=utf-8').send(renderApiDocsPage(openApi)),
-  );
+  const openApi = buildOpenApiDocument(routes, { title: 'NimBus WebApp API', version: VERSION }, [
+    ...API_DOCS_ROUTE_DOCS,
+    ...probeRouteDocs(options),
+    LIVE_ROUTE_DOC,
+    ...(options.storageHookKey ? STORAGE_HOOK_ROUTE_DOCS : []),
+  ]);
+  registerApiDocsRoutes(server, openApi);
   registerProbeRoutes(server, {
-    readiness: () => webAppReadiness({ store, transport: options.transport, notifier }),
+    readiness: () => serviceReadiness({ store, transport: options.transport, liveUpdates: notifier }),
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
   });
@@ -302,6 +320,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     bootstrap,
     uiBuilt: built,
     openApi,
+    registeredRoutes,
     get url() {
       return url;
     },

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { AnyRouteSpec } from './route.js';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../auth/cookies.js';
+import type { DocumentedRoute, DocumentedSecurity } from './documented-route.js';
+import type { AnyRouteSpec, HttpMethod } from './route.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -37,6 +39,7 @@ const ERROR_RESPONSE = {
             items: {
               type: 'object',
               properties: { path: { type: 'string' }, message: { type: 'string' } },
+              required: ['path', 'message'],
             },
           },
         },
@@ -46,50 +49,153 @@ const ERROR_RESPONSE = {
   },
 };
 
-/** Builds the OpenAPI 3.1 document from the registered routes' zod schemas. */
+const SECURITY_SCHEMES = {
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: SESSION_COOKIE,
+    description: `Set by POST /account/login (HttpOnly, SameSite=Strict). POST, PUT and DELETE with this cookie also need the ${CSRF_HEADER} header.`,
+  },
+  csrfHeader: {
+    type: 'apiKey',
+    in: 'header',
+    name: CSRF_HEADER,
+    description: `The value of the ${CSRF_COOKIE} cookie set at sign-in; required on POST, PUT and DELETE made with the session cookie.`,
+  },
+  apiToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A personal API token (nimbus_pat_…) from POST /api/account/tokens; no CSRF header needed.',
+  },
+  webhookKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Webhook-Key',
+    description: 'The storage-hook key the WebApp was started with (storageHookKey).',
+  },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'NIMBUS_METRICS_TOKEN, when the WebApp was started with one.',
+  },
+};
+
+const UNSAFE_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'DELETE']);
+
+function securityOf(kind: DocumentedSecurity, method: HttpMethod): { security?: unknown[] } {
+  switch (kind) {
+    case 'anonymous':
+      return {};
+    case 'session':
+      return {
+        security: [
+          UNSAFE_METHODS.has(method) ? { sessionCookie: [], csrfHeader: [] } : { sessionCookie: [] },
+          { apiToken: [] },
+        ],
+      };
+    case 'webhookKey':
+      return { security: [{ webhookKey: [] }] };
+    case 'metricsToken':
+      return { security: [{ metricsToken: [] }] };
+  }
+}
+
+function openApiPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function operationIdOf(method: HttpMethod, path: string): string {
+  const words = path
+    .replace(/[{}]/g, '')
+    .replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''));
+  return `${method.toLowerCase()}${words}`;
+}
+
+function errorResponses(security: DocumentedSecurity): Record<string, unknown> {
+  return {
+    '400': ERROR_RESPONSE,
+    ...(security === 'anonymous' ? {} : { '401': ERROR_RESPONSE }),
+    ...(security === 'session' ? { '403': ERROR_RESPONSE } : {}),
+    '404': ERROR_RESPONSE,
+  };
+}
+
+function specOperation(route: AnyRouteSpec): Record<string, unknown> {
+  const security: DocumentedSecurity = route.access === 'authenticated' ? 'session' : 'anonymous';
+  const success = String(route.successStatus ?? (route.response ? 200 : 204));
+  return {
+    tags: [route.tag],
+    summary: route.summary,
+    operationId: operationIdOf(route.method, openApiPath(route.url)),
+    parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
+    responses: {
+      [success]: route.response
+        ? {
+            description: 'OK',
+            content: { 'application/json': { schema: toSchema(route.response, 'output') } },
+          }
+        : { description: 'No content' },
+      ...errorResponses(security),
+    },
+    ...securityOf(security, route.method),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: toSchema(route.body, 'input') } },
+          },
+        }
+      : {}),
+  };
+}
+
+function documentedOperation(route: DocumentedRoute): Record<string, unknown> {
+  const { success } = route;
+  const content = success.contentType
+    ? {
+        content: {
+          [success.contentType]: { schema: success.schema ? toSchema(success.schema, 'output') : {} },
+        },
+      }
+    : {};
+  const others = Object.fromEntries(
+    Object.entries(route.otherResponses ?? {}).map(([status, description]) => [status, { description }]),
+  );
+  return {
+    tags: [route.tag],
+    summary: route.summary,
+    operationId: operationIdOf(route.method, openApiPath(route.url)),
+    parameters: parametersOf(route.params, 'path'),
+    responses: {
+      [String(success.status)]: { description: success.description, ...content },
+      ...(route.security === 'anonymous' ? {} : { '401': ERROR_RESPONSE }),
+      ...others,
+    },
+    ...securityOf(route.security, route.method),
+  };
+}
+
+/**
+ * Builds the OpenAPI 3.1 document: the registered API routes from their zod schemas, and the routes
+ * registered on Fastify directly (live stream, probes, the document itself) from their descriptions.
+ */
 export function buildOpenApiDocument(
   routes: readonly AnyRouteSpec[],
   info: { title: string; version: string },
+  documented: readonly DocumentedRoute[] = [],
 ) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    const path = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    const success = String(route.successStatus ?? (route.response ? 200 : 204));
-    const operation: Record<string, unknown> = {
-      tags: [route.tag],
-      summary: route.summary,
-      operationId: `${route.method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-      parameters: [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')],
-      responses: {
-        [success]: route.response
-          ? {
-              description: 'OK',
-              content: { 'application/json': { schema: toSchema(route.response, 'output') } },
-            }
-          : { description: 'No content' },
-        '400': ERROR_RESPONSE,
-        ...(route.access === 'authenticated' ? { '401': ERROR_RESPONSE, '403': ERROR_RESPONSE } : {}),
-        '404': ERROR_RESPONSE,
-      },
-      ...(route.access === 'authenticated' ? { security: [{ sessionCookie: [] }] } : {}),
-    };
-    if (route.body) {
-      operation.requestBody = {
-        required: true,
-        content: { 'application/json': { schema: toSchema(route.body, 'input') } },
-      };
-    }
+  const add = (method: HttpMethod, url: string, operation: Record<string, unknown>) => {
+    const path = openApiPath(url);
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operation;
-  }
+    paths[path][method.toLowerCase()] = operation;
+  };
+  for (const route of routes) add(route.method, route.url, specOperation(route));
+  for (const route of documented) add(route.method, route.url, documentedOperation(route));
   return {
     openapi: '3.1.0',
     info,
-    components: {
-      securitySchemes: {
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'nimbus_session' },
-      },
-    },
+    components: { securitySchemes: SECURITY_SCHEMES },
     paths,
   };
 }

@@ -10,6 +10,8 @@ export type LiveUpdate =
       readonly type: 'bulkprogress';
       readonly jobId: string;
       readonly endpointId: string;
+      /** Every endpoint the job acts on: only users who may read all of them hear of it. */
+      readonly endpointIds: readonly string[];
       readonly processed: number;
       readonly total: number;
       readonly done: boolean;

@@ -1,6 +1,7 @@
-import type { ReadinessReport } from '@nimbus/core';
+import { type ReadinessReport, readinessAnswer } from '@nimbus/core';
 import type { FastifyInstance } from 'fastify';
 import { sameToken } from '../auth/tokens.js';
+import type { DocumentedRoute } from '../http/documented-route.js';
 
 /** A Prometheus text exposition, produced on each scrape. */
 export interface MetricsEndpoint {
@@ -15,6 +16,41 @@ export interface ProbeRouteOptions {
   readonly metricsToken?: string;
 }
 
+/** The probes as the OpenAPI document lists them (`/metrics` only when served). */
+export function probeRouteDocs(
+  options: Pick<ProbeRouteOptions, 'metrics' | 'metricsToken'>,
+): DocumentedRoute[] {
+  const docs: DocumentedRoute[] = [
+    {
+      method: 'GET',
+      url: '/healthz',
+      tag: 'Probes',
+      summary: 'Liveness: the process serves requests',
+      security: 'anonymous',
+      success: { status: 200, description: '{"status":"ok"}', contentType: 'application/json' },
+    },
+    {
+      method: 'GET',
+      url: '/readyz',
+      tag: 'Probes',
+      summary: 'Readiness: store, transport and notifier answer, migrations current',
+      security: 'anonymous',
+      success: { status: 200, description: 'Ready, with each check', contentType: 'application/json' },
+      otherResponses: { '503': 'Not ready; checks.<name>.reason says why' },
+    },
+  ];
+  if (options.metrics)
+    docs.push({
+      method: 'GET',
+      url: '/metrics',
+      tag: 'Probes',
+      summary: 'Prometheus text exposition',
+      security: options.metricsToken ? 'metricsToken' : 'anonymous',
+      success: { status: 200, description: 'Prometheus text format', contentType: 'text/plain' },
+    });
+  return docs;
+}
+
 /**
  * Unauthenticated probes for orchestrators and monitoring: `/healthz` (the process answers), `/readyz`
  * (store and transport reachable, migrations current; 503 otherwise) and `/metrics` (Prometheus).
@@ -24,11 +60,8 @@ export function registerProbeRoutes(app: FastifyInstance, options: ProbeRouteOpt
     reply.header('Cache-Control', 'no-store').send({ status: 'ok' }),
   );
   app.get('/readyz', async (_request, reply) => {
-    const report = await options.readiness();
-    return reply
-      .code(report.ready ? 200 : 503)
-      .header('Cache-Control', 'no-store')
-      .send({ status: report.ready ? 'ready' : 'not ready', ...report });
+    const { statusCode, body } = readinessAnswer(await options.readiness());
+    return reply.code(statusCode).header('Cache-Control', 'no-store').send(body);
   });
   const metrics = options.metrics;
   if (!metrics) return;

@@ -1,34 +1,52 @@
 import { type Clock, type Logger, uuidv7 } from '@nimbus/core';
 import { HttpError } from '../http/http-error.js';
 import type { LiveUpdateHub } from '../live/live-update-hub.js';
-import type { BulkJobStore, StoredBulkJob } from './bulk-job-store.js';
+import type {
+  BulkAction,
+  BulkJobItem,
+  BulkJobProgress,
+  BulkJobStore,
+  StoredBulkJob,
+} from './bulk-job-store.js';
 
-export interface BulkJobStatus {
-  readonly jobId: string;
-  readonly action: string;
-  readonly endpointId: string;
-  readonly total: number;
-  readonly processed: number;
-  readonly succeeded: number;
-  readonly failed: number;
-  readonly errors: readonly { readonly eventId: string; readonly message: string }[];
+export interface BulkJobStatus extends Omit<StoredBulkJob, 'owner' | 'leaseUntil'> {
+  readonly remaining: number;
   readonly done: boolean;
-  /** The instance running it stopped before it finished (a restart or a crash); the rest was not run. */
+  /** Running, but the instance running it stopped before it finished (a restart or a crash): resumable. */
   readonly interrupted: boolean;
 }
 
+/** What a job does to one event: resolves with the control message sent; a 409 is a refusal. */
+export type BulkItemRun = (item: BulkJobItem) => Promise<{ readonly messageId: string | null }>;
+
+export interface BulkJobSpec {
+  readonly jobId: string;
+  readonly action: BulkAction;
+  readonly endpointIds: readonly string[];
+  readonly filter: Readonly<Record<string, unknown>>;
+  readonly createdBy: string;
+  readonly comment: string | null;
+}
+
 const CONCURRENCY = 4;
-/** Each progress write extends the owner's lease by this much; past it an unfinished job reads as interrupted. */
+/** Each progress write extends the owner's lease by this much; past it a running job reads as interrupted. */
 const LEASE_MS = 30_000;
 const KEEP_FINISHED_MS = 7 * 24 * 3_600_000;
+const MAX_LISTED_ERRORS = 100;
+/** Pending items read at a time. */
+const CHUNK = 200;
+/** Live progress is pushed at most this often (and always when the job ends). */
+const PUSH_EVERY_MS = 200;
 
 /**
- * Runs bulk operator actions in the background. Progress is stored (a table beside the identity tables), so
- * every WebApp instance reports the same job, and it outlasts a restart; the running instance also pushes
- * `bulkprogress` to its own browsers.
+ * Runs bulk operator actions in the background over a stored snapshot of the events they act on. Progress,
+ * outcomes per event and the history live in the job store (a table beside the identity tables), so every
+ * WebApp instance reports the same job and it outlasts a restart: a job whose instance stopped reads
+ * `interrupted` and resumes where it stopped. The running instance pushes `bulkprogress` to its browsers.
  */
 export class BulkJobs {
   readonly #instance = uuidv7();
+  readonly #running = new Set<string>();
 
   constructor(
     private readonly hub: LiveUpdateHub,
@@ -39,93 +57,181 @@ export class BulkJobs {
 
   async get(jobId: string): Promise<BulkJobStatus | null> {
     const job = await this.store.get(jobId);
-    return job ? this.#status(job) : null;
+    return job ? this.status(job) : null;
   }
 
+  async list(limit: number, before: string | null): Promise<BulkJobStatus[]> {
+    return (await this.store.list({ limit, before })).map((job) => this.status(job));
+  }
+
+  items(jobId: string, page: Parameters<BulkJobStore['items']>[1]): Promise<BulkJobItem[]> {
+    return this.store.items(jobId, page);
+  }
+
+  /** Stores the job with its events and starts it; `finished` settles when the last event was acted on. */
   async start(
-    action: string,
-    endpointId: string,
-    eventIds: readonly string[],
-    run: (eventId: string) => Promise<void>,
+    spec: BulkJobSpec,
+    targets: readonly Omit<BulkJobItem, 'position'>[],
+    run: BulkItemRun,
   ): Promise<{ job: BulkJobStatus; finished: Promise<BulkJobStatus> }> {
     const now = this.clock.now();
-    let job: StoredBulkJob = {
-      jobId: uuidv7(),
-      action,
-      endpointId,
-      total: eventIds.length,
+    const job: StoredBulkJob = {
+      ...spec,
+      endpointId: spec.endpointIds[0] ?? '',
+      total: targets.length,
       processed: 0,
       succeeded: 0,
+      refused: 0,
       failed: 0,
       errors: [],
-      done: eventIds.length === 0,
+      state: targets.length === 0 ? 'completed' : 'running',
+      cancelRequested: false,
       owner: this.#instance,
       leaseUntil: now + LEASE_MS,
       createdAt: now,
+      finishedAt: targets.length === 0 ? now : null,
     };
-    await this.store.create(job);
+    await this.store.create(job, targets);
     void this.store.pruneFinished(now - KEEP_FINISHED_MS).catch((error: unknown) => {
       this.logger.warn({ error }, 'Could not prune finished bulk jobs');
     });
-    // Progress writes of one job are chained, so the stored row only ever moves forward.
-    let writes: Promise<void> = Promise.resolve();
-    const update = (change: Partial<StoredBulkJob>) => {
-      job = { ...job, ...change, leaseUntil: this.clock.now() + LEASE_MS };
-      const snapshot = job;
-      writes = writes
-        .then(() => this.store.save(snapshot))
-        .catch((error: unknown) => {
-          this.logger.warn({ error, jobId: snapshot.jobId }, 'Could not store bulk job progress');
-        });
-      this.hub.publish({
-        type: 'bulkprogress',
-        jobId: job.jobId,
-        endpointId,
-        processed: job.processed,
-        total: job.total,
-        done: job.done,
-      });
-    };
-    const queue = [...eventIds];
-    const worker = async () => {
-      for (let eventId = queue.shift(); eventId !== undefined; eventId = queue.shift()) {
-        try {
-          await run(eventId);
-          update({ processed: job.processed + 1, succeeded: job.succeeded + 1 });
-        } catch (error) {
-          const message =
-            error instanceof HttpError || error instanceof Error ? error.message : String(error);
-          update({
-            processed: job.processed + 1,
-            failed: job.failed + 1,
-            errors: [...job.errors, { eventId, message }],
-          });
-        }
-      }
-    };
-    const initial = this.#status(job);
-    const finished = Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker)).then(
-      async () => {
-        update({ done: true });
-        await writes;
-        return this.#status(job);
-      },
-    );
-    return { job: initial, finished };
+    return { job: this.status(job), finished: this.#run(job, run) };
   }
 
-  #status(job: StoredBulkJob): BulkJobStatus {
+  /** Takes over an interrupted job and acts on the events it had not reached; null when it cannot be claimed. */
+  async resume(jobId: string, run: BulkItemRun): Promise<{ finished: Promise<BulkJobStatus> } | null> {
+    const now = this.clock.now();
+    if (!(await this.store.claim(jobId, this.#instance, now + LEASE_MS, now))) return null;
+    const job = await this.store.get(jobId);
+    if (!job) return null;
+    return { finished: this.#run(job, run) };
+  }
+
+  /** Asks the running instance to stop; a job nobody runs any more (interrupted) is cancelled at once. */
+  async cancel(job: BulkJobStatus): Promise<void> {
+    await this.store.requestCancel(job.jobId);
+    if (job.interrupted) {
+      const stored = await this.store.get(job.jobId);
+      if (stored && stored.state === 'running')
+        await this.store.save({ ...stored, state: 'cancelled', finishedAt: this.clock.now() });
+    }
+  }
+
+  /**
+   * The engine has the last word: an event whose control message it refused (its `Refused` audit row names
+   * the message) is reported `refused (reason)`, not as done. Checked for the sent items given.
+   */
+  async settleRefusals(
+    jobId: string,
+    items: readonly BulkJobItem[],
+    refusalOf: (item: BulkJobItem) => Promise<string | null>,
+  ): Promise<BulkJobItem[]> {
+    const settled: BulkJobItem[] = [];
+    for (const item of items) {
+      const reason = item.outcome === 'sent' && item.messageId ? await refusalOf(item) : null;
+      if (reason !== null && (await this.store.markRefused(jobId, item.position, reason)))
+        settled.push({ ...item, outcome: 'refused', message: reason });
+      else settled.push(item);
+    }
+    return settled;
+  }
+
+  status(job: StoredBulkJob): BulkJobStatus {
+    const { owner: _owner, leaseUntil, ...rest } = job;
     return {
-      jobId: job.jobId,
-      action: job.action,
-      endpointId: job.endpointId,
-      total: job.total,
-      processed: job.processed,
-      succeeded: job.succeeded,
-      failed: job.failed,
-      errors: job.errors,
-      done: job.done,
-      interrupted: !job.done && job.leaseUntil < this.clock.now(),
+      ...rest,
+      remaining: job.total - job.processed,
+      done: job.state !== 'running',
+      interrupted: job.state === 'running' && !this.#running.has(job.jobId) && leaseUntil < this.clock.now(),
     };
+  }
+
+  async #run(initial: StoredBulkJob, run: BulkItemRun): Promise<BulkJobStatus> {
+    let job = initial;
+    if (job.state !== 'running') return this.status(job);
+    this.#running.add(job.jobId);
+    let writes: Promise<void> = Promise.resolve();
+    let pushedAt = 0;
+    const write = (work: () => Promise<void>) => {
+      writes = writes.then(work).catch((error: unknown) => {
+        this.logger.warn({ error, jobId: job.jobId }, 'Could not store bulk job progress');
+      });
+    };
+    const progress = (change: Partial<BulkJobProgress>) => {
+      job = { ...job, ...change, leaseUntil: this.clock.now() + LEASE_MS };
+      const snapshot: BulkJobProgress = job;
+      write(() => this.store.save(snapshot));
+      const now = this.clock.now();
+      if (job.state !== 'running' || now - pushedAt >= PUSH_EVERY_MS) {
+        pushedAt = now;
+        this.#push(job);
+      }
+    };
+    const settle = (
+      item: BulkJobItem,
+      outcome: 'sent' | 'refused' | 'failed',
+      message: string | null,
+      id: string | null,
+    ) => {
+      write(() => this.store.setItemOutcome(job.jobId, item.position, outcome, { message, messageId: id }));
+      const errors =
+        outcome === 'sent' || job.errors.length >= MAX_LISTED_ERRORS
+          ? job.errors
+          : [...job.errors, { eventId: item.eventId, message: `${outcome} (${message})` }];
+      progress({
+        processed: job.processed + 1,
+        succeeded: job.succeeded + (outcome === 'sent' ? 1 : 0),
+        refused: job.refused + (outcome === 'refused' ? 1 : 0),
+        failed: job.failed + (outcome === 'failed' ? 1 : 0),
+        errors,
+      });
+    };
+    try {
+      let cancelled = false;
+      while (!cancelled) {
+        await writes;
+        const pending = await this.store.items(job.jobId, { offset: 0, limit: CHUNK, outcome: 'pending' });
+        if (pending.length === 0) break;
+        const queue = [...pending];
+        const worker = async () => {
+          for (let item = queue.shift(); item !== undefined && !cancelled; item = queue.shift()) {
+            if ((await this.store.get(job.jobId))?.cancelRequested) {
+              cancelled = true;
+              break;
+            }
+            try {
+              const { messageId } = await run(item);
+              settle(item, 'sent', null, messageId);
+            } catch (error) {
+              const message = error instanceof Error ? error.message : String(error);
+              settle(
+                item,
+                error instanceof HttpError && error.status === 409 ? 'refused' : 'failed',
+                message,
+                null,
+              );
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+      }
+      progress({ state: cancelled ? 'cancelled' : 'completed', finishedAt: this.clock.now() });
+      await writes;
+      return this.status(job);
+    } finally {
+      this.#running.delete(job.jobId);
+    }
+  }
+
+  #push(job: StoredBulkJob): void {
+    this.hub.publish({
+      type: 'bulkprogress',
+      jobId: job.jobId,
+      endpointId: job.endpointId,
+      endpointIds: job.endpointIds,
+      processed: job.processed,
+      total: job.total,
+      done: job.state !== 'running',
+    });
   }
 }

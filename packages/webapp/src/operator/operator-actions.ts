@@ -70,6 +70,7 @@ export class OperatorActions {
     row: UnresolvedEvent,
     editedJson?: { eventJson: string; eventTypeId?: string | undefined },
     comment?: string | null,
+    context?: Record<string, unknown>,
   ) {
     const action: OperatorAction = editedJson ? 'resubmitWithChanges' : 'resubmit';
     this.#requireStatus(row, RESUBMITTABLE, action);
@@ -87,14 +88,20 @@ export class OperatorActions {
     const message = resubmissionRequest(row, content, this.deps.clock.now());
     return this.#done(principal, action, row, message, {
       ...withComment(comment),
+      ...context,
       ...(editedJson ? { eventTypeId: content.eventTypeId, eventJson: content.eventJson } : {}),
     });
   }
 
-  async skip(principal: Principal, row: UnresolvedEvent, comment?: string | null) {
+  async skip(
+    principal: Principal,
+    row: UnresolvedEvent,
+    comment?: string | null,
+    context?: Record<string, unknown>,
+  ) {
     this.#requireStatus(row, RESUBMITTABLE, 'skip');
     const message = skipRequest(row, this.deps.clock.now());
-    return this.#done(principal, 'skip', row, message, withComment(comment));
+    return this.#done(principal, 'skip', row, message, { ...withComment(comment), ...context });
   }
 
   /** An operator's note on the event ("called the ERP team"): one Comment audit row, nothing sent. */

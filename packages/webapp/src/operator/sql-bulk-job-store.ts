@@ -1,25 +1,14 @@
 import { openPostgresPool, openSqliteDatabase } from '@nimbus/sql';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import type { BulkJobStore, StoredBulkJob } from './bulk-job-store.js';
-
-interface BulkJobsTable {
-  job_id: string;
-  action: string;
-  endpoint_id: string;
-  total: number;
-  processed: number;
-  succeeded: number;
-  failed: number;
-  errors_json: string;
-  done: number;
-  owner: string;
-  lease_until: number;
-  created_at: number;
-}
-
-interface BulkJobDatabase {
-  nimbus_bulk_jobs: BulkJobsTable;
-}
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type {
+  BulkItemOutcome,
+  BulkJobItem,
+  BulkJobProgress,
+  BulkJobState,
+  BulkJobStore,
+  StoredBulkJob,
+} from './bulk-job-store.js';
+import { type BulkJobDatabase, type BulkJobsTable, ensureBulkJobTables } from './sql-bulk-job-tables.js';
 
 export type SqlBulkJobStoreOptions =
   | {
@@ -29,46 +18,59 @@ export type SqlBulkJobStoreOptions =
     }
   | { readonly dialect: 'postgres'; readonly connectionString: string; readonly schema?: string };
 
+/** Items per insert statement (8 columns each, inside both engines' parameter limits). */
+const ITEMS_PER_STATEMENT = 500;
+
 function toJob(row: BulkJobsTable): StoredBulkJob {
+  const done = Number(row.done) === 1;
   return {
     jobId: row.job_id,
-    action: row.action,
+    action: row.action as StoredBulkJob['action'],
     endpointId: row.endpoint_id,
+    // Jobs stored before these columns existed act on one endpoint and were started from a list of ids.
+    endpointIds: row.endpoint_ids_json ? (JSON.parse(row.endpoint_ids_json) as string[]) : [row.endpoint_id],
+    filter: row.filter_json ? (JSON.parse(row.filter_json) as Record<string, unknown>) : {},
+    createdBy: row.created_by ?? '',
+    comment: row.comment ?? null,
     total: Number(row.total),
     processed: Number(row.processed),
     succeeded: Number(row.succeeded),
+    refused: Number(row.refused ?? 0),
     failed: Number(row.failed),
     errors: JSON.parse(row.errors_json) as StoredBulkJob['errors'],
-    done: Number(row.done) === 1,
+    state: (row.state as BulkJobState | null) ?? (done ? 'completed' : 'running'),
+    cancelRequested: Number(row.cancel_requested ?? 0) === 1,
     owner: row.owner,
     leaseUntil: Number(row.lease_until),
     createdAt: Number(row.created_at),
+    finishedAt: row.finished_at === null || row.finished_at === undefined ? null : Number(row.finished_at),
   };
 }
 
-function toRow(job: StoredBulkJob): BulkJobsTable {
+function progressColumns(progress: BulkJobProgress) {
   return {
-    job_id: job.jobId,
-    action: job.action,
-    endpoint_id: job.endpointId,
-    total: job.total,
-    processed: job.processed,
-    succeeded: job.succeeded,
-    failed: job.failed,
-    errors_json: JSON.stringify(job.errors),
-    done: job.done ? 1 : 0,
-    owner: job.owner,
-    lease_until: job.leaseUntil,
-    created_at: job.createdAt,
+    processed: progress.processed,
+    succeeded: progress.succeeded,
+    refused: progress.refused,
+    failed: progress.failed,
+    errors_json: JSON.stringify(progress.errors),
+    done: progress.state === 'running' ? 0 : 1,
+    state: progress.state,
+    owner: progress.owner,
+    lease_until: progress.leaseUntil,
+    finished_at: progress.finishedAt,
   };
 }
 
-/** Bulk jobs in one table, `nimbus_bulk_jobs`, on SQLite or PostgreSQL (the store's database, its schema). */
+/**
+ * Bulk jobs in `nimbus_bulk_jobs` and their events in `nimbus_bulk_job_items`, on SQLite or PostgreSQL (the
+ * store's database, its schema). Tables from an older version get the new columns when opened.
+ */
 export function createSqlBulkJobStore(options: SqlBulkJobStoreOptions): BulkJobStore {
   const schema = options.dialect === 'postgres' ? (options.schema ?? 'nimbus') : null;
   if (schema !== null && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema))
     throw new Error(`Bulk job store schema '${schema}' is not a safe SQL identifier.`);
-  const root = new Kysely<BulkJobDatabase>({
+  const root: Kysely<BulkJobDatabase> = new Kysely<BulkJobDatabase>({
     dialect:
       options.dialect === 'sqlite'
         ? new SqliteDialect({ database: openSqliteDatabase(options.filename) })
@@ -80,34 +82,61 @@ export function createSqlBulkJobStore(options: SqlBulkJobStoreOptions): BulkJobS
             }),
           }),
   });
-  const db = schema === null ? root : root.withSchema(schema);
+  const scoped = (db: Kysely<BulkJobDatabase>) => (schema === null ? db : db.withSchema(schema));
+  const db = scoped(root);
+  const setOutcome = (
+    jobId: string,
+    position: number,
+    outcome: BulkItemOutcome,
+    detail: { message: string | null; messageId: string | null },
+  ) =>
+    db
+      .updateTable('nimbus_bulk_job_items')
+      .set({ outcome, message: detail.message, message_id: detail.messageId })
+      .where('job_id', '=', jobId)
+      .where('position', '=', position);
   return {
-    async initialize() {
-      if (schema !== null) await root.schema.createSchema(schema).ifNotExists().execute();
-      const integer = options.dialect === 'postgres' ? 'bigint' : 'integer';
-      await db.schema
-        .createTable('nimbus_bulk_jobs')
-        .ifNotExists()
-        .addColumn('job_id', 'text', (c) => c.primaryKey())
-        .addColumn('action', 'text', (c) => c.notNull())
-        .addColumn('endpoint_id', 'text', (c) => c.notNull())
-        .addColumn('total', 'integer', (c) => c.notNull())
-        .addColumn('processed', 'integer', (c) => c.notNull())
-        .addColumn('succeeded', 'integer', (c) => c.notNull())
-        .addColumn('failed', 'integer', (c) => c.notNull())
-        .addColumn('errors_json', 'text', (c) => c.notNull())
-        .addColumn('done', 'integer', (c) => c.notNull())
-        .addColumn('owner', 'text', (c) => c.notNull())
-        .addColumn('lease_until', integer, (c) => c.notNull())
-        .addColumn('created_at', integer, (c) => c.notNull())
+    initialize: () => ensureBulkJobTables(root, db, options.dialect, schema),
+    async create(job, items) {
+      await root.transaction().execute(async (trx) => {
+        const tx = scoped(trx);
+        await tx
+          .insertInto('nimbus_bulk_jobs')
+          .values({
+            job_id: job.jobId,
+            action: job.action,
+            endpoint_id: job.endpointId,
+            endpoint_ids_json: JSON.stringify(job.endpointIds),
+            filter_json: JSON.stringify(job.filter),
+            created_by: job.createdBy,
+            comment: job.comment,
+            total: job.total,
+            created_at: job.createdAt,
+            cancel_requested: job.cancelRequested ? 1 : 0,
+            ...progressColumns(job),
+          })
+          .execute();
+        for (let from = 0; from < items.length; from += ITEMS_PER_STATEMENT) {
+          const rows = items.slice(from, from + ITEMS_PER_STATEMENT).map((item, i) => ({
+            job_id: job.jobId,
+            position: from + i,
+            endpoint_id: item.endpointId,
+            event_id: item.eventId,
+            session_id: item.sessionId,
+            outcome: item.outcome,
+            message: item.message,
+            message_id: item.messageId,
+          }));
+          await tx.insertInto('nimbus_bulk_job_items').values(rows).execute();
+        }
+      });
+    },
+    async save(progress) {
+      await db
+        .updateTable('nimbus_bulk_jobs')
+        .set(progressColumns(progress))
+        .where('job_id', '=', progress.jobId)
         .execute();
-    },
-    async create(job) {
-      await db.insertInto('nimbus_bulk_jobs').values(toRow(job)).execute();
-    },
-    async save(job) {
-      const { job_id, ...progress } = toRow(job);
-      await db.updateTable('nimbus_bulk_jobs').set(progress).where('job_id', '=', job_id).execute();
     },
     async get(jobId) {
       const row = await db
@@ -117,13 +146,93 @@ export function createSqlBulkJobStore(options: SqlBulkJobStoreOptions): BulkJobS
         .executeTakeFirst();
       return row ? toJob(row) : null;
     },
-    async pruneFinished(before) {
+    async list({ limit, before }) {
+      let query = db.selectFrom('nimbus_bulk_jobs').selectAll();
+      if (before) {
+        const anchor = await this.get(before);
+        if (anchor)
+          query = query.where((eb) =>
+            eb.or([
+              eb('created_at', '<', anchor.createdAt),
+              eb.and([eb('created_at', '=', anchor.createdAt), eb('job_id', '<', anchor.jobId)]),
+            ]),
+          );
+      }
+      const rows = await query.orderBy('created_at', 'desc').orderBy('job_id', 'desc').limit(limit).execute();
+      return rows.map(toJob);
+    },
+    async items(jobId, { offset, limit, outcome }) {
+      let query = db.selectFrom('nimbus_bulk_job_items').selectAll().where('job_id', '=', jobId);
+      if (outcome) query = query.where('outcome', '=', outcome);
+      const rows = await query.orderBy('position').limit(limit).offset(offset).execute();
+      return rows.map(
+        (r): BulkJobItem => ({
+          position: Number(r.position),
+          endpointId: r.endpoint_id,
+          eventId: r.event_id,
+          sessionId: r.session_id,
+          outcome: r.outcome as BulkItemOutcome,
+          message: r.message,
+          messageId: r.message_id,
+        }),
+      );
+    },
+    async setItemOutcome(jobId, position, outcome, detail) {
+      await setOutcome(jobId, position, outcome, detail).execute();
+    },
+    async markRefused(jobId, position, reason) {
+      return root.transaction().execute(async (trx) => {
+        const tx = scoped(trx);
+        const changed = await tx
+          .updateTable('nimbus_bulk_job_items')
+          .set({ outcome: 'refused', message: reason })
+          .where('job_id', '=', jobId)
+          .where('position', '=', position)
+          .where('outcome', '=', 'sent')
+          .executeTakeFirst();
+        if (Number(changed.numUpdatedRows) !== 1) return false;
+        await tx
+          .updateTable('nimbus_bulk_jobs')
+          .set({ succeeded: sql`succeeded - 1`, refused: sql`refused + 1` })
+          .where('job_id', '=', jobId)
+          .execute();
+        return true;
+      });
+    },
+    async requestCancel(jobId) {
+      await db
+        .updateTable('nimbus_bulk_jobs')
+        .set({ cancel_requested: 1 })
+        .where('job_id', '=', jobId)
+        .where('state', '=', 'running')
+        .execute();
+    },
+    async claim(jobId, owner, leaseUntil, now) {
       const result = await db
-        .deleteFrom('nimbus_bulk_jobs')
-        .where('done', '=', 1)
-        .where('created_at', '<', before)
+        .updateTable('nimbus_bulk_jobs')
+        .set({ owner, lease_until: leaseUntil })
+        .where('job_id', '=', jobId)
+        .where('state', '=', 'running')
+        .where('lease_until', '<', now)
         .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async pruneFinished(before) {
+      return root.transaction().execute(async (trx) => {
+        const tx = scoped(trx);
+        const old = tx
+          .selectFrom('nimbus_bulk_jobs')
+          .select('job_id')
+          .where('done', '=', 1)
+          .where('created_at', '<', before);
+        await tx.deleteFrom('nimbus_bulk_job_items').where('job_id', 'in', old).execute();
+        const result = await tx
+          .deleteFrom('nimbus_bulk_jobs')
+          .where('done', '=', 1)
+          .where('created_at', '<', before)
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      });
     },
     async close() {
       await root.destroy();

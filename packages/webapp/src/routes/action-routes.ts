@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import type { ApiDeps } from '../app/api-deps.js';
-import { EventParams, publishedId, SessionParams } from '../http/dto.js';
-import { badRequest, notFound } from '../http/http-error.js';
+import { EventParams, SessionParams } from '../http/dto.js';
+import { badRequest } from '../http/http-error.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
-import { Role } from '../identity/roles.js';
-import type { BulkJobs } from '../operator/bulk-jobs.js';
 import type { OperatorActions } from '../operator/operator-actions.js';
 
 const ActionResult = z.object({
@@ -13,20 +11,6 @@ const ActionResult = z.object({
   eventId: z.string().nullable(),
   sessionId: z.string(),
   messageId: z.string().nullable(),
-});
-
-const BulkStatus = z.object({
-  jobId: z.string(),
-  action: z.string(),
-  endpointId: z.string(),
-  total: z.number(),
-  processed: z.number(),
-  succeeded: z.number(),
-  failed: z.number(),
-  errors: z.array(z.object({ eventId: z.string(), message: z.string() })),
-  done: z.boolean(),
-  /** The instance running it stopped before it finished; the remaining events were not acted on. */
-  interrupted: z.boolean(),
 });
 
 const jsonText = z
@@ -51,7 +35,7 @@ const commentText = z
   .max(MAX_COMMENT_LENGTH, `comment is longer than ${MAX_COMMENT_LENGTH} characters`);
 
 /** What the operator did or why, kept in the action's audit row; blank means none. */
-const optionalComment = z
+export const optionalComment = z
   .string()
   .trim()
   .max(MAX_COMMENT_LENGTH, `comment is longer than ${MAX_COMMENT_LENGTH} characters`)
@@ -59,7 +43,7 @@ const optionalComment = z
   .optional()
   .transform((text) => (text ? text : null));
 
-export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: BulkJobs): AnyRouteSpec[] {
+export function actionRoutes(deps: ApiDeps, actions: OperatorActions): AnyRouteSpec[] {
   const { catalog } = deps;
 
   const eventAction = <B extends z.ZodType | undefined>(spec: {
@@ -170,49 +154,6 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: 
           sessionId: params.sessionId,
         });
         return actions.reprocessDeferred(principal!, endpointId, params.sessionId);
-      },
-    }),
-    defineRoute({
-      method: 'POST',
-      url: '/api/endpoints/:endpointId/bulk',
-      tag: 'Action',
-      summary:
-        'Resubmit or skip many events in the background; poll the job or listen for bulkprogress (Contributor)',
-      access: 'authenticated',
-      params: z.object({ endpointId: z.string().min(1).max(200) }),
-      body: z.object({
-        action: z.enum(['resubmit', 'skip']),
-        eventIds: z.array(publishedId.min(1)).min(1, 'eventIds needs at least one id').max(1000),
-        comment: optionalComment,
-      }),
-      response: BulkStatus,
-      successStatus: 202,
-      handler: async ({ params, body, principal }) => {
-        const endpointId = await catalog.canonical(params.endpointId);
-        await actions.authorize(principal!, body.action, endpointId, null, { bulk: body.eventIds.length });
-        const ids = [...new Set(body.eventIds)];
-        const { job } = await bulkJobs.start(body.action, endpointId, ids, async (eventId) => {
-          const row = await actions.loadRow({ endpointId, eventId });
-          if (body.action === 'resubmit') await actions.resubmit(principal!, row, undefined, body.comment);
-          else await actions.skip(principal!, row, body.comment);
-        });
-        return { ...job, errors: [...job.errors] };
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/api/bulk-jobs/:jobId',
-      tag: 'Action',
-      summary: 'Progress of a bulk job',
-      access: 'authenticated',
-      params: z.object({ jobId: z.string().min(1).max(100) }),
-      response: BulkStatus,
-      handler: async ({ params, principal }) => {
-        const job = await bulkJobs.get(params.jobId);
-        if (!job || !principal!.has(Role.Reader, job.endpointId)) {
-          throw notFound(`Bulk job '${params.jobId}' not found.`);
-        }
-        return { ...job, errors: [...job.errors] };
       },
     }),
   ];

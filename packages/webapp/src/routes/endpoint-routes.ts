@@ -53,7 +53,14 @@ const BlockedSession = z.object({
   sessionId: z.string(),
   blockingEventId: z.string(),
   blockingStatus: z.string(),
+  /** Why: the blocking event's error (or dead-letter reason), as the handler reported it. */
+  blockingErrorType: z.string().nullable(),
+  blockingErrorText: z.string().nullable(),
+  /** When the blocking event's current status was written: the session has been blocked since. */
+  blockedSince: z.string(),
+  blockedForMs: z.number(),
   pendingCount: z.number(),
+  /** Events parked behind the blocking one. */
   deferredCount: z.number(),
 });
 
@@ -222,22 +229,30 @@ export function endpointRoutes(deps: ApiDeps): AnyRouteSpec[] {
           continuationToken: null,
           maxItems: query.max,
         });
-        const bySession = new Map<string, { eventId: string; status: string }>();
+        const bySession = new Map<string, (typeof blocking.events)[number]>();
         for (const row of blocking.events) {
-          if (!bySession.has(row.sessionId))
-            bySession.set(row.sessionId, { eventId: row.eventId, status: row.resolutionStatus });
+          if (!bySession.has(row.sessionId)) bySession.set(row.sessionId, row);
         }
+        const now = deps.clock.now();
         const counts = await store.downloadEndpointSessionStateCountBatch({
           endpointId,
           sessionIds: [...bySession.keys()],
         });
-        return counts.map((c) => ({
-          sessionId: c.sessionId,
-          blockingEventId: bySession.get(c.sessionId)!.eventId,
-          blockingStatus: bySession.get(c.sessionId)!.status,
-          pendingCount: c.pendingEvents.length,
-          deferredCount: c.deferredEvents.length,
-        }));
+        return counts.map((c) => {
+          const row = bySession.get(c.sessionId)!;
+          const error = row.messageContent.errorContent;
+          return {
+            sessionId: c.sessionId,
+            blockingEventId: row.eventId,
+            blockingStatus: row.resolutionStatus,
+            blockingErrorType: error?.errorType ?? row.deadLetterReason,
+            blockingErrorText: error?.errorText ?? row.deadLetterErrorDescription,
+            blockedSince: row.updatedAt.toISOString(),
+            blockedForMs: Math.max(0, now - row.updatedAt.getTime()),
+            pendingCount: c.pendingEvents.length,
+            deferredCount: c.deferredEvents.length,
+          };
+        });
       },
     }),
   ];

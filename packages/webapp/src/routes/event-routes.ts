@@ -1,9 +1,10 @@
-import { MessageType } from '@nimbus/core';
+import { Addresses, MessageType } from '@nimbus/core';
 import {
   ALL_RESOLUTION_STATUSES,
   HANDOFF_SUB_STATUS,
   type MessageEntity,
   ResolutionStatus,
+  rowFailureSignature,
 } from '@nimbus/message-store';
 import { z } from 'zod';
 import type { ApiDeps } from '../app/api-deps.js';
@@ -42,6 +43,15 @@ export function latestPayloadMessage(
       (m.endpointId === endpointId || m.to === endpointId),
   );
   return candidates.at(-1) ?? null;
+}
+
+/** Bus-internal hops are not producers: a row's own `from` is the last hop (often the Resolver). */
+const NOT_A_PRODUCER = new Set<string>(Object.values(Addresses));
+
+function producerOf(request: MessageEntity | undefined, originatingFrom: string | null): string | null {
+  for (const candidate of [request?.originatingFrom, request?.from, originatingFrom])
+    if (candidate && !NOT_A_PRODUCER.has(candidate)) return candidate;
+  return null;
 }
 
 const commaList = z
@@ -153,6 +163,12 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
         payloadEventTypeId: z.string().nullable(),
         allowedActions: z.array(z.string()),
         blockedCount: z.number(),
+        /** The payload the event was first published with (null when it is not in the history). */
+        originalPayload: z.string().nullable(),
+        /** The endpoint that published the event (from its EventRequest), not the last hop. */
+        producer: z.string().nullable(),
+        /** The failure group of a Failed or DeadLettered event (`GET /api/failure-groups?signature=`). */
+        failureSignature: z.string().nullable(),
       }),
       handler: async ({ params, principal }) => {
         const endpointId = await catalog.canonical(params.endpointId);
@@ -161,6 +177,11 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
         if (!row) throw notFound(`Event '${params.eventId}' not found on endpoint '${endpointId}'.`);
         const history = await store.getEventHistory(row.eventId);
         const payloadMessage = latestPayloadMessage(history, endpointId);
+        const originalRequest = history.find(
+          (m) =>
+            m.messageType === MessageType.EventRequest &&
+            (m.endpointId === endpointId || m.to === endpointId),
+        );
         const content = payloadMessage?.messageContent.eventContent ?? row.messageContent.eventContent;
         const blocked = await store.getBlockedEventsOnSession({
           endpointId,
@@ -174,6 +195,9 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
           payloadEventTypeId: content?.eventTypeId ?? row.eventTypeId,
           allowedActions: allowedActions(row.resolutionStatus, row.pendingSubStatus),
           blockedCount: blocked.total,
+          originalPayload: originalRequest?.messageContent.eventContent?.eventJson || null,
+          producer: producerOf(originalRequest, row.originatingFrom),
+          failureSignature: rowFailureSignature(row),
         };
       },
     }),

@@ -46,6 +46,16 @@ export class ApiClient {
     return { status: response.status, body: parsed, headers: response.headers };
   }
 
+  /** The status of a stream (SSE) the server keeps open: the body is not read, the request is ended. */
+  async streamStatus(path: string): Promise<number> {
+    const controller = new AbortController();
+    const headers: Record<string, string> = {};
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const response = await fetch(`${this.baseUrl}${path}`, { headers, signal: controller.signal });
+    controller.abort();
+    return response.status;
+  }
+
   get = (path: string) => this.request('GET', path);
   post = (path: string, body?: unknown) => this.request('POST', path, body ?? {});
   put = (path: string, body?: unknown) => this.request('PUT', path, body ?? {});

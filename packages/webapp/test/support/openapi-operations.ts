@@ -11,6 +11,8 @@ export interface Operation {
   readonly pathParams: readonly string[];
   readonly query: readonly { name: string; schema: Schema; required: boolean }[];
   readonly bodySchema: Schema | null;
+  /** A stream (`text/event-stream`) that stays open: callers read its status, never its body. */
+  readonly streaming: boolean;
 }
 
 interface OpenApiDocument {
@@ -22,6 +24,7 @@ interface OpenApiDocument {
         security?: unknown;
         parameters?: { name: string; in: string; required?: boolean; schema: Schema }[];
         requestBody?: { content: { 'application/json': { schema: Schema } } };
+        responses?: Record<string, { content?: Record<string, unknown> }>;
       }
     >
   >;
@@ -40,6 +43,7 @@ export function operationsOf(document: unknown): Operation[] {
         .filter((p) => p.in === 'query')
         .map((p) => ({ name: p.name, schema: p.schema, required: p.required ?? false })),
       bodySchema: op.requestBody?.content['application/json'].schema ?? null,
+      streaming: Object.values(op.responses ?? {}).some((r) => 'text/event-stream' in (r.content ?? {})),
     })),
   );
 }

@@ -110,9 +110,13 @@ export async function seedFailedRows(
   store: NimBusMessageStore,
   endpointId: string,
   ids: readonly string[],
+  failure: {
+    readonly sessionOf?: (eventId: string, index: number) => string;
+    readonly errorTextOf?: (eventId: string, index: number) => string;
+  } = {},
 ): Promise<void> {
   for (const [i, eventId] of ids.entries()) {
-    const sessionId = `session-${eventId}`;
+    const sessionId = failure.sessionOf?.(eventId, i) ?? `session-${eventId}`;
     const content = { eventTypeId: 'CustomerChanged', eventJson: payload(sessionId) };
     await store.storeMessage({
       eventId,
@@ -142,7 +146,7 @@ export async function seedFailedRows(
         messageContent: {
           eventContent: null,
           errorContent: {
-            errorText: `seeded failure ${eventId}`,
+            errorText: failure.errorTextOf?.(eventId, i) ?? `seeded failure ${eventId}`,
             errorType: 'Error',
             exceptionStackTrace: null,
             exceptionSource: null,

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { get, type Me } from './api.js';
+import { api, type Me, ok } from './api.js';
 import { Layout } from './components/Layout.js';
 import { useLiveUpdates } from './live.js';
 import { AccountPage } from './pages/AccountPage.js';
@@ -70,7 +70,7 @@ function SignedIn({ me, path }: { me: Me; path: string }) {
 
 export function App() {
   const path = usePath();
-  const me = useQuery({ queryKey: ['me'], queryFn: () => get<Me>('/api/auth/me') });
+  const me = useQuery({ queryKey: ['me'], queryFn: () => ok(api.GET('/api/auth/me')) });
   if (path.startsWith('/account/login')) return <LoginPage />;
   if (me.isLoading) return <p className="loading">Loading…</p>;
   if (!me.data?.isAuthenticated) {

@@ -1,5 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import type { LiveUpdate } from './api.js';
+
+/** The data of one named event of the stream, typed by the OpenAPI document's description of `/api/live`. */
+function dataOf<T extends LiveUpdate['type']>(_type: T, event: Event): Extract<LiveUpdate, { type: T }> {
+  return JSON.parse((event as MessageEvent<string>).data) as Extract<LiveUpdate, { type: T }>;
+}
 
 /**
  * Listens to `/api/live` and invalidates the queries an update concerns; the browser re-reads, so the
@@ -20,7 +26,7 @@ export function useLiveUpdates(): boolean {
     source.addEventListener('resync', () => void client.invalidateQueries());
     source.onerror = () => setConnected(false);
     source.addEventListener('endpointupdate', (event) => {
-      const { endpointId } = JSON.parse((event as MessageEvent).data) as { endpointId: string };
+      const { endpointId } = dataOf('endpointupdate', event);
       void client.invalidateQueries({ queryKey: ['endpoints'] });
       void client.invalidateQueries({ queryKey: ['endpoint', endpointId] });
     });
@@ -28,7 +34,7 @@ export function useLiveUpdates(): boolean {
       source.addEventListener(name, () => void client.invalidateQueries({ queryKey: ['health'] }));
     }
     source.addEventListener('bulkprogress', (event) => {
-      client.setQueryData(['bulk'], JSON.parse((event as MessageEvent).data));
+      client.setQueryData(['bulk'], dataOf('bulkprogress', event));
     });
     return () => source.close();
   }, [client]);

@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
-import { PermanentFailureError } from '../../engine/errors.js';
 import type { MessageHandlingContext } from '../../engine/handler-context.js';
 import { MessageEngine } from '../../engine/message-engine.js';
 import { createEnvelope, type MessageEnvelope } from '../../envelope/envelope.js';
 import { MessageType } from '../../envelope/message-type.js';
 import { encodeEnvelope } from '../../envelope/wire.js';
+import { PermanentFailureError } from '../../errors/handling-errors.js';
 import { uuidv7 } from '../../ids.js';
 import { silentLogger } from '../../logger.js';
 import { Addresses } from '../../platform/reserved.js';

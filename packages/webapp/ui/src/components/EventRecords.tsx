@@ -1,21 +1,5 @@
 /** The history and audit records of one event, as the event details page shows them. */
-
-export interface HistoryMessage {
-  messageId: string;
-  messageType: string;
-  from: string | null;
-  to: string | null;
-  enqueuedTimeUtc: string;
-  errorContent: { errorText: string } | null;
-}
-
-export interface Audit {
-  auditorName: string;
-  auditTimestamp: string;
-  auditType: string;
-  accessDenied: boolean;
-  data: string | null;
-}
+import type { Audit, HistoryMessage } from '../api.js';
 
 /** Newest first, numbered so the first message is 1 (the list counts down from the newest). */
 export function HistoryTimeline({ messages }: { messages: readonly HistoryMessage[] }) {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { post } from '../api.js';
+import { api, ok } from '../api.js';
 import { Link } from './Link.js';
 
 const NAV = [
@@ -26,7 +26,7 @@ export function Layout({
   children: ReactNode;
 }) {
   const signOut = async () => {
-    await post('/account/logout');
+    await ok(api.POST('/account/logout'));
     window.location.assign('/account/login');
   };
   return (

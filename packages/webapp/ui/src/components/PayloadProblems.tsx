@@ -1,7 +1,7 @@
 import { type OutputUnit, Validator } from '@cfworker/json-schema';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { get } from '../api.js';
+import { api, ok } from '../api.js';
 
 export interface PayloadProblem {
   /** Where in the payload, e.g. `quantity` or `lines.0.sku`; empty for the payload as a whole. */
@@ -31,8 +31,10 @@ export function usePayloadProblems(endpointId: string, eventTypeId: string | nul
     enabled: eventTypeId !== null,
     retry: false,
     queryFn: () =>
-      get<{ eventTypeId: string; jsonSchema: Record<string, unknown> | null }>(
-        `/api/endpoints/${encodeURIComponent(endpointId)}/event-types/${encodeURIComponent(eventTypeId ?? '')}/schema`,
+      ok(
+        api.GET('/api/endpoints/{endpointId}/event-types/{eventTypeId}/schema', {
+          params: { path: { endpointId, eventTypeId: eventTypeId ?? '' } },
+        }),
       ),
   });
   const validator = useMemo(

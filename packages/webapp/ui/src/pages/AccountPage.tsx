@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ApiError, type Me, post } from '../api.js';
+import { ApiError, api, type Me, ok } from '../api.js';
 import { LabeledInput } from '../components/LabeledInput.js';
 import { ApiTokensCard } from './ApiTokensCard.js';
 
@@ -12,7 +12,7 @@ export function AccountPage({ me }: { me: Me }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     try {
-      await post('/account/change-password', { currentPassword, newPassword });
+      await ok(api.POST('/account/change-password', { body: { currentPassword, newPassword } }));
       setResult('Password changed.');
       // The default-password banner comes from /api/auth/me.
       await queryClient.invalidateQueries({ queryKey: ['me'] });

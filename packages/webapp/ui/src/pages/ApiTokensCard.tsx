@@ -1,16 +1,9 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { ApiError, api, get, post } from '../api.js';
+import { type Answer, ApiError, api, type Body, ok } from '../api.js';
 import { LabeledInput } from '../components/LabeledInput.js';
 
-interface ApiToken {
-  id: string;
-  name: string;
-  maxRole: string | null;
-  createdAt: string;
-  expiresAt: string;
-  revokedAt: string | null;
-  active: boolean;
-}
+type ApiToken = Answer<'/api/account/tokens'>[number];
+type Role = NonNullable<Body<'/api/account/tokens'>['maxRole']>;
 
 /** Personal API tokens: create (the secret is shown once), list and revoke. */
 export function ApiTokensCard() {
@@ -20,7 +13,7 @@ export function ApiTokensCard() {
   const [days, setDays] = useState('30');
   const [secret, setSecret] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
-  const reload = useCallback(async () => setTokens(await get<ApiToken[]>('/api/account/tokens')), []);
+  const reload = useCallback(async () => setTokens(await ok(api.GET('/api/account/tokens'))), []);
   useEffect(() => {
     void reload();
   }, [reload]);
@@ -29,11 +22,11 @@ export function ApiTokensCard() {
     event.preventDefault();
     setMessage(null);
     try {
-      const created = await post<ApiToken & { token: string }>('/api/account/tokens', {
-        name,
-        maxRole: maxRole || null,
-        expiresInDays: Number(days),
-      });
+      const created = await ok(
+        api.POST('/api/account/tokens', {
+          body: { name, maxRole: (maxRole || null) as Role | null, expiresInDays: Number(days) },
+        }),
+      );
       setSecret(created.token);
       setName('');
       await reload();
@@ -42,7 +35,7 @@ export function ApiTokensCard() {
     }
   };
   const revoke = async (id: string) => {
-    await api('DELETE', `/api/account/tokens/${encodeURIComponent(id)}`);
+    await ok(api.DELETE('/api/account/tokens/{tokenId}', { params: { path: { tokenId: id } } }));
     await reload();
   };
 

@@ -1,59 +1,49 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError, type EndpointSummary, get, post } from '../api.js';
+import { ApiError, api, ok } from '../api.js';
 import { navigate } from '../router.js';
 
-interface DeadLetter {
-  id: string;
-  input: string;
-  messageId: string;
-  sessionId: string;
-  correlationId: string | null;
-  messageType: string | null;
-  eventId: string | null;
-  eventTypeId: string | null;
-  from: string | null;
-  reason: string;
-  description: string | null;
-  deliveryCount: number;
-  deadLetteredAt: string;
-  bodyBytes: number;
-}
+const requeue =
+  (ids?: string[]) =>
+  async (path: { input: string }): Promise<string> => {
+    const answer = await ok(
+      api.POST('/api/dead-letters/{input}/requeue', { params: { path }, body: ids ? { ids } : {} }),
+    );
+    return `Requeued ${answer.requeued}.`;
+  };
 
-interface DeadLetterDetails extends DeadLetter {
-  headers: Record<string, string>;
-  body: string;
+async function purge(path: { input: string }): Promise<string> {
+  const answer = await ok(api.POST('/api/dead-letters/{input}/purge', { params: { path }, body: {} }));
+  return `Purged ${answer.purged}.`;
 }
-
-const path = (input: string) => `/api/dead-letters/${encodeURIComponent(input)}`;
 
 /** The transport's dead-letter list of one input: what it is, why it is there, requeue or purge. */
 export function DeadLettersPage({ input }: { input: string | null }) {
   const client = useQueryClient();
   const endpoints = useQuery({
     queryKey: ['endpoints'],
-    queryFn: () => get<EndpointSummary[]>('/api/endpoints'),
+    queryFn: () => ok(api.GET('/api/endpoints')),
   });
   const list = useQuery({
     queryKey: ['dead-letters', input],
-    queryFn: () => get<{ total: number; items: DeadLetter[] }>(path(input!)),
+    queryFn: () => ok(api.GET('/api/dead-letters/{input}', { params: { path: { input: input ?? '' } } })),
     enabled: input !== null,
   });
   const [openId, setOpenId] = useState<string | null>(null);
   const details = useQuery({
     queryKey: ['dead-letter', input, openId],
-    queryFn: () => get<DeadLetterDetails>(`${path(input!)}/${encodeURIComponent(openId!)}`),
+    queryFn: () =>
+      ok(
+        api.GET('/api/dead-letters/{input}/{deadLetterId}', {
+          params: { path: { input: input ?? '', deadLetterId: openId ?? '' } },
+        }),
+      ),
     enabled: input !== null && openId !== null,
   });
   const [result, setResult] = useState<string | null>(null);
-  const act = async (
-    action: 'requeue' | 'purge',
-    body: unknown,
-    done: (answer: Record<string, number>) => string,
-  ) => {
+  const act = async (send: (path: { input: string }) => Promise<string>) => {
     try {
-      const answer = await post<Record<string, number>>(`${path(input!)}/${action}`, body);
-      setResult(done(answer));
+      setResult(await send({ input: input ?? '' }));
       setOpenId(null);
       await client.invalidateQueries({ queryKey: ['dead-letters', input] });
     } catch (e) {
@@ -86,19 +76,14 @@ export function DeadLettersPage({ input }: { input: string | null }) {
         <>
           <p>
             {list.data.total} dead letter{list.data.total === 1 ? '' : 's'} at {input}.{' '}
-            <button
-              type="button"
-              disabled={list.data.total === 0}
-              onClick={() => act('requeue', {}, (a) => `Requeued ${a.requeued}.`)}
-            >
+            <button type="button" disabled={list.data.total === 0} onClick={() => act(requeue())}>
               Requeue all
             </button>{' '}
             <button
               type="button"
               disabled={list.data.total === 0}
               onClick={() => {
-                if (window.confirm(`Delete every dead letter at ${input} for good?`))
-                  void act('purge', {}, (a) => `Purged ${a.purged}.`);
+                if (window.confirm(`Delete every dead letter at ${input} for good?`)) void act(purge);
               }}
             >
               Purge all
@@ -127,10 +112,7 @@ export function DeadLettersPage({ input }: { input: string | null }) {
                     <button type="button" onClick={() => setOpenId(d.id)}>
                       Show
                     </button>{' '}
-                    <button
-                      type="button"
-                      onClick={() => act('requeue', { ids: [d.id] }, (a) => `Requeued ${a.requeued}.`)}
-                    >
+                    <button type="button" onClick={() => act(requeue([d.id]))}>
                       Requeue
                     </button>
                   </td>

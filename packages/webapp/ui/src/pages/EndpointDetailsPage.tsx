@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
-import { type EndpointSummary, type EventRow, get, post } from '../api.js';
+import { api, type EndpointSummary, type EventRow, ok } from '../api.js';
 import { DataTable } from '../components/DataTable.js';
 import { Link } from '../components/Link.js';
 import { PagingFooter } from '../components/PagingFooter.js';
@@ -14,14 +14,6 @@ const STATUSES = ['Failed', 'DeadLettered', 'Unsupported', 'Deferred', 'Pending'
 
 /** A session blocked by one of these has to be resolved first: replaying its parked events would overtake it. */
 const FAILURE_STATUSES = new Set(['Failed', 'DeadLettered', 'Unsupported']);
-
-interface BlockedSession {
-  sessionId: string;
-  blockingEventId: string;
-  blockingStatus: string;
-  pendingCount: number;
-  deferredCount: number;
-}
 
 export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
   const client = useQueryClient();
@@ -41,16 +33,15 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
 
   const details = useQuery({
     queryKey: ['endpoint', endpointId, 'details'],
-    queryFn: () =>
-      get<{ endpoint: EndpointSummary; yourRole: string; consumes: string[]; produces: string[] }>(
-        `/api/endpoints/${enc}`,
-      ),
+    queryFn: () => ok(api.GET('/api/endpoints/{endpointId}', { params: { path: { endpointId } } })),
   });
-  const params = new URLSearchParams({ pageSize: String(EVENTS_PAGE_SIZE) });
-  if (statuses.length > 0) params.set('status', statuses.join(','));
-  if (eventType) params.set('eventTypeId', eventType);
-  if (sessionId) params.set('sessionId', sessionId);
-  const filterKey = params.toString();
+  const query = {
+    pageSize: EVENTS_PAGE_SIZE,
+    ...(statuses.length > 0 ? { status: statuses.join(',') } : {}),
+    ...(eventType ? { eventTypeId: eventType } : {}),
+    ...(sessionId ? { sessionId } : {}),
+  };
+  const filterKey = JSON.stringify(query);
   // A new filter starts a new list: what was selected under the old one must not be acted on.
   const [selectionFilter, setSelectionFilter] = useState(filterKey);
   if (selectionFilter !== filterKey) {
@@ -60,10 +51,13 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
   const events = usePagedQuery(
     ['endpoint', endpointId, 'events', filterKey],
     async (token) => {
-      const pageParams = new URLSearchParams(params);
-      if (token) pageParams.set('continuationToken', token);
-      const page = await get<{ events: EventRow[]; continuationToken: string | null }>(
-        `/api/endpoints/${enc}/events?${pageParams}`,
+      const page = await ok(
+        api.GET('/api/endpoints/{endpointId}/events', {
+          params: {
+            path: { endpointId },
+            query: token ? { ...query, continuationToken: token } : query,
+          },
+        }),
       );
       return { items: page.events, continuationToken: page.continuationToken };
     },
@@ -74,15 +68,17 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
   const actionable = selected.filter((id) => shownIds.has(id));
   const blocked = useQuery({
     queryKey: ['endpoint', endpointId, 'blocked-sessions'],
-    queryFn: () => get<BlockedSession[]>(`/api/endpoints/${enc}/blocked-sessions`),
+    queryFn: () =>
+      ok(api.GET('/api/endpoints/{endpointId}/blocked-sessions', { params: { path: { endpointId } } })),
   });
   const bulk = useMutation({
     mutationFn: (action: 'resubmit' | 'skip') =>
-      post<{ jobId: string; total: number }>(`/api/endpoints/${enc}/bulk`, {
-        action,
-        eventIds: actionable,
-        comment: bulkComment.trim() || null,
-      }),
+      ok(
+        api.POST('/api/endpoints/{endpointId}/bulk', {
+          params: { path: { endpointId } },
+          body: { action, eventIds: actionable, comment: bulkComment.trim() || null },
+        }),
+      ),
     onSuccess: (job, action) => {
       setNotice(`${action} started for ${job.total} event(s); progress appears as the endpoint updates.`);
       setSelected([]);
@@ -93,7 +89,11 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
   });
   const reprocess = useMutation({
     mutationFn: (session: string) =>
-      post(`/api/endpoints/${enc}/sessions/${encodeURIComponent(session)}/reprocess-deferred`),
+      ok(
+        api.POST('/api/endpoints/{endpointId}/sessions/{sessionId}/reprocess-deferred', {
+          params: { path: { endpointId, sessionId: session } },
+        }),
+      ),
     onSuccess: () => setNotice('Replay of deferred messages requested.'),
     onError: (error) => setNotice(error.message),
   });

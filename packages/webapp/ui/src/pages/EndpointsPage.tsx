@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { type EndpointSummary, get } from '../api.js';
+import { api, type EndpointSummary, ok } from '../api.js';
 import { DataTable } from '../components/DataTable.js';
 import { Link } from '../components/Link.js';
 import { StatusBadge } from '../components/StatusBadge.js';
@@ -23,7 +23,7 @@ const columns: ColumnDef<EndpointSummary, unknown>[] = [
 export function EndpointsPage() {
   const query = useQuery({
     queryKey: ['endpoints'],
-    queryFn: () => get<EndpointSummary[]>('/api/endpoints'),
+    queryFn: () => ok(api.GET('/api/endpoints')),
   });
   return (
     <section>

@@ -1,23 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, type EventRow, get, post } from '../api.js';
-import { type Audit, AuditTable, type HistoryMessage, HistoryTimeline } from '../components/EventRecords.js';
+import { type Audit, api, ok } from '../api.js';
+import { AuditTable, HistoryTimeline } from '../components/EventRecords.js';
 import { Link } from '../components/Link.js';
 import { PayloadProblems, usePayloadProblems } from '../components/PayloadProblems.js';
 import { StatusBadge } from '../components/StatusBadge.js';
-
-interface EventDetails {
-  event: EventRow & {
-    correlationId: string | null;
-    from: string | null;
-    to: string | null;
-    errorContent: { errorText: string; exceptionStackTrace: string | null } | null;
-  };
-  payload: string | null;
-  payloadEventTypeId: string | null;
-  allowedActions: string[];
-  blockedCount: number;
-}
 
 /** The optional comment an operator leaves for the audit of a resubmit or skip. */
 function ActionCommentField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
@@ -45,15 +32,22 @@ function commentOf(audit: Audit): string | null {
 }
 
 /** What the operator reads after an action was accepted (the bus does the rest; the page updates live). */
-const SENT_NOTICE: Record<string, string> = {
-  '/resubmit': 'Resubmit sent: the event is handled again.',
-  '/resubmit-with-changes': 'Edited payload sent: the event is handled again with your changes.',
-  '/skip': 'Skip sent: the session continues with the next event.',
-  '/handoff/complete': 'Handoff marked complete.',
-  '/handoff/fail': 'Handoff marked failed.',
-  '/reconcile': 'Event reconciled as completed.',
-  '': 'Event deleted.',
-};
+const SENT_NOTICE = {
+  resubmit: 'Resubmit sent: the event is handled again.',
+  resubmitWithChanges: 'Edited payload sent: the event is handled again with your changes.',
+  skip: 'Skip sent: the session continues with the next event.',
+  completeHandoff: 'Handoff marked complete.',
+  failHandoff: 'Handoff marked failed.',
+  reconcile: 'Event reconciled as completed.',
+  delete: 'Event deleted.',
+  reprocessDeferred: 'Replay requested.',
+} as const;
+
+/** One operator action: the typed call that sends it and the notice shown once it was accepted. */
+interface Action {
+  readonly notice: string;
+  readonly send: () => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+}
 
 function pretty(json: string | null): string {
   if (!json) return '';
@@ -66,7 +60,7 @@ function pretty(json: string | null): string {
 
 export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; eventId: string }) {
   const client = useQueryClient();
-  const base = `/api/endpoints/${encodeURIComponent(endpointId)}/events/${encodeURIComponent(eventId)}`;
+  const path = { endpointId, eventId };
   const [editing, setEditing] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<'resubmit' | 'skip' | null>(null);
@@ -75,31 +69,32 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
   const [commentError, setCommentError] = useState<string | null>(null);
   const details = useQuery({
     queryKey: ['endpoint', endpointId, 'event', eventId],
-    queryFn: () => get<EventDetails>(base),
+    queryFn: () => ok(api.GET('/api/endpoints/{endpointId}/events/{eventId}', { params: { path } })),
   });
   const history = useQuery({
     queryKey: ['endpoint', endpointId, 'event', eventId, 'history'],
-    queryFn: () => get<HistoryMessage[]>(`${base}/history`),
+    queryFn: () => ok(api.GET('/api/endpoints/{endpointId}/events/{eventId}/history', { params: { path } })),
   });
   const audits = useQuery({
     queryKey: ['endpoint', endpointId, 'event', eventId, 'audits'],
-    queryFn: () => get<Audit[]>(`${base}/audits`),
+    queryFn: () => ok(api.GET('/api/endpoints/{endpointId}/events/{eventId}/audits', { params: { path } })),
   });
   const sessionId = details.data?.event.sessionId;
   const siblings = useQuery({
     queryKey: ['endpoint', endpointId, 'session-events', sessionId],
     enabled: sessionId !== undefined,
     queryFn: () =>
-      get<{ events: EventRow[] }>(
-        `/api/endpoints/${encodeURIComponent(endpointId)}/events?sessionId=${encodeURIComponent(sessionId ?? '')}&pageSize=50`,
+      ok(
+        api.GET('/api/endpoints/{endpointId}/events', {
+          params: { path: { endpointId }, query: { sessionId: sessionId ?? '', pageSize: 50 } },
+        }),
       ),
   });
 
   const act = useMutation({
-    mutationFn: ({ path, body, method }: { path: string; body?: unknown; method?: string }) =>
-      api(method ?? 'POST', `${base}${path}`, body ?? {}),
-    onSuccess: (_data, variables) => {
-      setMessage(SENT_NOTICE[variables.path] ?? 'Done.');
+    mutationFn: (action: Action) => ok(action.send()),
+    onSuccess: (_data, action) => {
+      setMessage(action.notice);
       setEditing(null);
       setConfirming(null);
       setActionComment('');
@@ -108,7 +103,13 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
     onError: (error) => setMessage(error.message),
   });
   const addComment = useMutation({
-    mutationFn: (comment: string) => post(`${base}/comments`, { comment }),
+    mutationFn: (comment: string) =>
+      ok(
+        api.POST('/api/endpoints/{endpointId}/events/{eventId}/comments', {
+          params: { path },
+          body: { comment },
+        }),
+      ),
     onSuccess: async () => {
       setNewComment('');
       setCommentError(null);
@@ -155,7 +156,16 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
         {can('completeHandoff') && (
           <button
             type="button"
-            onClick={() => act.mutate({ path: '/handoff/complete', body: { note: null } })}
+            onClick={() =>
+              act.mutate({
+                notice: SENT_NOTICE.completeHandoff,
+                send: () =>
+                  api.POST('/api/endpoints/{endpointId}/events/{eventId}/handoff/complete', {
+                    params: { path },
+                    body: { note: null },
+                  }),
+              })
+            }
           >
             Complete handoff
           </button>
@@ -165,7 +175,15 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
             type="button"
             onClick={() => {
               const reason = window.prompt('Why did the handoff fail?');
-              if (reason) act.mutate({ path: '/handoff/fail', body: { reason } });
+              if (reason)
+                act.mutate({
+                  notice: SENT_NOTICE.failHandoff,
+                  send: () =>
+                    api.POST('/api/endpoints/{endpointId}/events/{eventId}/handoff/fail', {
+                      params: { path },
+                      body: { reason },
+                    }),
+                });
             }}
           >
             Fail handoff
@@ -175,7 +193,14 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
           <button
             type="button"
             onClick={() =>
-              act.mutate({ path: '/reconcile', body: { expectedLastMessageId: event.lastMessageId } })
+              act.mutate({
+                notice: SENT_NOTICE.reconcile,
+                send: () =>
+                  api.POST('/api/endpoints/{endpointId}/events/{eventId}/reconcile', {
+                    params: { path },
+                    body: { expectedLastMessageId: event.lastMessageId ?? '' },
+                  }),
+              })
             }
           >
             Reconcile (mark completed)
@@ -185,11 +210,13 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
           <button
             type="button"
             onClick={() =>
-              void post(
-                `/api/endpoints/${encodeURIComponent(endpointId)}/sessions/${encodeURIComponent(event.sessionId)}/reprocess-deferred`,
-              )
-                .then(() => setMessage('Replay requested.'))
-                .catch((e: Error) => setMessage(e.message))
+              act.mutate({
+                notice: SENT_NOTICE.reprocessDeferred,
+                send: () =>
+                  api.POST('/api/endpoints/{endpointId}/sessions/{sessionId}/reprocess-deferred', {
+                    params: { path: { endpointId, sessionId: event.sessionId } },
+                  }),
+              })
             }
           >
             Reprocess deferred
@@ -201,7 +228,10 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
             className="danger"
             onClick={() =>
               window.confirm('Delete this event row? This cannot be undone.') &&
-              act.mutate({ path: '', method: 'DELETE' })
+              act.mutate({
+                notice: SENT_NOTICE.delete,
+                send: () => api.DELETE('/api/endpoints/{endpointId}/events/{eventId}', { params: { path } }),
+              })
             }
           >
             Delete
@@ -216,7 +246,21 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
           <div className="actions">
             <button
               type="button"
-              onClick={() => act.mutate({ path: `/${confirming}`, body: { comment: optionalComment() } })}
+              onClick={() =>
+                act.mutate({
+                  notice: SENT_NOTICE[confirming],
+                  send: () =>
+                    api.POST(
+                      confirming === 'skip'
+                        ? '/api/endpoints/{endpointId}/events/{eventId}/skip'
+                        : '/api/endpoints/{endpointId}/events/{eventId}/resubmit',
+                      {
+                        params: { path },
+                        body: { comment: optionalComment() },
+                      },
+                    ),
+                })
+              }
             >
               Confirm {confirming}
             </button>
@@ -246,12 +290,16 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
               }
               onClick={() =>
                 act.mutate({
-                  path: '/resubmit-with-changes',
-                  body: {
-                    eventJson: editing,
-                    eventTypeId: details.data.payloadEventTypeId ?? undefined,
-                    comment: optionalComment(),
-                  },
+                  notice: SENT_NOTICE.resubmitWithChanges,
+                  send: () =>
+                    api.POST('/api/endpoints/{endpointId}/events/{eventId}/resubmit-with-changes', {
+                      params: { path },
+                      body: {
+                        eventJson: editing,
+                        eventTypeId: details.data.payloadEventTypeId ?? undefined,
+                        comment: optionalComment(),
+                      },
+                    }),
                 })
               }
             >

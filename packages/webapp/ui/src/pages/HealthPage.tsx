@@ -1,23 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { get } from '../api.js';
+import { api, ok } from '../api.js';
 import { StatusBadge } from '../components/StatusBadge.js';
-
-interface Heartbeat {
-  endpointId: string;
-  /** Late or Off once the endpoint stopped answering, whatever its last answer said. */
-  status: string;
-  lastSeenAgeSeconds: number | null;
-  lastEndTime: string | null;
-  roundTripMs: number | null;
-  sdkVersion: string | null;
-}
-interface Service {
-  serviceId: string;
-  status: string;
-  version: string | null;
-  lastSeenUtc: string | null;
-  roundTripMs: number | null;
-}
 
 const when = (value: string | null) => (value ? new Date(value).toLocaleString() : '—');
 
@@ -31,13 +14,13 @@ function age(seconds: number | null): string {
 export function HealthPage() {
   const heartbeats = useQuery({
     queryKey: ['health', 'heartbeat'],
-    queryFn: () => get<Heartbeat[]>('/api/heartbeat/overview'),
+    queryFn: () => ok(api.GET('/api/heartbeat/overview')),
     // Late and Off are a matter of time passing, not of a stored change: re-read on a timer too.
     refetchInterval: 15_000,
   });
   const services = useQuery({
     queryKey: ['health', 'services'],
-    queryFn: () => get<Service[]>('/api/health/services'),
+    queryFn: () => ok(api.GET('/api/health/services')),
   });
   return (
     <section>

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { ApiError, post } from '../api.js';
+import { ApiError, api, ok } from '../api.js';
 import { LabeledInput } from '../components/LabeledInput.js';
 import { safeReturnPath } from '../return-path.js';
 
@@ -11,7 +11,7 @@ export function LoginPage() {
     event.preventDefault();
     setError(null);
     try {
-      await post('/account/login', { email, password });
+      await ok(api.POST('/account/login', { body: { email, password } }));
       const returnUrl = new URLSearchParams(window.location.search).get('returnUrl');
       window.location.assign(safeReturnPath(returnUrl, window.location.origin));
     } catch (e) {

@@ -1,19 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { get } from '../api.js';
+import { type Answer, api, ok } from '../api.js';
 
-interface Point {
-  timestamp: string;
-  published: number;
-  handled: number;
-  failed: number;
-}
-interface Latency {
-  endpointId: string;
-  eventTypeId: string;
-  queue: { avgMs: number; maxMs: number; count: number };
-  processing: { avgMs: number; maxMs: number; count: number };
-}
+type Point = Answer<'/api/metrics/timeseries'>['dataPoints'][number];
+const PERIODS = ['1h', '12h', '1d', '3d', '7d', '30d'] as const;
+type Period = (typeof PERIODS)[number];
 
 const SERIES = [
   ['published', '#3b82f6'],
@@ -55,14 +46,14 @@ function Chart({ points }: { points: Point[] }) {
 }
 
 export function MetricsPage() {
-  const [period, setPeriod] = useState('1d');
+  const [period, setPeriod] = useState<Period>('1d');
   const series = useQuery({
     queryKey: ['metrics', 'timeseries', period],
-    queryFn: () => get<{ dataPoints: Point[] }>(`/api/metrics/timeseries?period=${period}`),
+    queryFn: () => ok(api.GET('/api/metrics/timeseries', { params: { query: { period } } })),
   });
   const latency = useQuery({
     queryKey: ['metrics', 'latency', period],
-    queryFn: () => get<{ latencies: Latency[] }>(`/api/metrics/latency?period=${period}`),
+    queryFn: () => ok(api.GET('/api/metrics/latency', { params: { query: { period } } })),
   });
   const points = series.data?.dataPoints ?? [];
   const total = (key: 'published' | 'handled' | 'failed') => points.reduce((n, p) => n + p[key], 0);
@@ -70,7 +61,7 @@ export function MetricsPage() {
     <section>
       <h1>Metrics</h1>
       <div className="filters">
-        {['1h', '12h', '1d', '3d', '7d', '30d'].map((p) => (
+        {PERIODS.map((p) => (
           <button type="button" key={p} className={p === period ? 'active' : ''} onClick={() => setPeriod(p)}>
             {p}
           </button>

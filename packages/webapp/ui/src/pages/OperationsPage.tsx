@@ -1,26 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError, type EndpointSummary, get, post } from '../api.js';
-
-interface AppStatus {
-  environment: string | null;
-  storageProvider: string | null;
-  transport: string | null;
-  capabilities: { supportsCrossAccountCopy: boolean } | null;
-}
+import { ApiError, api, ok } from '../api.js';
 
 export function OperationsPage() {
-  const status = useQuery({ queryKey: ['app-status'], queryFn: () => get<AppStatus>('/api/app/status') });
+  const status = useQuery({ queryKey: ['app-status'], queryFn: () => ok(api.GET('/api/app/status')) });
   const endpoints = useQuery({
     queryKey: ['endpoints'],
-    queryFn: () => get<EndpointSummary[]>('/api/endpoints'),
+    queryFn: () => ok(api.GET('/api/endpoints')),
   });
   const [endpointId, setEndpointId] = useState('');
   const [target, setTarget] = useState('');
   const [result, setResult] = useState<string | null>(null);
   const copy = async () => {
     try {
-      await post('/api/operations/copy-endpoint-data', { endpointId, target });
+      await ok(api.POST('/api/operations/copy-endpoint-data', { body: { endpointId, target } }));
       setResult('Copied.');
     } catch (e) {
       setResult(e instanceof ApiError ? e.message : String(e));

@@ -1,33 +1,23 @@
 import { useState } from 'react';
-import { get } from '../api.js';
+import { api, ok } from '../api.js';
 import { Link } from '../components/Link.js';
 import { PagingFooter } from '../components/PagingFooter.js';
 import { usePagedQuery } from '../paged-query.js';
 
-interface Message {
-  eventId: string;
-  messageId: string;
-  endpointId: string;
-  messageType: string;
-  sessionId: string | null;
-  eventTypeId: string | null;
-  from: string | null;
-  to: string | null;
-  enqueuedTimeUtc: string;
-}
-
 export function SearchPage() {
   const [form, setForm] = useState({ eventId: '', sessionId: '', endpointId: '', eventTypeId: '' });
   const [submitted, setSubmitted] = useState(form);
-  const params = new URLSearchParams(Object.entries(submitted).filter(([, v]) => v !== ''));
-  params.set('pageSize', '50');
+  const query = {
+    ...Object.fromEntries(Object.entries(submitted).filter(([, v]) => v !== '')),
+    pageSize: 50,
+  };
   const result = usePagedQuery(
-    ['search', params.toString()],
+    ['search', JSON.stringify(query)],
     async (token) => {
-      const pageParams = new URLSearchParams(params);
-      if (token) pageParams.set('continuationToken', token);
-      const page = await get<{ messages: Message[]; continuationToken: string | null }>(
-        `/api/messages?${pageParams}`,
+      const page = await ok(
+        api.GET('/api/messages', {
+          params: { query: token ? { ...query, continuationToken: token } : query },
+        }),
       );
       return { items: page.messages, continuationToken: page.continuationToken };
     },

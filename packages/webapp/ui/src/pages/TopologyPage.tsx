@@ -1,14 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { get } from '../api.js';
-
-interface Topology {
-  endpoints: { id: string; produces: string[]; consumes: string[] }[];
-  routes: { source: string; eventTypeId: string; target: string }[];
-}
+import { api, ok } from '../api.js';
 
 /** Producers on the left, consumers on the right, one labelled edge per route. */
 export function TopologyPage() {
-  const { data, error } = useQuery({ queryKey: ['topology'], queryFn: () => get<Topology>('/api/topology') });
+  const { data, error } = useQuery({ queryKey: ['topology'], queryFn: () => ok(api.GET('/api/topology')) });
   if (error) return <p className="error">{error.message}</p>;
   const endpoints = data?.endpoints ?? [];
   const routes = data?.routes ?? [];

@@ -7,8 +7,11 @@ import {
   type SessionState,
   type SettleEffects,
 } from '@nimbus/core';
+import type { SessionEntry } from './entries.js';
 import type { MemoryCore } from './memory-core.js';
-import type { SessionEntry } from './memory-state.js';
+import { tryReceive } from './receive.js';
+import { assertLease, releaseLease, renewLease } from './session-lease.js';
+import { abandon, setState, settle, settleMany } from './settle.js';
 
 /** A lease on one session; every operation checks that the lease is still held. */
 export class MemorySessionHandle implements SessionHandle {
@@ -35,7 +38,7 @@ export class MemorySessionHandle implements SessionHandle {
       throw new RangeError(`receive: max must be an integer ≥ 1, got ${max}`);
     const deadline = this.core.now() + Math.max(0, waitMs);
     for (;;) {
-      const received = this.core.tryReceive(this.entry, this.token, max);
+      const received = tryReceive(this.core, this.entry, this.token, max);
       if (received.length > 0) {
         this.core.waiters.taken(this.input, this.sessionId);
         return received;
@@ -52,24 +55,24 @@ export class MemorySessionHandle implements SessionHandle {
   }
 
   async getState(): Promise<SessionState | null> {
-    this.core.assertLease(this.entry, this.token);
+    assertLease(this.core, this.entry, this.token);
     return this.entry.state === null ? null : structuredClone(this.entry.state);
   }
 
   async setState(state: SessionState | null): Promise<void> {
-    this.core.setState(this.entry, this.token, state);
+    setState(this.core, this.entry, this.token, state);
   }
 
   async complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void> {
-    this.core.settle(this.entry, this.token, message, effects, null);
+    settle(this.core, this.entry, this.token, message, effects, null);
   }
 
   async settleMany(settlements: readonly BatchSettlement[]): Promise<void> {
-    this.core.settleMany(this.entry, this.token, settlements);
+    settleMany(this.core, this.entry, this.token, settlements);
   }
 
   async abandon(message: ReceivedMessage): Promise<void> {
-    this.core.abandon(this.entry, this.token, message);
+    abandon(this.core, this.entry, this.token, message);
   }
 
   async deadLetter(
@@ -78,11 +81,11 @@ export class MemorySessionHandle implements SessionHandle {
     description: string | null,
     effects?: SettleEffects,
   ): Promise<void> {
-    this.core.settle(this.entry, this.token, message, effects, deadLetterOutcome(reason, description));
+    settle(this.core, this.entry, this.token, message, effects, deadLetterOutcome(reason, description));
   }
 
   async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {
-    this.core.assertLease(this.entry, this.token);
+    assertLease(this.core, this.entry, this.token);
     return [...this.entry.parked.values()]
       .filter((p) => p.sequence >= fromSequence)
       .sort((a, b) => a.sequence - b.sequence)
@@ -90,11 +93,11 @@ export class MemorySessionHandle implements SessionHandle {
   }
 
   async renewLock(): Promise<Date> {
-    this.#lockedUntil = this.core.renewLease(this.entry, this.token);
+    this.#lockedUntil = renewLease(this.core, this.entry, this.token);
     return this.lockedUntil;
   }
 
   async release(): Promise<void> {
-    this.core.releaseLease(this.entry, this.token);
+    releaseLease(this.core, this.entry, this.token);
   }
 }

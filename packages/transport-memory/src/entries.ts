@@ -1,4 +1,6 @@
-import type { Delivery, ParkedMessage, SessionState, TransportMessage } from '@nimbus/core';
+import type { Delivery, ParkedMessage, ReceivedMessage, SessionState, TransportMessage } from '@nimbus/core';
+
+// The in-memory broker's records: what the SQL transport keeps in table rows (see its rows.ts).
 
 /** A message waiting in its session's line at one input. */
 export interface LineMessage {
@@ -51,4 +53,16 @@ export function newSessionEntry(input: string, sessionId: string): SessionEntry 
 
 export function isLeaseFree(entry: SessionEntry, now: number): boolean {
   return entry.leaseToken === null || entry.lockedUntil <= now;
+}
+
+/** A line message as its current delivery. */
+export function receivedFromEntry(item: LineMessage): ReceivedMessage {
+  return {
+    ...item.message,
+    input: item.input,
+    sequence: item.sequence,
+    deliveryCount: item.deliveryCount,
+    enqueuedAt: new Date(item.enqueuedAt),
+    lockToken: item.lockToken,
+  };
 }

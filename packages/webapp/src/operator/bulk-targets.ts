@@ -1,0 +1,85 @@
+import { type NimBusMessageStore, ResolutionStatus, type UnresolvedEvent } from '@nimbus/message-store';
+import { badRequest } from '../http/http-error.js';
+import type { BulkJobItem } from './bulk-job-store.js';
+
+/** The statuses a bulk resubmit or skip acts on (the ones an operator can resubmit or skip). */
+export const BULK_STATUSES = [
+  ResolutionStatus.Failed,
+  ResolutionStatus.DeadLettered,
+  ResolutionStatus.Unsupported,
+] as const;
+export type BulkStatus = (typeof BULK_STATUSES)[number];
+
+/** What a filter job matches on each of its endpoints (every criterion optional; statuses default to all three). */
+export interface BulkFilter {
+  readonly statuses?: readonly BulkStatus[];
+  readonly eventTypeIds?: readonly string[];
+  readonly failureSignature?: string;
+  /** Exact session id. */
+  readonly sessionId?: string;
+  readonly updatedAtFrom?: string;
+  readonly updatedAtTo?: string;
+  /** Literal substring of the payload. */
+  readonly payload?: string;
+}
+
+/** One job acts on at most this many events; a wider filter is refused with a 400 asking to narrow it. */
+export const MAX_BULK_EVENTS = 100_000;
+const PAGE = 500;
+
+type Target = Omit<BulkJobItem, 'position'>;
+
+/**
+ * Every event the filter matches now, on each endpoint, oldest first (so a session's events keep their
+ * order): the job's snapshot, stored with it, so a restart resumes exactly the events that are left.
+ */
+export async function collectBulkTargets(
+  store: NimBusMessageStore,
+  endpointIds: readonly string[],
+  filter: BulkFilter,
+): Promise<Target[]> {
+  const rows: UnresolvedEvent[] = [];
+  for (const endpointId of endpointIds) {
+    let continuationToken: string | null = null;
+    do {
+      const page = await store.getEventsByFilter({
+        filter: {
+          endpointId,
+          resolutionStatus: filter.statuses?.length ? [...filter.statuses] : [...BULK_STATUSES],
+          eventTypeId: filter.eventTypeIds?.length ? [...filter.eventTypeIds] : null,
+          failureSignature: filter.failureSignature ?? null,
+          sessionId: filter.sessionId ?? null,
+          updatedAtFrom: filter.updatedAtFrom ? new Date(filter.updatedAtFrom) : null,
+          updatedAtTo: filter.updatedAtTo ? new Date(filter.updatedAtTo) : null,
+          payload: filter.payload ?? null,
+        },
+        continuationToken,
+        maxItems: PAGE,
+      });
+      // The store matches endpoint and session ids by prefix; a job acts on exactly the ones named.
+      for (const row of page.events) {
+        if (row.endpointId !== endpointId) continue;
+        if (filter.sessionId !== undefined && row.sessionId !== filter.sessionId) continue;
+        rows.push(row);
+      }
+      if (rows.length > MAX_BULK_EVENTS)
+        throw badRequest(
+          `body.filter: matches more than ${MAX_BULK_EVENTS} events; narrow it (endpoint, event type, time range, failure group).`,
+        );
+      continuationToken = page.continuationToken;
+    } while (continuationToken);
+  }
+  rows.sort(
+    (a, b) => a.enqueuedTimeUtc.getTime() - b.enqueuedTimeUtc.getTime() || compare(a.eventId, b.eventId),
+  );
+  return rows.map((row) => ({
+    endpointId: row.endpointId,
+    eventId: row.eventId,
+    sessionId: row.sessionId,
+    outcome: 'pending',
+    message: null,
+    messageId: null,
+  }));
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
