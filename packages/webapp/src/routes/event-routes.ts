@@ -277,43 +277,5 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
         return { messages: result.messages.map(messageDto), continuationToken: result.continuationToken };
       },
     }),
-    defineRoute({
-      method: 'GET',
-      url: '/api/audits',
-      tag: 'Audit',
-      summary: 'Search audit rows: site Owner for all, endpoint Reader with an endpointId filter',
-      access: 'authenticated',
-      query: z.object({
-        endpointId: z.string().max(200).optional(),
-        eventId: z.string().max(200).optional(),
-        auditorName: z.string().max(200).optional(),
-        pageSize: z.coerce.number().int().min(1).max(200).default(50),
-        continuationToken: z.string().max(2000).optional(),
-      }),
-      response: z.object({
-        audits: z.array(AuditDto.extend({ createdAt: z.string() })),
-        continuationToken: z.string().nullable(),
-      }),
-      handler: async ({ query, principal }) => {
-        const endpointId = query.endpointId ? await catalog.canonical(query.endpointId) : null;
-        await authorize(auditLog, principal!, endpointId ? Role.Reader : Role.Owner, endpointId);
-        const result = await store.searchAudits({
-          filter: {
-            endpointId,
-            endpointIdExact: endpointId !== null,
-            eventId: query.eventId || null,
-            auditorName: query.auditorName || null,
-          },
-          continuationToken: query.continuationToken ?? null,
-          maxItems: query.pageSize,
-        });
-        return {
-          audits: result.audits
-            .filter((a) => endpointId === null || sameEndpoint(a.endpointId, endpointId))
-            .map((a) => ({ ...auditDto(a.audit), createdAt: a.createdAt.toISOString() })),
-          continuationToken: result.continuationToken,
-        };
-      },
-    }),
   ];
 }

@@ -3459,6 +3459,8 @@ export interface operations {
             content: {
                 "application/json": {
                     comment?: string | null;
+                    /** @default false */
+                    acknowledgeOutOfOrder?: boolean;
                 };
             };
         };
@@ -3560,6 +3562,8 @@ export interface operations {
                     eventJson: string;
                     eventTypeId?: string;
                     comment?: string | null;
+                    /** @default false */
+                    acknowledgeOutOfOrder?: boolean;
                 };
             };
         };
@@ -4374,6 +4378,8 @@ export interface operations {
                         payload?: string;
                     };
                     comment?: string | null;
+                    /** @default false */
+                    acknowledgeOutOfOrder?: boolean;
                 };
             };
         };
@@ -4497,6 +4503,8 @@ export interface operations {
                     action: "resubmit" | "skip";
                     eventIds: string[];
                     comment?: string | null;
+                    /** @default false */
+                    acknowledgeOutOfOrder?: boolean;
                 };
             };
         };

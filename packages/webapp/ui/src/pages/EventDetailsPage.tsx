@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { type Audit, api, ok } from '../api.js';
 import { AuditTable, HistoryTimeline } from '../components/EventRecords.js';
 import { Link } from '../components/Link.js';
+import { OutOfOrderWarning, resubmitRunsOutOfOrder } from '../components/OutOfOrderWarning.js';
 import { PayloadProblems, usePayloadProblems } from '../components/PayloadProblems.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 
@@ -128,6 +129,8 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
   if (!details.data) return <p>Loading…</p>;
   const { event, payload, allowedActions } = details.data;
   const can = (action: string) => allowedActions.includes(action);
+  // Confirming the resubmit of a dead-lettered or unsupported event confirms it runs out of order.
+  const acknowledgement = resubmitRunsOutOfOrder(event.status) ? { acknowledgeOutOfOrder: true } : {};
 
   return (
     <section>
@@ -242,6 +245,9 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
       {confirming !== null && (
         <div className="card" data-testid="confirm-action">
           <h2>{confirming === 'resubmit' ? 'Resubmit with the stored payload' : 'Skip this event'}</h2>
+          {confirming === 'resubmit' && (
+            <OutOfOrderWarning status={event.status} sessionId={event.sessionId} />
+          )}
           <ActionCommentField value={actionComment} onChange={setActionComment} />
           <div className="actions">
             <button
@@ -256,7 +262,10 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
                         : '/api/endpoints/{endpointId}/events/{eventId}/resubmit',
                       {
                         params: { path },
-                        body: { comment: optionalComment() },
+                        body: {
+                          comment: optionalComment(),
+                          ...(confirming === 'resubmit' ? acknowledgement : {}),
+                        },
                       },
                     ),
                 })
@@ -280,6 +289,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
             onChange={(e) => setEditing(e.target.value)}
           />
           <PayloadProblems problems={payloadProblems} />
+          <OutOfOrderWarning status={event.status} sessionId={event.sessionId} />
           <ActionCommentField value={actionComment} onChange={setActionComment} />
           <div className="actions">
             <button
@@ -298,6 +308,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
                         eventJson: editing,
                         eventTypeId: details.data.payloadEventTypeId ?? undefined,
                         comment: optionalComment(),
+                        ...acknowledgement,
                       },
                     }),
                 })
