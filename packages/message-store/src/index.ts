@@ -220,6 +220,8 @@ export {
   unresolvedRetentionMs,
 } from './retention.js';
 export {
+  asciiLower,
+  matchesAnyText,
   matchesPrefix,
   matchesTrackedMessageFilter,
   type TrackedMessageFields,
