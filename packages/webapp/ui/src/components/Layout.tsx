@@ -4,6 +4,8 @@ import { Link } from './Link.js';
 
 const NAV = [
   ['/', 'Endpoints'],
+  ['/failure-groups', 'Failure groups'],
+  ['/bulk-jobs', 'Bulk operations'],
   ['/search', 'Search'],
   ['/metrics', 'Metrics'],
   ['/health', 'Heartbeat & health'],
