@@ -75,6 +75,18 @@ describe.runIf(hasChromium)('on-call scenario in a real browser over the real st
       .waitFor(WAIT);
     await page.screenshot({ path: path.join(images, 'failure-groups.png'), fullPage: true });
 
+    // The endpoint page says why each session is blocked, for how long, and how many wait behind it.
+    await page.click('nav a:text-is("Endpoints")');
+    await page.click('a:text-is("Erp")');
+    const blocked = page.locator(`[data-testid=blocked-sessions] tr[data-session-id="${CUSTOMERS[0]}"]`);
+    await blocked
+      .locator('[data-testid=blocking-error]', { hasText: `customer ${CUSTOMERS[0]} is not registered` })
+      .waitFor(WAIT);
+    expect(await blocked.locator('[data-testid=parked]').textContent()).toBe('1 deferred, 0 pending');
+    expect(await blocked.locator('[data-testid=blocked-for]').textContent()).toMatch(/^\d+ (s|min)$/);
+    expect(await page.locator('[data-testid=blocked-sessions] tr[data-session-id]').count()).toBe(10);
+    await page.click('nav a:text-is("Failure groups")');
+
     // Open the group: its events at both endpoints, each with the error it reported.
     await group.locator('button', { hasText: 'Open' }).click();
     const listed = page.locator('[data-testid=group-events-list] tr[data-event-id]');

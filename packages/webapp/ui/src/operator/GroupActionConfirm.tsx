@@ -20,6 +20,8 @@ export function GroupActionConfirm({
 }) {
   const client = useQueryClient();
   const [comment, setComment] = useState('');
+  // A dead-lettered event no longer blocks its session: resubmitting it runs it after later events.
+  const [outOfOrder, setOutOfOrder] = useState(false);
   const start = useMutation({
     mutationFn: () =>
       ok(
@@ -29,6 +31,7 @@ export function GroupActionConfirm({
             endpointIds: group.endpointIds,
             filter: { failureSignature: group.signature },
             comment: comment.trim() || null,
+            acknowledgeOutOfOrder: outOfOrder,
           },
         }),
       ),
@@ -50,6 +53,14 @@ export function GroupActionConfirm({
           ? 'Each is handled again with its stored payload; the events parked behind it follow in order.'
           : 'Each is skipped for good; its session continues with the next event.'}
       </p>
+      {action === 'resubmit' && group.deadLetteredCount > 0 && (
+        <label className="warn">
+          <input type="checkbox" checked={outOfOrder} onChange={(e) => setOutOfOrder(e.target.checked)} />{' '}
+          {plural(group.deadLetteredCount, 'event is', 'events are')} dead-lettered: they no longer hold their
+          sessions, so they run after later events. Resubmit them out of order anyway (otherwise they are
+          refused).
+        </label>
+      )}
       <textarea
         aria-label="group action comment"
         placeholder="comment for the audit (optional)"
