@@ -24,6 +24,11 @@ export interface CheckInput {
   readonly rows: readonly StoreRow[];
   readonly leftovers: readonly TransportLeftovers[];
   readonly unexpectedExits: readonly ExitRecord[];
+  /**
+   * Events an operator resubmitted confirming they run out of order (they had been dead-lettered, their
+   * sessions went on), with when it asked. Their runs from then on are counted apart, not as reorders.
+   */
+  readonly declaredOutOfOrder?: ReadonlyMap<string, number>;
 }
 
 export interface CheckResult {
@@ -90,8 +95,21 @@ export function check(input: CheckInput): CheckResult {
   // earlier event of the session was still unresolved.
   const resolvedBefore = new Map<string, Set<number>>();
   const highestHandled = new Map<string, number>();
+  const declared = input.declaredOutOfOrder ?? new Map<string, number>();
+  let declaredRuns = 0;
   for (const run of runs) {
     if (!planned.has(key(run))) continue;
+    const declaredAt = declared.get(run.eventId);
+    if (declaredAt !== undefined && run.at >= declaredAt) {
+      // The operator confirmed this run comes after later events of its session: not a reorder.
+      declaredRuns += 1;
+      if (run.outcome === 'handled') {
+        const done = resolvedBefore.get(run.orderId) ?? new Set<number>();
+        done.add(run.n);
+        resolvedBefore.set(run.orderId, done);
+      }
+      continue;
+    }
     // A duplicate publish (same message id, published again later) is a new event at the end of its session:
     // handling it again is at-least-once delivery, not a reorder (the inbox de-duplicates when wanted).
     if (eventIdOf.get(key(run)) !== run.eventId) continue;
@@ -148,6 +166,8 @@ export function check(input: CheckInput): CheckResult {
       ).size,
       duplicateSuccesses: runs.filter((r) => r.outcome === 'handled').length - handled.size,
       storeRows: rows.length,
+      declaredOutOfOrderEvents: declared.size,
+      declaredOutOfOrderRuns: declaredRuns,
     },
     violations,
   };

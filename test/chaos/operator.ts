@@ -20,6 +20,8 @@ export interface OperatorFigures {
   refused: number;
   serverErrors: number;
   unreachable: number;
+  /** Resubmits of dead-lettered or unsupported events the operator confirmed may run out of order. */
+  outOfOrderResubmits: number;
 }
 
 /**
@@ -36,9 +38,15 @@ export class ChaosOperator {
     refused: 0,
     serverErrors: 0,
     unreachable: 0,
+    outOfOrderResubmits: 0,
   };
   /** Why actions were refused (`409 <title>`), with counts: a lagging store or the engine's own refusal. */
   readonly refusals = new Map<string, number>();
+  /**
+   * Events the operator resubmitted with the out-of-order acknowledgement (accepted by the WebApp), with when
+   * it asked: their runs from then on are declared out of order, not reorders.
+   */
+  readonly declaredOutOfOrder = new Map<string, number>();
   readonly #acted = new Map<string, OperatorAction>();
 
   constructor(
@@ -85,24 +93,43 @@ export class ChaosOperator {
       return;
     }
     const roll = this.rand();
-    const action: OperatorAction = roll < 0.4 ? 'resubmit' : roll < 0.7 ? 'resubmit-with-changes' : 'skip';
+    // A Failed event blocks its session: resubmit, edit or skip it. A dead-lettered (or unsupported) one left
+    // its session's order: skip it, or resubmit it confirming that it runs after later events of the session.
+    const action: OperatorAction = failed
+      ? roll < 0.4
+        ? 'resubmit'
+        : roll < 0.7
+          ? 'resubmit-with-changes'
+          : 'skip'
+      : roll < 0.5
+        ? 'skip'
+        : roll < 0.75
+          ? 'resubmit'
+          : 'resubmit-with-changes';
+    const outOfOrder = !failed && action !== 'skip';
     this.#acted.set(eventId, action);
     const burst = this.rand();
     if (burst < 0.25) {
       this.figures.concurrentActions += 1;
-      await Promise.all([this.#act(eventId, action), this.#act(eventId, action)]);
+      await Promise.all([this.#act(eventId, action, outOfOrder), this.#act(eventId, action, outOfOrder)]);
     } else if (burst < 0.4) {
       this.figures.concurrentActions += 1;
       const other: OperatorAction = action === 'skip' ? 'resubmit' : 'skip';
-      await Promise.all([this.#act(eventId, action), this.#act(eventId, other)]);
+      await Promise.all([
+        this.#act(eventId, action, outOfOrder),
+        this.#act(eventId, other, !failed && other !== 'skip'),
+      ]);
     } else {
-      await this.#act(eventId, action);
+      await this.#act(eventId, action, outOfOrder);
     }
   }
 
-  async #act(eventId: string, action: OperatorAction): Promise<void> {
+  async #act(eventId: string, action: OperatorAction, outOfOrder = false): Promise<void> {
     const base = `/api/endpoints/Warehouse/events/${encodeURIComponent(eventId)}`;
-    let body: Record<string, unknown> = { comment: 'chaos operator' };
+    let body: Record<string, unknown> = {
+      comment: 'chaos operator',
+      ...(outOfOrder ? { acknowledgeOutOfOrder: true } : {}),
+    };
     if (action === 'resubmit-with-changes') {
       const run = this.runsOf(eventId);
       if (!run) return;
@@ -111,12 +138,17 @@ export class ChaosOperator {
     if (action === 'resubmit') this.figures.resubmits += 1;
     else if (action === 'skip') this.figures.skips += 1;
     else this.figures.editedResubmits += 1;
+    const askedAt = Date.now();
     try {
       const { status, body: answer } = await this.client.call<{ title?: string; detail?: string }>(
         'POST',
         `${base}/${action}`,
         body,
       );
+      if (outOfOrder && status < 300) {
+        this.figures.outOfOrderResubmits += 1;
+        if (!this.declaredOutOfOrder.has(eventId)) this.declaredOutOfOrder.set(eventId, askedAt);
+      }
       if (status >= 500) this.figures.serverErrors += 1;
       else if (status >= 400) this.figures.refused += 1;
       if (status >= 400) {

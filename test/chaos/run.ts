@@ -66,6 +66,9 @@ function print(r: ScenarioResult): void {
       `kills ${JSON.stringify(r.kills)}, database restarts ${r.databaseRestarts}; operator ${JSON.stringify(r.operator)}`,
   );
   log(
+    `${r.dialect}: declared out-of-order runs: ${r.figures.declaredOutOfOrderRuns} (of ${r.figures.declaredOutOfOrderEvents} events resubmitted with the operator's out-of-order acknowledgement; not counted as reorders)`,
+  );
+  log(
     `${r.dialect}: handler runs ${r.figures.handlerRuns}, handled ${r.figures.handled}, skipped ${r.figures.skippedByOperator}, duplicate successes ${r.figures.duplicateSuccesses} (late duplicates handled again ${r.figures.duplicatesHandledAgain}), store rows ${r.figures.storeRows}; settled ${r.settledInMs === null ? 'NOT within the limit' : `in ${r.settledInMs} ms`}; run ${Math.round(r.durationMs / 1000)} s`,
   );
   log(

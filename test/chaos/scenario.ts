@@ -157,6 +157,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       rows,
       leftovers: await leftovers(transport),
       unexpectedExits: stack.unexpectedExits(),
+      declaredOutOfOrder: operator.declaredOutOfOrder,
     });
     return {
       ...result,

@@ -91,6 +91,11 @@ export const MessageAuditType = {
   ChangePassword: 'ChangePassword',
   CreateApiToken: 'CreateApiToken',
   RevokeApiToken: 'RevokeApiToken',
+  /** An administrator disabled or enabled a local account, deleted one, or set a new password for one. */
+  DisableUser: 'DisableUser',
+  EnableUser: 'EnableUser',
+  DeleteUser: 'DeleteUser',
+  ResetPassword: 'ResetPassword',
 } as const;
 export type MessageAuditType = (typeof MessageAuditType)[keyof typeof MessageAuditType];
 

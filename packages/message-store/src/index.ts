@@ -223,6 +223,8 @@ export {
   unresolvedRetentionMs,
 } from './retention.js';
 export {
+  asciiLower,
+  matchesAnyText,
   matchesPrefix,
   matchesTrackedMessageFilter,
   type TrackedMessageFields,

@@ -55,3 +55,15 @@ export function matchesTrackedMessageFilter(
     withinRange(message.enqueuedTimeUtc, filter.enqueuedAtFrom, filter.enqueuedAtTo)
   );
 }
+
+/** ASCII-only lower case: what every provider's `lower()` agrees on. */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/** The audit `text` filter: a literal substring of any of the fields, ASCII letters case-insensitive. */
+export function matchesAnyText(fields: readonly (string | null)[], text: string | null | undefined): boolean {
+  if (text == null || text === '') return true;
+  const needle = asciiLower(text);
+  return fields.some((field) => field !== null && asciiLower(field).includes(needle));
+}

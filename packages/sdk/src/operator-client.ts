@@ -24,10 +24,17 @@ export class OperatorClient {
     if (!transport) throw new TypeError('OperatorClient needs a transport.');
   }
 
-  /** Runs the failed event's handler again, optionally with an edited payload (`eventJson`). */
+  /**
+   * Runs the failed event's handler again, optionally with an edited payload (`eventJson`). An event that was
+   * dead-lettered or unsupported left its session's order (later events went on), so resubmitting it runs it
+   * after them: the endpoint refuses that unless `acknowledgeOutOfOrder` is `true`.
+   */
   async resubmit(
     failed: MessageEnvelope,
-    options: OperatorTarget & { readonly eventJson?: string } = {},
+    options: OperatorTarget & {
+      readonly eventJson?: string;
+      readonly acknowledgeOutOfOrder?: boolean;
+    } = {},
   ): Promise<MessageEnvelope> {
     const eventTypeId = failed.eventTypeId ?? failed.content.eventContent?.eventTypeId ?? null;
     const eventJson = options.eventJson ?? failed.content.eventContent?.eventJson;
@@ -37,10 +44,14 @@ export class OperatorClient {
       );
     }
     if (options.eventJson !== undefined) JSON.parse(options.eventJson); // refuse edited text that is not JSON
-    return this.#send(failed, MessageType.ResubmissionRequest, options.endpointId, failed.correlationId, {
-      eventContent: { eventTypeId, eventJson },
-      errorContent: null,
-    });
+    return this.#send(
+      failed,
+      MessageType.ResubmissionRequest,
+      options.endpointId,
+      failed.correlationId,
+      { eventContent: { eventTypeId, eventJson }, errorContent: null },
+      options.acknowledgeOutOfOrder === true,
+    );
   }
 
   /** Gives up on the failed event: the Resolver records it as skipped and its session moves on. */
@@ -77,6 +88,7 @@ export class OperatorClient {
     endpointId: string | undefined,
     correlationId: string | null,
     content: MessageEnvelope['content'],
+    acknowledgeOutOfOrder = false,
   ): Promise<MessageEnvelope> {
     if (!failed?.eventId || !failed.sessionId)
       throw new TypeError(`${type} needs the failed message's EventId and SessionId.`);
@@ -96,6 +108,7 @@ export class OperatorClient {
           ? failed.originatingMessageId
           : failed.messageId,
       content,
+      acknowledgeOutOfOrder,
     });
     await this.transport.publish([{ source: target, messages: [encodeEnvelope(envelope)] }]);
     return envelope;

@@ -4,6 +4,7 @@ import type {
   ServiceBusSessionReceiver,
 } from '@azure/service-bus';
 import { TransportErrorCode } from '@nimbus/core';
+import { widenDrainWait } from './drain-wait.js';
 import { guarded, isCode } from './errors.js';
 import { topicOf } from './names.js';
 
@@ -31,14 +32,17 @@ export async function acceptNamed(
   for (;;) {
     if (signal?.aborted) return null;
     try {
-      const receiver = await guarded(`accept session '${sessionId}' at '${input}'`, () =>
-        client.acceptSession(topicOf(input), input, sessionId, RECEIVER_OPTIONS),
+      const receiver = widenDrainWait(
+        await guarded(`accept session '${sessionId}' at '${input}'`, () =>
+          client.acceptSession(topicOf(input), input, sessionId, RECEIVER_OPTIONS),
+        ),
       );
       const remaining = Math.max(1, deadline - Date.now());
       const first = await guarded('receive', () =>
         receiver.receiveMessages(1, { maxWaitTimeInMs: remaining }),
       );
-      if (first.length > 0) return { receiver, first };
+      // A receiver the SDK closed meanwhile has given its lease up: the message it returned is not ours.
+      if (first.length > 0 && !receiver.isClosed) return { receiver, first };
       await receiver.close();
       return null;
     } catch (error) {
@@ -74,7 +78,7 @@ export async function acceptNext(
       const receiver = await guarded(`accept session '${sessionId}' at '${input}'`, () =>
         client.acceptSession(topicOf(input), input, sessionId, RECEIVER_OPTIONS),
       );
-      return { receiver, first: [] };
+      return { receiver: widenDrainWait(receiver), first: [] };
     } catch (error) {
       if (
         !isCode(error, TransportErrorCode.Timeout) &&

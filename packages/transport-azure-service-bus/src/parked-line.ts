@@ -11,6 +11,7 @@ import {
   type TransportMessage,
 } from '@nimbus/core';
 import Long from 'long';
+import { widenDrainWait } from './drain-wait.js';
 import { guarded, isCode } from './errors.js';
 import { fromServiceBus, toServiceBus } from './message-mapping.js';
 import {
@@ -202,11 +203,13 @@ export class ParkedLine {
     const deadline = Date.now() + this.lockDurationMs + 1_000;
     for (;;) {
       try {
-        this.#receiver = await guarded('lock parked line', () =>
-          this.client.acceptSession(topicOf(this.input), parkedOf(this.input), this.sessionId, {
-            maxAutoLockRenewalDurationInMs: 0,
-            skipParsingBodyAsJson: true,
-          }),
+        this.#receiver = widenDrainWait(
+          await guarded('lock parked line', () =>
+            this.client.acceptSession(topicOf(this.input), parkedOf(this.input), this.sessionId, {
+              maxAutoLockRenewalDurationInMs: 0,
+              skipParsingBodyAsJson: true,
+            }),
+          ),
         );
         return this.#receiver;
       } catch (error) {

@@ -74,6 +74,14 @@ export class ServiceBusSessionHandle implements SessionHandle {
       );
       taken.push(...more);
     }
+    if (this.receiver.isClosed) {
+      // The SDK closes a receiver whose drain went unanswered, and with it the lease: the broker gives these
+      // messages to the next holder, so handing them out here would handle them twice.
+      throw new TransportError(
+        TransportErrorCode.SessionLockLost,
+        `receive from '${this.input}': the receiver of session '${this.sessionId}' was closed under this lease (SessionLockLost); ${taken.length} message(s) it returned go back to the broker`,
+      );
+    }
     return taken.map((message) => {
       const received = toReceived(this.input, message);
       this.#held.set(received.lockToken, message);

@@ -15,7 +15,7 @@ describe('Service Bus transport across processes (emulator)', () => {
   );
 
   it('two consumer processes share the namespace; a SIGKILLed consumer loses nothing and nothing is reordered', {
-    timeout: 90_000,
+    timeout: 150_000,
   }, async () => {
     const { emulator, transport, cleanup } = await emulatedTransport({
       lockDurationMs: 2000,

@@ -96,6 +96,9 @@ const RULES: Record<string, Rule> = {
   'GET /api/users': site('Owner'),
   'POST /api/users': site('Owner'),
   'PUT /api/users/{userId}/site-role': site('Owner'),
+  'PUT /api/users/{userId}/disabled': site('Owner'),
+  'POST /api/users/{userId}/reset-password': site('Owner'),
+  'DELETE /api/users/{userId}': site('Owner'),
 };
 
 /** Writes that are reads (no audit row) or whose rows are written per item (bulk: one per event acted on). */
@@ -174,6 +177,7 @@ export function describeAuthorizationMatrix(factory: StoreFactory): void {
       const overrides = {
         email: `matrix-${n++}@example.test`,
         password: 'Matrix!Passphrase-9x',
+        newPassword: 'Matrix!Reset-Passphrase-7q',
         eventJson: '{"customerId":"cust-1","name":"Matrix"}',
         expectedLastMessageId: 'evt-deferred-2-m1',
         eventIds: ['no-such-event'],

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ResolutionStatus } from '@nimbus/message-store';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '../src/index.js';
@@ -199,6 +200,23 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
     // An address the UI does not know says so instead of showing the endpoints.
     await page.goto(`${stack.url}/no-such-page`);
     await page.locator('[data-testid=not-found]', { hasText: '/no-such-page' }).waitFor(WAIT);
+  }, 60_000);
+
+  it('resubmitting a dead-lettered event asks to confirm it runs after later events of its session, and sends the acknowledgement', async () => {
+    await seedFailedRows(stack.store, 'Crm', ['dead-1'], { status: ResolutionStatus.DeadLettered });
+    await page.goto(`${stack.url}/endpoints/Crm/events/dead-1`);
+    await page.click('button:text-is("Resubmit")');
+    await page
+      .locator('[data-testid=out-of-order-warning]', { hasText: 'after later events of its session' })
+      .waitFor(WAIT);
+    await page.click('button:text-is("Confirm resubmit")');
+    await page.locator('.notice', { hasText: 'Resubmit sent' }).waitFor(WAIT);
+    const audits = (await page.evaluate(async () => {
+      const response = await fetch('/api/endpoints/Crm/events/dead-1/audits');
+      return response.json();
+    })) as { auditType: string; data: string | null }[];
+    const resubmits = audits.filter((a) => a.auditType === 'Resubmit');
+    expect(resubmits.map((a) => JSON.parse(a.data ?? '{}').acknowledgeOutOfOrder)).toEqual([true]);
   }, 60_000);
 });
 

@@ -200,18 +200,36 @@ export function eventsCommand(print: (line: string) => void): Command {
       'edit top-level fields of the stored payload, e.g. --set vatNumber=DK12345678',
     )
     .option('--comment <text>', 'note stored on the audit row')
+    .option(
+      '--out-of-order',
+      'confirm resubmitting a DeadLettered or Unsupported event: it runs after later events of its session',
+    )
     .option('--json', 'print the outcome as JSON');
   withBackendOptions(resubmit).action(
     async (
       endpointId: string,
       eventId: string,
-      options: Backends & { payload?: string; payloadFile?: string; set?: string[]; comment?: string },
+      options: Backends & {
+        payload?: string;
+        payloadFile?: string;
+        set?: string[];
+        comment?: string;
+        outOfOrder?: boolean;
+      },
     ) => {
+      const outOfOrder = options.outOfOrder === true;
       let edited = readPayload(options);
       const edits = options.set ?? [];
       const remote = remoteEvents();
       if (remote) {
-        const done = await remote.resubmit(endpointId, eventId, edited, edits, options.comment ?? null);
+        const done = await remote.resubmit(
+          endpointId,
+          eventId,
+          edited,
+          edits,
+          options.comment ?? null,
+          outOfOrder,
+        );
         print(options.json ? JSON.stringify(done) : remoteActionLine(done));
         return;
       }
@@ -223,7 +241,7 @@ export function eventsCommand(print: (line: string) => void): Command {
             throw new CliError(`Event '${eventId}' has no stored payload to edit; use --payload.`);
           edited = applyEdits(base, edits);
         }
-        return actions.resubmit(row, edited, options.comment ?? null);
+        return actions.resubmit(row, edited, options.comment ?? null, outOfOrder);
       });
       print(options.json ? JSON.stringify(outcome) : actionLine(outcome));
     },

@@ -24,6 +24,9 @@ export interface ActionOutcome {
   readonly auditor: string;
 }
 
+/** Statuses whose event does not block its session: a resubmit runs it after later events of the session. */
+const OUT_OF_ORDER = new Set<string>([ResolutionStatus.DeadLettered, ResolutionStatus.Unsupported]);
+
 type Store = Pick<MessageTrackingStore, 'getEvent' | 'getLatestEventRequestMessage' | 'storeMessageAudit'>;
 
 export async function loadEvent(
@@ -63,13 +66,23 @@ export class CliOperatorActions {
     return storedPayload(this.store, row);
   }
 
+  /**
+   * A dead-lettered or unsupported event left its session's order (later events went on): resubmitting it runs
+   * it after them, so it needs `outOfOrder` (`--out-of-order`); the endpoint refuses it otherwise.
+   */
   async resubmit(
     row: UnresolvedEvent,
     editedJson: string | null,
     comment: string | null,
+    outOfOrder = false,
   ): Promise<ActionOutcome> {
     const action = editedJson === null ? 'resubmit' : 'resubmitWithChanges';
     this.#requireActionable(row, action);
+    if (!outOfOrder && OUT_OF_ORDER.has(row.resolutionStatus)) {
+      throw new CliError(
+        `Event '${row.eventId}' on '${row.endpointId}' is ${row.resolutionStatus}: its session '${row.sessionId || '-'}' went on without it, so resubmitting runs it after later events of the session. Pass --out-of-order to confirm, or skip it. Nothing was sent.`,
+      );
+    }
     const failed = await failedEnvelopeOf(this.store, row);
     if (editedJson === null && !failed.content.eventContent?.eventJson) {
       throw new CliError(
@@ -79,14 +92,12 @@ export class CliOperatorActions {
     const sent = await createOperatorClient(this.transport).resubmit(failed, {
       endpointId: row.endpointId,
       ...(editedJson === null ? {} : { eventJson: editedJson }),
+      acknowledgeOutOfOrder: outOfOrder,
     });
-    return this.#audit(
-      row,
-      action,
-      sent.messageId,
-      comment,
-      editedJson === null ? {} : { eventJson: editedJson },
-    );
+    return this.#audit(row, action, sent.messageId, comment, {
+      ...(outOfOrder ? { acknowledgeOutOfOrder: true } : {}),
+      ...(editedJson === null ? {} : { eventJson: editedJson }),
+    });
   }
 
   async skip(row: UnresolvedEvent, comment: string | null): Promise<ActionOutcome> {

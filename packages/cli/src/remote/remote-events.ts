@@ -1,6 +1,6 @@
 import { applyEdits } from '../commands/payload-input.js';
 import { CliError } from '../exit-codes.js';
-import { segment, type WebAppClient } from './webapp-client.js';
+import { segment, type WebAppClient, WebAppRefusal } from './webapp-client.js';
 
 interface EventDto {
   endpointId: string;
@@ -80,6 +80,7 @@ export class RemoteEvents {
     edited: string | null,
     edits: readonly string[],
     comment: string | null,
+    outOfOrder = false,
   ): Promise<ActionDto> {
     const base = `/api/endpoints/${segment(endpointId)}/events/${segment(eventId)}`;
     let eventJson = edited;
@@ -89,9 +90,20 @@ export class RemoteEvents {
         throw new CliError(`Event '${eventId}' has no stored payload to edit; use --payload.`);
       eventJson = applyEdits(stored, edits);
     }
-    return eventJson === null
-      ? this.client.request<ActionDto>('POST', `${base}/resubmit`, { comment })
-      : this.client.request<ActionDto>('POST', `${base}/resubmit-with-changes`, { eventJson, comment });
+    const acknowledgement = outOfOrder ? { acknowledgeOutOfOrder: true } : {};
+    try {
+      return eventJson === null
+        ? await this.client.request<ActionDto>('POST', `${base}/resubmit`, { comment, ...acknowledgement })
+        : await this.client.request<ActionDto>('POST', `${base}/resubmit-with-changes`, {
+            eventJson,
+            comment,
+            ...acknowledgement,
+          });
+    } catch (error) {
+      if (error instanceof WebAppRefusal && error.code === 'OutOfOrderNotAcknowledged')
+        throw new CliError(`${error.message} Pass --out-of-order to confirm.`);
+      throw error;
+    }
   }
 
   skip(endpointId: string, eventId: string, comment: string | null): Promise<ActionDto> {

@@ -71,12 +71,26 @@ export class WebAppClient {
     if (response.ok) return;
     const text = await response.clone().text();
     let message = text;
+    let code: string | null = null;
     try {
-      message = (JSON.parse(text) as { message?: string }).message ?? text;
+      const problem = JSON.parse(text) as { message?: string; error?: string };
+      message = problem.message ?? text;
+      code = typeof problem.error === 'string' ? problem.error : null;
     } catch {
       // not JSON: keep the text
     }
-    throw new CliError(`WebApp refused ${what}: ${response.status} ${message}`);
+    throw new WebAppRefusal(`WebApp refused ${what}: ${response.status} ${message}`, response.status, code);
+  }
+}
+
+/** The WebApp answered with an error: its status and problem code (`error`), for callers that explain it. */
+export class WebAppRefusal extends CliError {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | null,
+  ) {
+    super(message);
   }
 }
 

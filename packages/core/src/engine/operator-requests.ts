@@ -26,7 +26,9 @@ import {
  * Why the engine refuses `step`'s request, or `null` when it may act. Every request may act on the event that
  * blocks the session. A resubmit or skip may also act on an event that ended dead-lettered or unsupported here
  * without blocking (it awaits an operator), but not while another event blocks the session: that event comes
- * first. Anything else (the event completed, was skipped, was resubmitted already, or never failed here) is
+ * first. Such an event left its session's order (later events went on), so resubmitting it runs it after them:
+ * only a resubmission that carries the operator's acknowledgement (`AcknowledgeOutOfOrder`) may do that; a skip
+ * needs none. Anything else (the event completed, was skipped, was resubmitted already, or never failed here) is
  * stale.
  */
 function refusalReason(
@@ -38,8 +40,13 @@ function refusalReason(
   const where = `session '${message.sessionId}' at '${deps.endpointId}'`;
   const blocker = state.blockedByEventId;
   if (action !== 'settled as a handoff' && isAwaitingOperator(state, message.eventId)) {
-    if (!blocker) return null;
-    return `Event '${message.eventId}' cannot be ${action} while event '${blocker}' blocks ${where}; resolve that event first.`;
+    if (blocker) {
+      return `Event '${message.eventId}' cannot be ${action} while event '${blocker}' blocks ${where}; resolve that event first.`;
+    }
+    if (action === 'resubmitted' && !message.acknowledgeOutOfOrder) {
+      return `Event '${message.eventId}' was not resubmitted: it was dead-lettered or unsupported in ${where}, which went on with its later events, so resubmitting runs it after later events of the session; confirm out-of-order (AcknowledgeOutOfOrder) to run it anyway, or skip it. Nothing was run.`;
+    }
+    return null;
   }
   const now = blocker ? `the session is blocked by event '${blocker}'` : 'the session is not blocked';
   return `Event '${message.eventId}' cannot be ${action}: it does not await an operator in ${where} (${now}); it was already resolved, or never failed here. Nothing was run.`;

@@ -32,6 +32,11 @@ export interface MessageEnvelope {
   readonly throttleRetryCount: number | null;
   readonly traceParent: string | null;
   readonly traceState: string | null;
+  /**
+   * On a `ResubmissionRequest`: the operator confirmed that the event may run after later events of its
+   * session (it was dead-lettered or unsupported and the session went on without it). `false` by default.
+   */
+  readonly acknowledgeOutOfOrder: boolean;
   readonly content: MessageContent;
 }
 
@@ -63,6 +68,7 @@ export function createEnvelope(init: EnvelopeInit): MessageEnvelope {
     throttleRetryCount: null,
     traceParent: null,
     traceState: null,
+    acknowledgeOutOfOrder: false,
     content: { eventContent: null, errorContent: null },
     ...init,
   };

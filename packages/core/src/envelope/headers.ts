@@ -24,6 +24,8 @@ export const Header = {
   ErrorType: 'ErrorType',
   ErrorText: 'ErrorText',
   ThrottleRetryCount: 'ThrottleRetryCount',
+  /** `true` on a resubmission the operator confirmed may run after later events of its session. */
+  AcknowledgeOutOfOrder: 'AcknowledgeOutOfOrder',
   TraceParent: 'traceparent',
   TraceState: 'tracestate',
   CloudEventId: 'CloudEventId',

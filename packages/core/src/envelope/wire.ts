@@ -43,6 +43,7 @@ export function encodeEnvelope(envelope: MessageEnvelope): TransportMessage {
   put(headers, Header.ThrottleRetryCount, envelope.throttleRetryCount);
   put(headers, Header.TraceParent, envelope.traceParent);
   put(headers, Header.TraceState, envelope.traceState);
+  if (envelope.acknowledgeOutOfOrder) put(headers, Header.AcknowledgeOutOfOrder, 'true');
   return {
     messageId: envelope.messageId,
     sessionId: envelope.sessionId,
@@ -155,6 +156,7 @@ export function decodeEnvelope(message: TransportMessage): MessageEnvelope {
     throttleRetryCount: optionalInt(h[Header.ThrottleRetryCount]),
     traceParent: h[Header.TraceParent] ?? null,
     traceState: h[Header.TraceState] ?? null,
+    acknowledgeOutOfOrder: h[Header.AcknowledgeOutOfOrder] === 'true',
     content,
   });
 }

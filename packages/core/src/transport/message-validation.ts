@@ -20,7 +20,8 @@ export const ID_HEADERS: readonly string[] = [
 
 /**
  * What is wrong with a message's headers, or `null`: the headers must be a plain object whose values are all
- * strings, and id headers must fit {@link MAX_ID_LENGTH}. Each problem names the header. Used at publish (the
+ * strings, id headers must fit {@link MAX_ID_LENGTH}, and
+ * `AcknowledgeOutOfOrder` is `true` or `false`. Each problem names the header. Used at publish (the
  * error is thrown) and at receive (the message is dead-lettered with the problem as reason).
  */
 export function headerProblems(headers: unknown): string[] | null {
@@ -32,6 +33,12 @@ export function headerProblems(headers: unknown): string[] | null {
     if (typeof value !== 'string') {
       problems.push(`header '${name}' must be a string, got ${describeValue(value)}`);
     }
+  }
+  const acknowledgement = (headers as Record<string, unknown>)[Header.AcknowledgeOutOfOrder];
+  if (typeof acknowledgement === 'string' && acknowledgement !== 'true' && acknowledgement !== 'false') {
+    problems.push(
+      `header '${Header.AcknowledgeOutOfOrder}' must be 'true' or 'false', got '${acknowledgement.slice(0, 20)}'`,
+    );
   }
   for (const name of ID_HEADERS) {
     const value = (headers as Record<string, unknown>)[name];

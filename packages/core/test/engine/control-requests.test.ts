@@ -358,7 +358,7 @@ describe('engine: ResubmissionRequest', () => {
     const e = event();
     await f.deliver(e);
     expect(f.session.state).toMatchObject({ awaitingOperator: [e.eventId] });
-    await f.deliver(control(MessageType.ResubmissionRequest, e));
+    await f.deliver(control(MessageType.ResubmissionRequest, e, { acknowledgeOutOfOrder: true }));
     expect(f.handler.calls).toHaveLength(2);
     expect(f.session.responses(MessageType.UnsupportedResponse)).toHaveLength(2);
     expect(f.session.state).toMatchObject({ awaitingOperator: [e.eventId] });

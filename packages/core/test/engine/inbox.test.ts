@@ -163,7 +163,9 @@ describe('engine: inbox pre-check (reference 7.1-62..70, adapted)', () => {
       deferredCount: 1,
       awaitingOperator: [e.eventId],
     };
-    await f.deliver(f.inbox.recorded(control(MessageType.ResubmissionRequest, e)));
+    await f.deliver(
+      f.inbox.recorded(control(MessageType.ResubmissionRequest, e, { acknowledgeOutOfOrder: true })),
+    );
     expect(f.handler.handledEventIds).toEqual(['p1']);
     expect(duplicates(f)).toHaveLength(1);
     expect(f.session.responses(MessageType.ResolutionResponse).map((r) => r.eventId)).toEqual(['p1']);

@@ -14,6 +14,11 @@ describe('engine: poison messages never loop', () => {
     ['null headers', null, /headers must be a JSON object of strings, got null/],
     ['a number header', { To: 'Billing', EventId: 7 }, /header 'EventId' must be a string, got a number/],
     ['an array header', { To: ['Billing'] }, /header 'To' must be a string, got an array/],
+    [
+      'an acknowledgement that is not a boolean',
+      { To: 'Billing', AcknowledgeOutOfOrder: 'yes' },
+      /header 'AcknowledgeOutOfOrder' must be 'true' or 'false', got 'yes'/,
+    ],
   ])(
     '%s: dead-lettered with a reason naming the problem, never a raw TypeError',
     async (_name, headers, why) => {

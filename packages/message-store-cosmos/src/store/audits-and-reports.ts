@@ -3,6 +3,7 @@ import {
   type AuditSearchRequest,
   type AuditSearchResult,
   type AuditWrite,
+  asciiLower,
   assertValidStoreEndpointId,
   type EndpointEventsRef,
   type EventReport,
@@ -97,6 +98,13 @@ export class CosmosAuditsAndReports implements TrackingAuditsAndReports {
       .prefix('c.eventTypeId', filter.eventTypeId)
       .equalsIfGiven('c.audit.auditType', filter.auditType)
       .between('c.createdAt', filter.createdAtFrom, filter.createdAtTo);
+    if (filter.text) {
+      const needle = where.value(asciiLower(filter.text));
+      const fields = ['c.audit.auditorName', 'c.eventId', 'c.endpointId', 'c.audit.comment', 'c.audit.data'];
+      where.raw(
+        `(${fields.map((f) => `(IS_STRING(${f}) AND CONTAINS(LOWER(${f}), ${needle}))`).join(' OR ')})`,
+      );
+    }
     if (filter.endpointIdExact && filter.endpointId) {
       where.raw(
         `(IS_STRING(c.endpointId) AND LOWER(c.endpointId) = ${where.value(filter.endpointId.toLowerCase())})`,

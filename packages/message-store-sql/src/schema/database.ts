@@ -41,6 +41,18 @@ export interface EndpointStatusCountsTable {
   live_count: number;
 }
 
+/**
+ * PostgreSQL: changes to those counts not yet folded into them, appended by the count triggers (an insert
+ * takes no lock another writer waits on); the live count is the counter plus its deltas. Empty on SQLite,
+ * whose single writer updates the counters directly.
+ */
+export interface EndpointStatusCountDeltasTable {
+  id: Generated<number>;
+  endpoint_id: string;
+  status: string;
+  delta: number;
+}
+
 export interface MessagesTable {
   id: Generated<number>;
   event_id: string;
@@ -181,6 +193,7 @@ export interface StoreDatabase {
   event_schemas: EventSchemasTable;
   access_control: AccessControlTable;
   endpoint_status_counts: EndpointStatusCountsTable;
+  endpoint_status_count_deltas: EndpointStatusCountDeltasTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
@@ -201,5 +214,6 @@ export const STORE_TABLES: readonly StoreTableName[] = [
   'event_schemas',
   'access_control',
   'endpoint_status_counts',
+  'endpoint_status_count_deltas',
   'schema_migrations',
 ];

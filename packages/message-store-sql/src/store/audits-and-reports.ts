@@ -2,6 +2,7 @@ import {
   type AuditSearchRequest,
   type AuditSearchResult,
   type AuditWrite,
+  asciiLower,
   assertValidStoreEndpointId,
   type EndpointEventsRef,
   type EventReport,
@@ -95,6 +96,23 @@ export class AuditsAndReports implements TrackingAuditsAndReports {
     if (filter.auditType) query = query.where('audit_type', '=', filter.auditType);
     if (filter.createdAtFrom) query = query.where('created_at', '>=', toMs(filter.createdAtFrom));
     if (filter.createdAtTo) query = query.where('created_at', '<=', toMs(filter.createdAtTo));
+    if (filter.text) {
+      const { dialect } = this.context;
+      const needle = asciiLower(filter.text);
+      const fields = [
+        sql.ref('auditor_name'),
+        sql.ref('event_id'),
+        sql.ref('endpoint_id'),
+        dialect.jsonText('document_json', ['comment']),
+        dialect.jsonText('document_json', ['data']),
+      ];
+      query = query.where(
+        sql<SqlBool>`(${sql.join(
+          fields.map((field) => dialect.containsText(sql<string | null>`lower(${field})`, needle)),
+          sql` or `,
+        )})`,
+      );
+    }
     const page = await fetchOffsetPage(query.orderBy('created_at', 'desc').orderBy('id', 'desc'), request);
     return {
       audits: page.rows.map((row) => ({

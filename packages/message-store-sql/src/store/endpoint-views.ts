@@ -26,6 +26,7 @@ import {
 } from '@nimbus/message-store';
 import { fetchOffsetPage } from './fetch-offset-page.js';
 import { chunks } from './query-helpers.js';
+import { readStatusCounts } from './status-counts.js';
 import { nowDate, type StoreContext } from './store-context.js';
 import { unresolvedFromRow } from './unresolved-rows.js';
 
@@ -42,15 +43,10 @@ export class EndpointViews implements TrackingEndpointViews {
       .where('deleted', '=', 0);
   }
 
-  /** One index read of the maintained counts (`endpoint_status_counts`, kept by triggers), not a scan. */
+  /** Index reads of the maintained counts (kept by triggers, see `readStatusCounts`), not a scan. */
   async downloadEndpointStateCount(endpointId: string): Promise<EndpointStateCount> {
-    const rows = await this.context.dialect.db
-      .selectFrom('endpoint_status_counts')
-      .select(['status', 'live_count'])
-      .where('endpoint_id', '=', endpointId)
-      .execute();
-    const countOf = (status: ResolutionStatus) =>
-      Number(rows.find((r) => r.status === status)?.live_count ?? 0);
+    const counts = await readStatusCounts(this.context.dialect.db, endpointId);
+    const countOf = (status: ResolutionStatus) => counts.get(status) ?? 0;
     return endpointStateCount(endpointId, countOf, nowDate(this.context));
   }
 

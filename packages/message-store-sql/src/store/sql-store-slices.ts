@@ -11,6 +11,7 @@ import { LifecycleOperations } from './lifecycle.js';
 import { MessageHistory } from './message-history.js';
 import { SqlMetricsStore } from './metrics-store.js';
 import { SqlServiceHealthStore } from './service-health-store.js';
+import { foldAllStatusCountDeltas } from './status-counts.js';
 import { SqlStatusWrites } from './status-writes.js';
 import type { StoreContext } from './store-context.js';
 import { SqlSubscriptionStore } from './subscription-store.js';
@@ -22,8 +23,12 @@ export class SqlRetention implements TrackingRetention {
     private readonly batchSize: number,
   ) {}
 
-  sweepExpired(now?: Date) {
-    return sweepExpiredRows(this.context, now?.getTime() ?? this.context.clock.now(), this.batchSize);
+  async sweepExpired(now?: Date) {
+    const { context } = this;
+    const result = await sweepExpiredRows(context, now?.getTime() ?? context.clock.now(), this.batchSize);
+    // The deletes left one count delta per statement; a sweep can be large, so it folds what it left.
+    if (context.dialect.name === 'postgres') await foldAllStatusCountDeltas(context.dialect.db);
+    return result;
   }
 }
 

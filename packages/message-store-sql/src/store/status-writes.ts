@@ -15,6 +15,7 @@ import {
 import type { StoreDb } from '../dialect/sql-dialect.js';
 import { insertMessages } from './message-rows.js';
 import { chunks } from './query-helpers.js';
+import { StatusCountFolding } from './status-counts.js';
 import { statusWriteAllowed } from './status-guard-sql.js';
 import { nowDate, type StoreContext } from './store-context.js';
 import { unresolvedColumns } from './unresolved-rows.js';
@@ -33,11 +34,16 @@ const keyText = (k: TrackedEventKey) => `${k.endpointId}\u0000${k.eventId}\u0000
  * order, and rows are sorted by key so concurrent batches lock in the same order.
  */
 export class SqlStatusWrites implements TrackingStatusWrites {
-  constructor(private readonly context: StoreContext) {}
+  readonly #counts: StatusCountFolding;
+
+  constructor(private readonly context: StoreContext) {
+    this.#counts = new StatusCountFolding(context);
+  }
 
   async writeStatus(write: StatusWrite): Promise<boolean> {
     assertValidStatusWriteKey(write.key);
     const [written] = await this.upsertGuarded(this.context.dialect.db, [write]);
+    await this.#counts.afterCommit();
     return written!;
   }
 
@@ -48,7 +54,7 @@ export class SqlStatusWrites implements TrackingStatusWrites {
   async writeBatch({ messages = [], statuses = [] }: TrackingBatch): Promise<TrackingBatchResult> {
     for (const write of statuses) assertValidStatusWriteKey(write.key);
     if (messages.length === 0 && statuses.length === 0) return { messagesStored: [], statusesWritten: [] };
-    return this.context.dialect.atomic(async (tx) => {
+    const result = await this.context.dialect.atomic(async (tx) => {
       const messagesStored = await insertMessages(tx, this.context, messages);
       const statusesWritten = new Array<boolean>(statuses.length).fill(false);
       for (const round of rounds(statuses)) {
@@ -62,6 +68,8 @@ export class SqlStatusWrites implements TrackingStatusWrites {
       }
       return { messagesStored, statusesWritten };
     });
+    await this.#counts.afterCommit();
+    return result;
   }
 
   /**

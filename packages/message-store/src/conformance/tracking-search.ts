@@ -291,5 +291,28 @@ export function registerSearchCases(open: Open): void {
         eventTypeId: 'OrderPlaced',
       });
     });
+
+    it('searchAudits finds a literal text in data, comment, auditor or event id, ASCII case-insensitively', async () => {
+      const { store, clock, id } = await open();
+      const token = id('Needle');
+      const at = new Date(clock.now());
+      const write = (eventId: string, extra: object, type: MessageAuditType = MessageAuditType.Comment) =>
+        store.storeMessageAudit({ eventId, audit: audit(id('ops'), type, at, extra), endpointId: id('ep') });
+      await write(id('in-data'), { data: `{"note":"called ${token.toUpperCase()} 100%_"}` });
+      await write(id('in-comment'), { comment: `about ${token}` }, MessageAuditType.Skip);
+      await write(`${token}-evt`, { data: 'nothing' });
+      await write(id('unrelated'), { data: 'called someone else' });
+      const found = async (filter: object) =>
+        (await store.searchAudits({ filter, continuationToken: null, maxItems: 50 })).audits
+          .map((a) => a.eventId)
+          .sort();
+      expect(await found({ text: token.toLowerCase() })).toEqual(
+        [id('in-data'), id('in-comment'), `${token}-evt`].sort(),
+      );
+      expect(await found({ text: token, auditType: MessageAuditType.Skip })).toEqual([id('in-comment')]);
+      // No wildcards: % and _ are literal characters.
+      expect(await found({ text: `${token} 100%_` })).toEqual([id('in-data')]);
+      expect(await found({ text: `${token}%` })).toEqual([]);
+    });
   });
 }

@@ -69,6 +69,11 @@ export interface AuditFilter {
   readonly auditType?: MessageAuditType | null;
   readonly createdAtFrom?: Date | null;
   readonly createdAtTo?: Date | null;
+  /**
+   * A literal substring of the auditor name, event id, endpoint id, comment or data, ASCII letters compared
+   * case-insensitively (no wildcards).
+   */
+  readonly text?: string | null;
 }
 
 /** Search results never carry `eventJson` (it is null in `messageContent.eventContent`). */

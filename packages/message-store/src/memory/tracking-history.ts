@@ -12,7 +12,13 @@ import { toMessageAudit, toMessageEntity, withEventJsonStripped } from '../norma
 import { offsetPageRequest, sliceOffsetPage } from '../offset-paging.js';
 import { assertValidStoreEndpointId } from '../reserved-endpoint-ids.js';
 import { FIXED_RETENTION_MS } from '../retention.js';
-import { matchesExact, matchesPrefix, matchesTrackedMessageFilter, withinRange } from '../search-matching.js';
+import {
+  matchesAnyText,
+  matchesExact,
+  matchesPrefix,
+  matchesTrackedMessageFilter,
+  withinRange,
+} from '../search-matching.js';
 import { clone, type MemoryState, nextSeq, now, pairKey, type StoredMessage } from './state.js';
 
 type HistoryMethods = TrackingMessageHistory & TrackingAuditsAndReports;
@@ -139,7 +145,11 @@ export function createTrackingHistory(state: MemoryState): HistoryMethods {
             matchesPrefix(a.audit.auditorName, filter.auditorName) &&
             matchesPrefix(a.eventTypeId, filter.eventTypeId) &&
             matchesExact(a.audit.auditType, filter.auditType) &&
-            withinRange(a.createdAt, filter.createdAtFrom, filter.createdAtTo),
+            withinRange(a.createdAt, filter.createdAtFrom, filter.createdAtTo) &&
+            matchesAnyText(
+              [a.audit.auditorName, a.eventId, a.endpointId, a.audit.comment, a.audit.data],
+              filter.text,
+            ),
         )
         .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.seq - a.seq);
       const page = sliceOffsetPage(matching, request);

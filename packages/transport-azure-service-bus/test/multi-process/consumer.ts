@@ -2,6 +2,7 @@
 // as the SQL transports' consumer (packages/transport-sql/test/multi-process/consumer.ts), on this transport.
 import { appendFileSync } from 'node:fs';
 import { type ReceivedMessage, type SessionHandle, SessionProcessor, silentLogger } from '@nimbus/core';
+import { watchLease } from '../../../transport-sql/test/multi-process/lease-watch.js';
 import { ServiceBusTransport } from '../../src/index.js';
 
 const env = (name: string): string => {
@@ -30,7 +31,13 @@ const processor = new SessionProcessor({
   errorBackoffMs: 50,
   maxErrorBackoffMs: 200,
   logger: silentLogger,
-  onError: (error, context) => record({ kind: 'error', source: context.source, error: String(error) }),
+  onError: (error, context) =>
+    record({
+      kind: 'error',
+      source: context.source,
+      code: (error as { code?: string }).code,
+      error: String(error),
+    }),
   handler: {
     async handleMessage(session: SessionHandle, message: ReceivedMessage) {
       const { n, hang } = JSON.parse(message.body) as { n: number; hang?: boolean };
@@ -43,6 +50,7 @@ const processor = new SessionProcessor({
       record({ kind: 'start', ...entry });
       if (hang && message.deliveryCount === 1) {
         record({ kind: 'hanging', ...entry });
+        watchLease(session, record);
         await new Promise(() => undefined);
       }
       await new Promise((resolve) => setTimeout(resolve, 2));

@@ -3,6 +3,7 @@
 import { appendFileSync } from 'node:fs';
 import { type ReceivedMessage, type SessionHandle, SessionProcessor, silentLogger } from '@nimbus/core';
 import { createSqlTransport, type SqlTransportConnection } from '../../src/index.js';
+import { watchLease } from './lease-watch.js';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -42,6 +43,7 @@ const processor = new SessionProcessor({
       record({ kind: 'start', ...entry });
       if (hang && message.deliveryCount === 1) {
         record({ kind: 'hanging', ...entry });
+        watchLease(session, record);
         await new Promise(() => undefined);
       }
       await new Promise((resolve) => setTimeout(resolve, 2));

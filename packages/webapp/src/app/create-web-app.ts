@@ -48,6 +48,7 @@ import { type BulkJobStore, createMemoryBulkJobStore } from '../operator/bulk-jo
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
+import { auditRoutes } from '../routes/audit-routes.js';
 import { bulkJobRoutes } from '../routes/bulk-job-routes.js';
 import { deadLetterRoutes } from '../routes/dead-letter-routes.js';
 import { endpointRoutes } from '../routes/endpoint-routes.js';
@@ -57,6 +58,7 @@ import { failureGroupRoutes } from '../routes/failure-group-routes.js';
 import { healthRoutes } from '../routes/health-routes.js';
 import { metricsRoutes } from '../routes/metrics-routes.js';
 import { platformRoutes } from '../routes/platform-routes.js';
+import { userAdminRoutes } from '../routes/user-admin-routes.js';
 import { userRoutes } from '../routes/user-routes.js';
 import { serveUi } from '../ui-server/serve-ui.js';
 import type { ApiDeps } from './api-deps.js';
@@ -267,6 +269,8 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...platformRoutes(deps),
     ...eventTypeRoutes(deps),
     ...userRoutes(deps),
+    ...userAdminRoutes(deps),
+    ...auditRoutes(deps),
   ];
   for (const route of routes) registerRoute(server, authenticator, route);
   const openApi = buildOpenApiDocument(routes, { title: 'NimBus WebApp API', version: VERSION }, [

@@ -51,7 +51,7 @@ export class Authenticator {
 
   /**
    * `Authorization: Bearer <API token>` when present (a wrong one is refused, never ignored), else the
-   * session cookie. `null` for a missing, unknown, revoked or expired credential, or a deleted user.
+   * session cookie. `null` for a missing, unknown, revoked or expired credential, or a deleted or disabled user.
    */
   async principalOf(request: FastifyRequest): Promise<Principal | null> {
     const bearer = bearerToken(request.headers.authorization);
@@ -75,7 +75,8 @@ export class Authenticator {
   async #principal(userId: string, credential: Credential): Promise<Principal | null> {
     const store = this.options.identityStore;
     const user = await store.findUserById(userId);
-    if (!user) return null;
+    // A disabled account's sessions and tokens stop working at once, not when they expire.
+    if (!user || user.disabledAt !== null) return null;
     const grants = await store.listEndpointRoles(user.id);
     return new Principal(user, credential, new Map(grants.map((g) => [g.endpointId, g.role])));
   }

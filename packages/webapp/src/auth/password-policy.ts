@@ -1,6 +1,7 @@
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';
 import * as english from '@zxcvbn-ts/language-en';
+import { HttpError } from '../http/http-error.js';
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 200;
@@ -33,4 +34,16 @@ export function passwordProblems(password: string, userInputs: readonly string[]
   if (result.score >= MIN_SCORE) return [];
   const hint = result.feedback.warning ? ` (${result.feedback.warning.replace(/\.$/, '')})` : '';
   return [`to be harder to guess${hint}: use a longer passphrase of unrelated words`];
+}
+
+/** Throws the 400 that names `field` (`body.password`) when the password is not acceptable. */
+export function assertAcceptablePassword(
+  password: string,
+  field: string,
+  userInputs: readonly string[],
+): void {
+  const problems = passwordProblems(password, userInputs);
+  if (problems.length === 0) return;
+  const message = `the password needs ${problems.join(', ')}`;
+  throw new HttpError(400, 'ValidationError', `${field}: ${message}`, [{ path: field, message }]);
 }

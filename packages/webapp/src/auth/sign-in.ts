@@ -71,6 +71,11 @@ export async function signIn(
     deps.logger.info({ ip: address }, 'Sign-in refused: invalid email or password');
     throw unauthorized('Invalid email or password.');
   }
+  if (user.disabledAt !== null) {
+    // Only said to someone who knows the password: it does not tell strangers which accounts exist.
+    await audit(MessageAuditType.SignInFailed, { address, reason: 'account disabled' });
+    throw new HttpError(401, 'AccountDisabled', 'This account is disabled; ask an administrator.');
+  }
   await identityStore.clearLoginAttempts([addressKey, accountKey]);
   await audit(MessageAuditType.SignIn, { address });
   if (needsRehash(user.passwordHash)) {

@@ -9,6 +9,8 @@ export interface IdentityUser {
   readonly siteRole: Role;
   readonly createdAt: Date;
   readonly updatedAt: Date;
+  /** Set while an administrator has disabled the account: it cannot sign in and its credentials stop working. */
+  readonly disabledAt: Date | null;
 }
 
 export interface NewIdentityUser {
@@ -85,6 +87,10 @@ export interface IdentityStore {
   listUsers(): Promise<IdentityUser[]>;
   updatePassword(userId: string, passwordHash: string, at: Date): Promise<void>;
   setSiteRole(userId: string, role: Role, at: Date): Promise<void>;
+  /** `null` enables the account again. */
+  setDisabled(userId: string, disabledAt: Date | null, at: Date): Promise<void>;
+  /** Deletes the user with its endpoint grants, sessions and API tokens; false when unknown. */
+  deleteUser(userId: string): Promise<boolean>;
   /**
    * Counts one sign-in attempt for `key` atomically (parallel attempts each see their own count) and locks
    * the key once it has made more than `policy.maxAttempts` in the window. A locked key is not counted.

@@ -30,6 +30,7 @@ export function createMemoryIdentityStore(): IdentityStore {
       ...user,
       email,
       updatedAt: user.createdAt,
+      disabledAt: null,
     });
   };
 
@@ -50,6 +51,14 @@ export function createMemoryIdentityStore(): IdentityStore {
     listUsers: async () => [...users.values()].sort((a, b) => a.email.localeCompare(b.email)),
     updatePassword: async (userId, passwordHash, at) => update(userId, { passwordHash, updatedAt: at }),
     setSiteRole: async (userId, siteRole: Role, at) => update(userId, { siteRole, updatedAt: at }),
+    setDisabled: async (userId, disabledAt, at) => update(userId, { disabledAt, updatedAt: at }),
+    deleteUser: async (userId) => {
+      if (!users.delete(userId)) return false;
+      for (const [key, grant] of endpointRoles) if (grant.userId === userId) endpointRoles.delete(key);
+      for (const [key, s] of sessions) if (s.userId === userId) sessions.delete(key);
+      for (const [key, t] of tokens) if (t.userId === userId) tokens.delete(key);
+      return true;
+    },
     countLoginAttempt: async (key, now, policy) => {
       const next = nextLoginAttempt(attempts.get(key) ?? null, now, policy);
       attempts.set(key, next);

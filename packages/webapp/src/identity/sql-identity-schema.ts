@@ -8,6 +8,8 @@ export interface UsersTable {
   locked_until: string | null;
   created_at: string;
   updated_at: string;
+  /** Added after the first release: `addDisabledColumn` adds it to older tables. */
+  disabled_at: string | null;
 }
 
 export interface EndpointRolesTable {

@@ -17,6 +17,7 @@ import {
   createLoginAttemptsTable,
   type SqlIdentityContext,
 } from './sql-login-attempts.js';
+import { addDisabledColumn, sqlUserAdmin } from './sql-user-admin.js';
 
 export type SqlIdentityStoreOptions =
   | { readonly dialect: 'sqlite'; readonly filename: string }
@@ -43,6 +44,7 @@ function toUser(row: UsersTable): IdentityUser {
     siteRole: parseRole(row.site_role) ?? Role.None,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
+    disabledAt: row.disabled_at ? new Date(row.disabled_at) : null,
   };
 }
 
@@ -84,6 +86,7 @@ export function createSqlIdentityStore(options: SqlIdentityStoreOptions): Identi
           locked_until: null,
           created_at: at,
           updated_at: at,
+          disabled_at: null,
         })
         .execute();
     } catch (error) {
@@ -115,7 +118,9 @@ export function createSqlIdentityStore(options: SqlIdentityStoreOptions): Identi
       .addColumn('locked_until', 'varchar(40)')
       .addColumn('created_at', 'varchar(40)', (c) => c.notNull())
       .addColumn('updated_at', 'varchar(40)', (c) => c.notNull())
+      .addColumn('disabled_at', 'varchar(40)')
       .execute();
+    await addDisabledColumn(context);
     await db.schema
       .createTable('nimbus_identity_endpoint_roles')
       .ifNotExists()
@@ -264,6 +269,7 @@ export function createSqlIdentityStore(options: SqlIdentityStoreOptions): Identi
       await db.deleteFrom('nimbus_identity_sessions').where('user_id', '=', userId).execute();
     },
     ...sqlApiTokens(db),
+    ...sqlUserAdmin(db),
     close: () => root.destroy(),
   };
 }

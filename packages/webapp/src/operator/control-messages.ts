@@ -20,6 +20,7 @@ function controlEnvelope(
   messageType: MessageType,
   now: number,
   content: MessageEnvelope['content'] = { eventContent: null, errorContent: null },
+  acknowledgeOutOfOrder = false,
 ): MessageEnvelope {
   const parent = row.lastMessageId ?? 'self';
   return createEnvelope({
@@ -34,16 +35,25 @@ function controlEnvelope(
     parentMessageId: parent,
     originatingMessageId: row.originatingMessageId ?? parent,
     content,
+    acknowledgeOutOfOrder,
   });
 }
 
+/** `acknowledgeOutOfOrder`: the operator confirmed the event may run after later events of its session. */
 export function resubmissionRequest(
   row: UnresolvedEvent,
   eventContent: EventContent,
   now: number,
+  acknowledgeOutOfOrder: boolean,
 ): TransportMessage {
   return encodeEnvelope(
-    controlEnvelope(row, MessageType.ResubmissionRequest, now, { eventContent, errorContent: null }),
+    controlEnvelope(
+      row,
+      MessageType.ResubmissionRequest,
+      now,
+      { eventContent, errorContent: null },
+      acknowledgeOutOfOrder,
+    ),
   );
 }
 

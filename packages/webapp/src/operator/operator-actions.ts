@@ -15,6 +15,7 @@ import {
   skipRequest,
 } from './control-messages.js';
 import { assertValidEditedPayload } from './edited-payload.js';
+import { requireOutOfOrderAcknowledgement } from './out-of-order.js';
 
 const RESUBMITTABLE = new Set<string>([
   ResolutionStatus.Failed,
@@ -71,9 +72,11 @@ export class OperatorActions {
     editedJson?: { eventJson: string; eventTypeId?: string | undefined },
     comment?: string | null,
     context?: Record<string, unknown>,
+    acknowledgeOutOfOrder = false,
   ) {
     const action: OperatorAction = editedJson ? 'resubmitWithChanges' : 'resubmit';
     this.#requireStatus(row, RESUBMITTABLE, action);
+    await requireOutOfOrderAcknowledgement(this.deps.store, row, acknowledgeOutOfOrder);
     const content = editedJson
       ? {
           eventTypeId:
@@ -85,10 +88,11 @@ export class OperatorActions {
       throw conflict(`Event '${row.eventId}' has no stored payload to resubmit; use resubmit with changes.`);
     }
     if (editedJson) assertValidEditedPayload(this.deps.platform, content.eventTypeId, content.eventJson);
-    const message = resubmissionRequest(row, content, this.deps.clock.now());
+    const message = resubmissionRequest(row, content, this.deps.clock.now(), acknowledgeOutOfOrder);
     return this.#done(principal, action, row, message, {
       ...withComment(comment),
       ...context,
+      ...(acknowledgeOutOfOrder ? { acknowledgeOutOfOrder: true } : {}),
       ...(editedJson ? { eventTypeId: content.eventTypeId, eventJson: content.eventJson } : {}),
     });
   }

@@ -34,6 +34,12 @@ const commentText = z
   .min(1, 'comment is required')
   .max(MAX_COMMENT_LENGTH, `comment is longer than ${MAX_COMMENT_LENGTH} characters`);
 
+/**
+ * The operator's confirmation that a dead-lettered or unsupported event may run after later events of its
+ * session (it left the session's order); without it such a resubmit answers 409 OutOfOrderNotAcknowledged.
+ */
+export const acknowledgeOutOfOrder = z.boolean().optional().default(false);
+
 /** What the operator did or why, kept in the action's audit row; blank means none. */
 export const optionalComment = z
   .string()
@@ -80,8 +86,9 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions): AnyRouteS
       url: '/resubmit',
       summary: 'Resubmit a failed, dead-lettered or unsupported event with its stored payload (Contributor)',
       action: 'resubmit',
-      body: z.object({ comment: optionalComment }),
-      run: (principal, row, body) => actions.resubmit(principal, row, undefined, body.comment),
+      body: z.object({ comment: optionalComment, acknowledgeOutOfOrder }),
+      run: (principal, row, body) =>
+        actions.resubmit(principal, row, undefined, body.comment, undefined, body.acknowledgeOutOfOrder),
     }),
     eventAction({
       url: '/resubmit-with-changes',
@@ -91,8 +98,10 @@ export function actionRoutes(deps: ApiDeps, actions: OperatorActions): AnyRouteS
         eventJson: jsonText,
         eventTypeId: z.string().min(1).max(200).optional(),
         comment: optionalComment,
+        acknowledgeOutOfOrder,
       }),
-      run: (principal, row, { comment, ...edited }) => actions.resubmit(principal, row, edited, comment),
+      run: (principal, row, { comment, acknowledgeOutOfOrder: acknowledged, ...edited }) =>
+        actions.resubmit(principal, row, edited, comment, undefined, acknowledged),
     }),
     eventAction({
       url: '/skip',

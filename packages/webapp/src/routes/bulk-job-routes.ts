@@ -12,7 +12,7 @@ import type { BulkAction, BulkJobItem } from '../operator/bulk-job-store.js';
 import type { BulkItemRun, BulkJobStatus, BulkJobs } from '../operator/bulk-jobs.js';
 import { BULK_STATUSES, collectBulkTargets } from '../operator/bulk-targets.js';
 import type { OperatorActions } from '../operator/operator-actions.js';
-import { optionalComment } from './action-routes.js';
+import { acknowledgeOutOfOrder, optionalComment } from './action-routes.js';
 import { BulkItemDto, BulkStatusDto, bulkStatusDto } from './bulk-job-dto.js';
 
 const optionalDate = z.iso.datetime({ offset: true }).optional();
@@ -31,6 +31,11 @@ export const BulkFilterSchema = z
 
 const JobParams = z.object({ jobId: z.string().min(1).max(100) });
 
+/** The job's stored request says whether it acknowledged out-of-order resubmits. */
+const withAcknowledgement = (filter: Record<string, unknown>, acknowledged: boolean) =>
+  acknowledged ? { ...filter, acknowledgeOutOfOrder: true } : filter;
+const acknowledgedIn = (filter: Readonly<Record<string, unknown>>) => filter.acknowledgeOutOfOrder === true;
+
 /**
  * Bulk jobs: resubmit or skip every event a filter matches (or a list of ids), in the background, with
  * progress per event, a history, cancel and resume. Every event acted on writes its own audit row (as the
@@ -39,14 +44,24 @@ const JobParams = z.object({ jobId: z.string().min(1).max(100) });
 export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: BulkJobs): AnyRouteSpec[] {
   const { catalog, store, auditLog } = deps;
 
+  /**
+   * `outOfOrder`: the job's request acknowledged that dead-lettered and unsupported events run after later
+   * events of their sessions (kept in the stored request, so a resume keeps it); without it they are refused.
+   */
   const runFor =
-    (principal: Principal, action: BulkAction, comment: string | null, jobId: string): BulkItemRun =>
+    (
+      principal: Principal,
+      action: BulkAction,
+      comment: string | null,
+      jobId: string,
+      outOfOrder: boolean,
+    ): BulkItemRun =>
     async (item) => {
       const row = await actions.loadRow({ endpointId: item.endpointId, eventId: item.eventId });
       const context = { bulkJobId: jobId };
       const result =
         action === 'resubmit'
-          ? await actions.resubmit(principal, row, undefined, comment, context)
+          ? await actions.resubmit(principal, row, undefined, comment, context, outOfOrder)
           : await actions.skip(principal, row, comment, context);
       return { messageId: result.messageId };
     };
@@ -105,7 +120,7 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
     const { job } = await bulkJobs.start(
       { ...spec, jobId, createdBy: principal.name },
       targets,
-      runFor(principal, spec.action, spec.comment, jobId),
+      runFor(principal, spec.action, spec.comment, jobId, acknowledgedIn(spec.filter)),
     );
     return bulkStatusDto(job);
   };
@@ -126,6 +141,7 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
           .max(100),
         filter: BulkFilterSchema,
         comment: optionalComment,
+        acknowledgeOutOfOrder,
       }),
       response: BulkStatusDto,
       successStatus: 202,
@@ -137,7 +153,12 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
         const targets = await collectBulkTargets(store, endpointIds, body.filter);
         return startJob(
           principal!,
-          { action: body.action, endpointIds, filter: body.filter, comment: body.comment },
+          {
+            action: body.action,
+            endpointIds,
+            filter: withAcknowledgement(body.filter, body.acknowledgeOutOfOrder),
+            comment: body.comment,
+          },
           targets,
         );
       },
@@ -153,6 +174,7 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
         action: z.enum(['resubmit', 'skip']),
         eventIds: z.array(publishedId.min(1)).min(1, 'eventIds needs at least one id').max(1000),
         comment: optionalComment,
+        acknowledgeOutOfOrder,
       }),
       response: BulkStatusDto,
       successStatus: 202,
@@ -170,7 +192,12 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
         }));
         return startJob(
           principal!,
-          { action: body.action, endpointIds: [endpointId], filter: { eventIds }, comment: body.comment },
+          {
+            action: body.action,
+            endpointIds: [endpointId],
+            filter: withAcknowledgement({ eventIds }, body.acknowledgeOutOfOrder),
+            comment: body.comment,
+          },
           targets,
         );
       },
@@ -275,7 +302,7 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
         await auditJob(principal!, job, { action: 'resumeBulkJob', remaining: job.remaining });
         const resumed = await bulkJobs.resume(
           job.jobId,
-          runFor(principal!, job.action, job.comment, job.jobId),
+          runFor(principal!, job.action, job.comment, job.jobId, acknowledgedIn(job.filter)),
         );
         if (!resumed) throw conflict(`Bulk job '${job.jobId}' was resumed by another WebApp instance.`);
         return bulkStatusDto((await bulkJobs.get(job.jobId)) ?? job);

@@ -111,6 +111,7 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
         from: z.string().max(200).optional(),
         to: z.string().max(200).optional(),
         payload: z.string().max(500).optional(),
+        failureSignature: z.string().max(400).optional(),
         updatedAtFrom: optionalDate,
         updatedAtTo: optionalDate,
         pageSize: z.coerce.number().int().min(1).max(200).default(50),
@@ -133,6 +134,7 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
             from: query.from || null,
             to: query.to || null,
             payload: query.payload || null,
+            failureSignature: query.failureSignature || null,
             updatedAtFrom: query.updatedAtFrom ? new Date(query.updatedAtFrom) : null,
             updatedAtTo: query.updatedAtTo ? new Date(query.updatedAtTo) : null,
           },
@@ -275,44 +277,6 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
           maxItems: query.pageSize,
         });
         return { messages: result.messages.map(messageDto), continuationToken: result.continuationToken };
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/api/audits',
-      tag: 'Audit',
-      summary: 'Search audit rows: site Owner for all, endpoint Reader with an endpointId filter',
-      access: 'authenticated',
-      query: z.object({
-        endpointId: z.string().max(200).optional(),
-        eventId: z.string().max(200).optional(),
-        auditorName: z.string().max(200).optional(),
-        pageSize: z.coerce.number().int().min(1).max(200).default(50),
-        continuationToken: z.string().max(2000).optional(),
-      }),
-      response: z.object({
-        audits: z.array(AuditDto.extend({ createdAt: z.string() })),
-        continuationToken: z.string().nullable(),
-      }),
-      handler: async ({ query, principal }) => {
-        const endpointId = query.endpointId ? await catalog.canonical(query.endpointId) : null;
-        await authorize(auditLog, principal!, endpointId ? Role.Reader : Role.Owner, endpointId);
-        const result = await store.searchAudits({
-          filter: {
-            endpointId,
-            endpointIdExact: endpointId !== null,
-            eventId: query.eventId || null,
-            auditorName: query.auditorName || null,
-          },
-          continuationToken: query.continuationToken ?? null,
-          maxItems: query.pageSize,
-        });
-        return {
-          audits: result.audits
-            .filter((a) => endpointId === null || sameEndpoint(a.endpointId, endpointId))
-            .map((a) => ({ ...auditDto(a.audit), createdAt: a.createdAt.toISOString() })),
-          continuationToken: result.continuationToken,
-        };
       },
     }),
   ];

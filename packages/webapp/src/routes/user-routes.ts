@@ -4,42 +4,19 @@ import { z } from 'zod';
 import type { ApiDeps } from '../app/api-deps.js';
 import { authorize } from '../auth/authorize.js';
 import { hashPassword } from '../auth/password.js';
-import { passwordProblems } from '../auth/password-policy.js';
-import { conflict, HttpError, notFound } from '../http/http-error.js';
+import { assertAcceptablePassword } from '../auth/password-policy.js';
+import { conflict } from '../http/http-error.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import { DuplicateEmailError, type IdentityUser } from '../identity/identity-store.js';
-import { GRANTABLE_ROLES, Role } from '../identity/roles.js';
-
-const UserDto = z.object({
-  id: z.string(),
-  email: z.string(),
-  displayName: z.string().nullable(),
-  siteRole: z.string(),
-  endpointRoles: z.array(z.object({ endpointId: z.string(), role: z.string() })),
-  createdAt: z.string(),
-});
-
-const RoleName = z.enum([Role.None, ...GRANTABLE_ROLES]);
+import { Role } from '../identity/roles.js';
+import { RoleName, UserDirectory, UserDto, UserParams } from './user-dto.js';
 
 /** Local user administration (site Owner). Every change writes one GrantRole/RevokeRole audit row. */
 export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
   const { identityStore, auditLog, clock, catalog, streams } = deps;
-  const dto = async (user: IdentityUser): Promise<z.input<typeof UserDto>> => ({
-    id: user.id,
-    email: user.email,
-    displayName: user.displayName,
-    siteRole: user.siteRole,
-    endpointRoles: (await identityStore.listEndpointRoles(user.id)).map((g) => ({
-      endpointId: g.endpointId,
-      role: g.role,
-    })),
-    createdAt: user.createdAt.toISOString(),
-  });
-  const load = async (userId: string) => {
-    const user = await identityStore.findUserById(userId);
-    if (!user) throw notFound(`User '${userId}' not found.`);
-    return user;
-  };
+  const users = new UserDirectory(identityStore);
+  const dto = (user: IdentityUser) => users.dto(user);
+  const load = (userId: string) => users.load(userId);
 
   return [
     defineRoute({
@@ -71,13 +48,7 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ body, principal }) => {
         const data = { email: body.email, siteRole: body.siteRole };
         await authorize(auditLog, principal!, Role.Owner, null, { type: MessageAuditType.GrantRole, data });
-        const problems = passwordProblems(body.password, [body.email, body.displayName ?? '']);
-        if (problems.length > 0) {
-          const message = `the password needs ${problems.join(', ')}`;
-          throw new HttpError(400, 'ValidationError', `body.password: ${message}`, [
-            { path: 'body.password', message },
-          ]);
-        }
+        assertAcceptablePassword(body.password, 'body.password', [body.email, body.displayName ?? '']);
         const id = uuidv7(clock.now());
         await auditLog.write({
           type: MessageAuditType.GrantRole,
@@ -107,7 +78,7 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
       tag: 'AccessControl',
       summary: 'Set a user’s site role (site Owner)',
       access: 'authenticated',
-      params: z.object({ userId: z.string().min(1).max(64) }),
+      params: UserParams,
       body: z.object({ role: RoleName }),
       response: UserDto,
       handler: async ({ params, body, principal }) => {
@@ -115,6 +86,7 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
         const data = { scope: 'site', userId: params.userId, role: body.role };
         await authorize(auditLog, principal!, Role.Owner, null, { type, data });
         const user = await load(params.userId);
+        if (body.role !== Role.Owner) await users.keepAnOwner(user, `making them ${body.role}`);
         await auditLog.write({ type, principal: principal!, subject: `user:${user.id}`, data });
         await identityStore.setSiteRole(user.id, body.role, new Date(clock.now()));
         // Streams opened with the old rights end; the browser reconnects with the new ones.

@@ -120,6 +120,49 @@ export function describeIdentityStore(name: string, create: () => Promise<Identi
       await store.close();
     });
 
+    it('disables and enables an account, and deletes one with its grants, sessions and tokens', async () => {
+      const store = await create();
+      await store.createUser(user('u1', 'a@example.test'));
+      await store.createUser(user('u2', 'b@example.test'));
+      expect((await store.findUserById('u1'))?.disabledAt).toBeNull();
+      const at = new Date('2026-02-01T10:00:00Z');
+      await store.setDisabled('u1', at, at);
+      expect((await store.findUserById('u1'))?.disabledAt?.toISOString()).toBe(at.toISOString());
+      expect((await store.listUsers()).find((u) => u.id === 'u1')?.disabledAt?.toISOString()).toBe(
+        at.toISOString(),
+      );
+      await store.setDisabled('u1', null, at);
+      expect((await store.findUserById('u1'))?.disabledAt).toBeNull();
+
+      const now = new Date('2026-01-01T00:00:00Z');
+      await store.setEndpointRole('u1', 'Erp', 'Owner');
+      await store.createSession({
+        tokenHash: 'h1',
+        userId: 'u1',
+        csrfToken: 'c',
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 60_000),
+      });
+      await store.createApiToken({
+        id: 't1',
+        userId: 'u1',
+        name: 'ci',
+        tokenHash: 'hash-1',
+        maxRole: null,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 60_000),
+        revokedAt: null,
+      });
+      expect(await store.deleteUser('u1')).toBe(true);
+      expect(await store.deleteUser('u1')).toBe(false);
+      expect(await store.findUserById('u1')).toBeNull();
+      expect(await store.listEndpointRoles('u1')).toEqual([]);
+      expect(await store.findSession('h1', now)).toBeNull();
+      expect(await store.findApiToken('hash-1', now)).toBeNull();
+      expect((await store.listUsers()).map((u) => u.id)).toEqual(['u2']);
+      await store.close();
+    });
+
     it('treats an email with SQL in it as data', async () => {
       const store = await create();
       expect(await store.findUserByEmail("x' OR '1'='1")).toBeNull();

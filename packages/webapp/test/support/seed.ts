@@ -105,7 +105,7 @@ export async function seedErp(store: NimBusMessageStore): Promise<void> {
   });
 }
 
-/** Failed rows on `endpointId`, one session each, as the Resolver would record them (paging tests). */
+/** Failed (or `status`) rows on `endpointId`, one session each, as the Resolver would record them (paging tests). */
 export async function seedFailedRows(
   store: NimBusMessageStore,
   endpointId: string,
@@ -113,6 +113,8 @@ export async function seedFailedRows(
   failure: {
     readonly sessionOf?: (eventId: string, index: number) => string;
     readonly errorTextOf?: (eventId: string, index: number) => string;
+    /** Failed unless given (e.g. DeadLettered). */
+    readonly status?: ResolutionStatus;
   } = {},
 ): Promise<void> {
   for (const [i, eventId] of ids.entries()) {
@@ -133,7 +135,7 @@ export async function seedFailedRows(
     });
     await store.writeStatus({
       key: { endpointId: endpointId, eventId: eventId, sessionId: sessionId },
-      status: ResolutionStatus.Failed,
+      status: failure.status ?? ResolutionStatus.Failed,
       content: {
         enqueuedTimeUtc: at(i % 60),
         messageType: MessageType.ErrorResponse,

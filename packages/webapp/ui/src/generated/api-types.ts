@@ -360,23 +360,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/audits": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Search audit rows: site Owner for all, endpoint Reader with an endpointId filter */
-        get: operations["getApiAudits"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/endpoints/{endpointId}/events/{eventId}/resubmit": {
         parameters: {
             query?: never;
@@ -900,6 +883,74 @@ export interface paths {
         get?: never;
         /** Grant (or with role None revoke) a user’s role on one endpoint (endpoint Owner) */
         put: operations["putApiUsersUserIdEndpointRolesEndpointId"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{userId}/disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Disable (sign-in refused, sessions and tokens stop working) or enable an account (site Owner) */
+        put: operations["putApiUsersUserIdDisabled"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an account with its grants, sessions and API tokens (site Owner) */
+        delete: operations["deleteApiUsersUserId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{userId}/reset-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password for an account and end its sessions (site Owner) */
+        post: operations["postApiUsersUserIdResetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search audit rows by who, action, endpoint, time range and text, newest first: site Owner for all, endpoint Reader with an endpointId filter */
+        get: operations["getApiAudits"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2669,6 +2720,7 @@ export interface operations {
                 from?: string;
                 to?: string;
                 payload?: string;
+                failureSignature?: string;
                 updatedAtFrom?: string;
                 updatedAtTo?: string;
                 pageSize?: number;
@@ -3358,110 +3410,6 @@ export interface operations {
             };
         };
     };
-    getApiAudits: {
-        parameters: {
-            query?: {
-                endpointId?: string;
-                eventId?: string;
-                auditorName?: string;
-                pageSize?: number;
-                continuationToken?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        audits: {
-                            auditorName: string;
-                            /** @description ISO-8601 UTC timestamp */
-                            auditTimestamp: string;
-                            auditType: string;
-                            comment: string | null;
-                            accessDenied: boolean;
-                            data: string | null;
-                            eventId: string | null;
-                            endpointId: string | null;
-                            createdAt: string;
-                        }[];
-                        continuationToken: string | null;
-                    };
-                };
-            };
-            /** @description Error */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Error */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Error */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Error */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        error: string;
-                        message: string;
-                        issues?: {
-                            path: string;
-                            message: string;
-                        }[];
-                    };
-                };
-            };
-        };
-    };
     postApiEndpointsEndpointIdEventsEventIdResubmit: {
         parameters: {
             query?: never;
@@ -3476,6 +3424,8 @@ export interface operations {
             content: {
                 "application/json": {
                     comment?: string | null;
+                    /** @default false */
+                    acknowledgeOutOfOrder?: boolean;
                 };
             };
         };
@@ -3577,6 +3527,8 @@ export interface operations {
                     eventJson: string;
                     eventTypeId?: string;
                     comment?: string | null;
+                    /** @default false */
+                    acknowledgeOutOfOrder?: boolean;
                 };
             };
         };
@@ -4391,6 +4343,8 @@ export interface operations {
                         payload?: string;
                     };
                     comment?: string | null;
+                    /** @default false */
+                    acknowledgeOutOfOrder?: boolean;
                 };
             };
         };
@@ -4514,6 +4468,8 @@ export interface operations {
                     action: "resubmit" | "skip";
                     eventIds: string[];
                     comment?: string | null;
+                    /** @default false */
+                    acknowledgeOutOfOrder?: boolean;
                 };
             };
         };
@@ -6543,6 +6499,7 @@ export interface operations {
                             role: string;
                         }[];
                         createdAt: string;
+                        disabledAt: string | null;
                     }[];
                 };
             };
@@ -6651,6 +6608,7 @@ export interface operations {
                             role: string;
                         }[];
                         createdAt: string;
+                        disabledAt: string | null;
                     };
                 };
             };
@@ -6754,6 +6712,7 @@ export interface operations {
                             role: string;
                         }[];
                         createdAt: string;
+                        disabledAt: string | null;
                     };
                 };
             };
@@ -6858,6 +6817,392 @@ export interface operations {
                             role: string;
                         }[];
                         createdAt: string;
+                        disabledAt: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    putApiUsersUserIdDisabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    disabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        email: string;
+                        displayName: string | null;
+                        siteRole: string;
+                        endpointRoles: {
+                            endpointId: string;
+                            role: string;
+                        }[];
+                        createdAt: string;
+                        disabledAt: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    deleteApiUsersUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    postApiUsersUserIdResetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getApiAudits: {
+        parameters: {
+            query?: {
+                endpointId?: string;
+                eventId?: string;
+                auditorName?: string;
+                auditType?: "Resubmit" | "ResubmitWithChanges" | "Skip" | "Retry" | "Comment" | "CompleteHandoff" | "FailHandoff" | "SearchEvents" | "GetEventDetails" | "GetEndpointDetails" | "EnableEndpoint" | "DisableEndpoint" | "EnableEndpointSend" | "DisableEndpointSend" | "PurgeMessages" | "Compose" | "ReportEvent" | "GrantRole" | "RevokeRole" | "ManageSubscription" | "UpdateHeartbeatSettings" | "SendHeartbeatNow" | "EnableEndpointHeartbeat" | "DisableEndpointHeartbeat" | "Reconcile" | "DeleteEvent" | "ReprocessDeferred" | "CopyEndpointData" | "Refused" | "RequeueDeadLetters" | "PurgeDeadLetters" | "AccessDenied" | "SignIn" | "SignInFailed" | "SignInLockedOut" | "SignOut" | "ChangePassword" | "CreateApiToken" | "RevokeApiToken" | "DisableUser" | "EnableUser" | "DeleteUser" | "ResetPassword";
+                from?: string;
+                to?: string;
+                text?: string;
+                pageSize?: number;
+                continuationToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        audits: {
+                            auditorName: string;
+                            /** @description ISO-8601 UTC timestamp */
+                            auditTimestamp: string;
+                            auditType: string;
+                            comment: string | null;
+                            accessDenied: boolean;
+                            data: string | null;
+                            eventId: string | null;
+                            endpointId: string | null;
+                            createdAt: string;
+                        }[];
+                        continuationToken: string | null;
                     };
                 };
             };

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { check } from './checker.js';
+import type { HandlerRun } from './harness/handler-log.js';
+import type { PlannedEvent } from './workload.js';
+
+// The chaos checker's order rule, on hand-made logs: a run that an operator declared out of order (an
+// acknowledged resubmit of a dead-lettered event) is counted apart; every other run is still checked.
+const planned: PlannedEvent[] = [
+  { orderId: 'o', n: 1, mode: 'permanent' },
+  { orderId: 'o', n: 2, mode: 'ok' },
+  { orderId: 'o', n: 3, mode: 'block' },
+];
+
+let clock = 0;
+const run = (n: number, outcome: 'handled' | 'failed', mode: HandlerRun['mode'] = 'ok'): HandlerRun => {
+  clock += 10;
+  return {
+    at: clock,
+    host: 'h',
+    pid: 1,
+    eventId: `e${n}`,
+    messageId: `m${n}`,
+    orderId: 'o',
+    n,
+    mode,
+    run: 1,
+    replay: false,
+    outcome,
+  };
+};
+
+function scenario() {
+  clock = 0;
+  const runs = [
+    run(1, 'failed', 'permanent'),
+    run(2, 'handled'),
+    run(3, 'failed', 'block'),
+    run(3, 'handled'),
+  ];
+  const declaredAt = clock + 5;
+  runs.push(run(1, 'handled')); // the edited resubmit of the dead-lettered o/1, after o/2 and o/3
+  const rows = ['Completed', 'Completed', 'Completed'].map((status, i) => ({
+    eventId: `e${i + 1}`,
+    sessionId: 'o',
+    status,
+  }));
+  return { runs, rows, declaredAt };
+}
+
+describe('chaos checker: declared out-of-order runs', () => {
+  it('counts a late run of an undeclared event as reordered', () => {
+    const { runs, rows } = scenario();
+    const result = check({ published: planned, runs, rows, leftovers: [], unexpectedExits: [] });
+    expect(result.violations.reordered).toEqual(['o/1 ran (handled, h) after o/3 succeeded']);
+    expect(result.figures.declaredOutOfOrderRuns).toBe(0);
+  });
+
+  it('reports the declared run as its own figure, not as a reorder', () => {
+    const { runs, rows, declaredAt } = scenario();
+    const result = check({
+      published: planned,
+      runs,
+      rows,
+      leftovers: [],
+      unexpectedExits: [],
+      declaredOutOfOrder: new Map([['e1', declaredAt]]),
+    });
+    expect(result.violations.reordered).toEqual([]);
+    expect(result.figures).toMatchObject({ declaredOutOfOrderEvents: 1, declaredOutOfOrderRuns: 1 });
+  });
+
+  it('still checks runs of a declared event from before the declaration, and every other event', () => {
+    const { runs, rows, declaredAt } = scenario();
+    // o/2 ran again after o/3 succeeded: a real reorder that no declaration about o/1 excuses.
+    const late = { ...run(2, 'handled'), at: declaredAt + 100 };
+    const early = { ...run(1, 'failed', 'permanent'), at: declaredAt - 1 };
+    const result = check({
+      published: planned,
+      runs: [...runs.slice(0, 4), early, ...runs.slice(4), late],
+      rows,
+      leftovers: [],
+      unexpectedExits: [],
+      declaredOutOfOrder: new Map([['e1', declaredAt]]),
+    });
+    expect(result.violations.reordered).toEqual([
+      'o/1 ran (failed, h) after o/3 succeeded',
+      'o/2 ran (handled, h) after o/3 succeeded',
+    ]);
+    expect(result.figures.declaredOutOfOrderRuns).toBe(1);
+  });
+});
