@@ -38,12 +38,41 @@ export const livePlatform = definePlatform([
   defineEndpoint('Erp', { consumes: [CustomerChanged] }),
 ]);
 
+/** The on-call platform: Erp and Billing both consume Crm's CustomerChanged. */
+const twoConsumerPlatform = definePlatform([
+  defineEndpoint('Crm', { produces: [CustomerChanged] }),
+  defineEndpoint('Erp', { consumes: [CustomerChanged] }),
+  defineEndpoint('Billing', { consumes: [CustomerChanged] }),
+]);
+
+/** One handler call: which endpoint saw which revision of which customer, and whether it succeeded. */
+export interface HandledEvent {
+  readonly endpoint: string;
+  readonly customerId: string;
+  readonly revision: number;
+  readonly vatNumber: string;
+  readonly ok: boolean;
+}
+
+export interface LiveStackOptions {
+  readonly uiDistDir: string;
+  /** Also run a Billing endpoint consuming CustomerChanged (the on-call scenario's second endpoint). */
+  readonly withBilling?: boolean;
+}
+
 export interface LiveStack {
   readonly url: string;
   /** Crm's publisher. */
   readonly crm: Publisher;
   /** `revision:vatNumber` of every payload the Erp handler saw, in order (including refused ones). */
   readonly handled: string[];
+  /** Every handler call at every consuming endpoint, in order. */
+  readonly handledAll: HandledEvent[];
+  /**
+   * While false, every handler refuses every customer: the VAT registry does not know the number (one cause
+   * at every endpoint, so one failure group). True by default.
+   */
+  vatRegistryUp: boolean;
   /** The store the Resolver writes, for tests that seed rows directly (notify through `notifier` after). */
   readonly store: NimBusMessageStore;
   readonly notifier: InProcessStateChangeNotifier;
@@ -57,7 +86,8 @@ export interface LiveStack {
  * handler, the Resolver writing into a SQLite message store, and the WebApp on 127.0.0.1:0 over the same
  * store file (identity tables included), transport and notifier.
  */
-export async function startLiveStack(options: { uiDistDir: string }): Promise<LiveStack> {
+export async function startLiveStack(options: LiveStackOptions): Promise<LiveStack> {
+  const platform = options.withBilling ? twoConsumerPlatform : livePlatform;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-live-'));
   const filename = path.join(dir, 'nimbus.db');
   const stops: (() => Promise<void>)[] = [async () => fs.rmSync(dir, { recursive: true, force: true })];
@@ -76,7 +106,7 @@ export async function startLiveStack(options: { uiDistDir: string }): Promise<Li
     stops.push(() => identityStore.close());
     const transport = createMemoryTransport();
     stops.push(() => transport.close());
-    await transport.applyTopology(topologyFromPlatform(livePlatform));
+    await transport.applyTopology(topologyFromPlatform(platform));
 
     // The Resolver notifies by itself; the WebApp gets the plain store and listens to the same notifier.
     const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
@@ -91,30 +121,48 @@ export async function startLiveStack(options: { uiDistDir: string }): Promise<Li
     stops.push(() => resolver.stop());
 
     const handled: string[] = [];
-    const subscriber = createSubscriber().on(CustomerChanged, (event) => {
-      handled.push(`${event.revision}:${event.vatNumber}`);
-      if (!VAT_NUMBER.test(event.vatNumber)) {
-        throw new Error(
-          `ERP refused customer ${event.customerId}: VAT number '${event.vatNumber}' is malformed`,
-        );
-      }
-    });
-    const erp = createEndpointHost({
-      platform: livePlatform,
-      endpoint: 'Erp',
-      transport,
-      subscriber,
-      logger: testLogger,
-      processor: { maxConcurrentSessions: 4, acceptWaitMs: 200, sessionIdleTimeoutMs: 500 },
-    });
-    await erp.start();
-    stops.push(() => erp.stop());
+    const handledAll: HandledEvent[] = [];
+    const registry = { up: true };
+    const consumers = options.withBilling ? ['Erp', 'Billing'] : ['Erp'];
+    for (const endpoint of consumers) {
+      const subscriber = createSubscriber().on(CustomerChanged, (event) => {
+        if (endpoint === 'Erp') handled.push(`${event.revision}:${event.vatNumber}`);
+        const ok = registry.up && VAT_NUMBER.test(event.vatNumber);
+        handledAll.push({
+          endpoint,
+          customerId: event.customerId,
+          revision: event.revision,
+          vatNumber: event.vatNumber,
+          ok,
+        });
+        if (!registry.up) {
+          throw new Error(
+            `VAT number '${event.vatNumber}' of customer ${event.customerId} is not registered`,
+          );
+        }
+        if (!ok) {
+          throw new Error(
+            `ERP refused customer ${event.customerId}: VAT number '${event.vatNumber}' is malformed`,
+          );
+        }
+      });
+      const host = createEndpointHost({
+        platform,
+        endpoint,
+        transport,
+        subscriber,
+        logger: testLogger,
+        processor: { maxConcurrentSessions: 4, acceptWaitMs: 200, sessionIdleTimeoutMs: 500 },
+      });
+      await host.start();
+      stops.push(() => host.stop());
+    }
 
     const webApp = await createWebApp({
       store,
       identityStore,
       transport,
-      platform: livePlatform,
+      platform,
       notifier,
       logger: testLogger,
       env: {},
@@ -123,7 +171,7 @@ export async function startLiveStack(options: { uiDistDir: string }): Promise<Li
     });
     stops.push(() => webApp.close());
     const url = await webApp.listen({ host: '127.0.0.1', port: 0 });
-    const crm = createPublisher({ transport, endpoint: 'Crm', platform: livePlatform });
+    const crm = createPublisher({ transport, endpoint: 'Crm', platform });
     const sessionRows = async () =>
       (
         await store.getEventsByFilter({
@@ -132,7 +180,22 @@ export async function startLiveStack(options: { uiDistDir: string }): Promise<Li
           maxItems: 10,
         })
       ).events;
-    return { url, crm, handled, store, notifier, sessionRows, close };
+    return {
+      url,
+      crm,
+      handled,
+      handledAll,
+      store,
+      notifier,
+      sessionRows,
+      close,
+      get vatRegistryUp() {
+        return registry.up;
+      },
+      set vatRegistryUp(up: boolean) {
+        registry.up = up;
+      },
+    };
   } catch (error) {
     await close();
     throw error;

@@ -3,10 +3,13 @@ import { api, type Me, ok } from './api.js';
 import { Layout } from './components/Layout.js';
 import { useLiveUpdates } from './live.js';
 import { AccountPage } from './pages/AccountPage.js';
+import { AdminPage } from './pages/admin/AdminPage.js';
+import { BulkJobPage, BulkJobsPage } from './pages/BulkJobsPage.js';
 import { DeadLettersPage } from './pages/DeadLettersPage.js';
 import { EndpointDetailsPage } from './pages/EndpointDetailsPage.js';
 import { EndpointsPage } from './pages/EndpointsPage.js';
 import { EventDetailsPage } from './pages/EventDetailsPage.js';
+import { FailureGroupsPage } from './pages/FailureGroupsPage.js';
 import { HealthPage } from './pages/HealthPage.js';
 import { LoginPage } from './pages/LoginPage.js';
 import { MetricsPage } from './pages/MetricsPage.js';
@@ -23,9 +26,15 @@ function Page({ path, me }: { path: string; me: Me }) {
   if (parts[0] === 'endpoints' && parts[1] && parts[2] === 'events' && parts[3]) {
     return <EventDetailsPage key={`${parts[1]}/${parts[3]}`} endpointId={parts[1]} eventId={parts[3]} />;
   }
+  if (parts[0] === 'endpoints' && parts[1] && parts[2] === 'failure-groups')
+    return <FailureGroupsPage key={`groups/${parts[1]}`} endpointId={parts[1]} />;
   if (parts[0] === 'endpoints' && parts[1])
     return <EndpointDetailsPage key={parts[1]} endpointId={parts[1]} />;
   switch (parts[0]) {
+    case 'failure-groups':
+      return <FailureGroupsPage key="groups" />;
+    case 'bulk-jobs':
+      return parts[1] ? <BulkJobPage key={parts[1]} jobId={parts[1]} /> : <BulkJobsPage />;
     case 'search':
       return <SearchPage />;
     case 'metrics':
@@ -40,6 +49,8 @@ function Page({ path, me }: { path: string; me: Me }) {
       return <DeadLettersPage key={parts[1] ?? ''} input={parts[1] ?? null} />;
     case 'account':
       return <AccountPage me={me} />;
+    case 'admin':
+      return <AdminPage section={parts[1]} me={me} />;
     case undefined:
     case 'endpoints':
       return <EndpointsPage />;

@@ -29,12 +29,14 @@ export function useLiveUpdates(): boolean {
       const { endpointId } = dataOf('endpointupdate', event);
       void client.invalidateQueries({ queryKey: ['endpoints'] });
       void client.invalidateQueries({ queryKey: ['endpoint', endpointId] });
+      void client.invalidateQueries({ queryKey: ['failure-groups'] });
     });
     for (const name of ['heartbeatupdate', 'servicehealthupdate']) {
       source.addEventListener(name, () => void client.invalidateQueries({ queryKey: ['health'] }));
     }
     source.addEventListener('bulkprogress', (event) => {
       client.setQueryData(['bulk'], dataOf('bulkprogress', event));
+      void client.invalidateQueries({ queryKey: ['bulk-jobs'] });
     });
     return () => source.close();
   }, [client]);

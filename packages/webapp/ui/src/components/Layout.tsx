@@ -4,12 +4,15 @@ import { Link } from './Link.js';
 
 const NAV = [
   ['/', 'Endpoints'],
+  ['/failure-groups', 'Failure groups'],
+  ['/bulk-jobs', 'Bulk operations'],
   ['/search', 'Search'],
   ['/metrics', 'Metrics'],
   ['/health', 'Heartbeat & health'],
   ['/topology', 'Topology'],
   ['/operations', 'Operations'],
   ['/dead-letters', 'Dead letters'],
+  ['/admin/users', 'Administration'],
   ['/account', 'Account'],
 ] as const;
 

@@ -2703,6 +2703,7 @@ export interface operations {
                 from?: string;
                 to?: string;
                 payload?: string;
+                failureSignature?: string;
                 updatedAtFrom?: string;
                 updatedAtTo?: string;
                 pageSize?: number;

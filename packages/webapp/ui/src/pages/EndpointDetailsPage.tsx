@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { api, type EndpointSummary, type EventRow, ok } from '../api.js';
+import { BlockedSessions } from '../components/BlockedSessions.js';
 import { DataTable } from '../components/DataTable.js';
 import { Link } from '../components/Link.js';
 import { PagingFooter } from '../components/PagingFooter.js';
@@ -11,9 +12,6 @@ import { usePagedQuery } from '../paged-query.js';
 export const EVENTS_PAGE_SIZE = 50;
 
 const STATUSES = ['Failed', 'DeadLettered', 'Unsupported', 'Deferred', 'Pending', 'Completed', 'Skipped'];
-
-/** A session blocked by one of these has to be resolved first: replaying its parked events would overtake it. */
-const FAILURE_STATUSES = new Set(['Failed', 'DeadLettered', 'Unsupported']);
 
 export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
   const client = useQueryClient();
@@ -66,11 +64,6 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
   // Only rows still on screen can be acted on: a live update may have moved a selected row out of the list.
   const shownIds = new Set(events.rows.map((r) => r.eventId));
   const actionable = selected.filter((id) => shownIds.has(id));
-  const blocked = useQuery({
-    queryKey: ['endpoint', endpointId, 'blocked-sessions'],
-    queryFn: () =>
-      ok(api.GET('/api/endpoints/{endpointId}/blocked-sessions', { params: { path: { endpointId } } })),
-  });
   const bulk = useMutation({
     mutationFn: (action: 'resubmit' | 'skip') =>
       ok(
@@ -87,17 +80,6 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
     },
     onError: (error) => setNotice(error.message),
   });
-  const reprocess = useMutation({
-    mutationFn: (session: string) =>
-      ok(
-        api.POST('/api/endpoints/{endpointId}/sessions/{sessionId}/reprocess-deferred', {
-          params: { path: { endpointId, sessionId: session } },
-        }),
-      ),
-    onSuccess: () => setNotice('Replay of deferred messages requested.'),
-    onError: (error) => setNotice(error.message),
-  });
-
   const columns: ColumnDef<EventRow, unknown>[] = [
     {
       header: 'Event',
@@ -139,51 +121,10 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
         </div>
       )}
       <h2>Blocked sessions</h2>
-      <table className="table" data-testid="blocked-sessions">
-        <thead>
-          <tr>
-            <th>Session</th>
-            <th>Blocked by</th>
-            <th>Waiting</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {(blocked.data ?? []).map((s) => (
-            <tr key={s.sessionId}>
-              <td>{s.sessionId}</td>
-              <td>
-                <Link to={`/endpoints/${enc}/events/${encodeURIComponent(s.blockingEventId)}`}>
-                  {s.blockingEventId}
-                </Link>{' '}
-                <StatusBadge status={s.blockingStatus} />
-              </td>
-              <td>
-                {s.deferredCount} deferred, {s.pendingCount} pending
-              </td>
-              <td>
-                {s.deferredCount > 0 && FAILURE_STATUSES.has(s.blockingStatus) && (
-                  <span className="hint">
-                    Resubmit or skip the blocking event; the parked ones then follow in order.
-                  </span>
-                )}
-                {s.deferredCount > 0 && !FAILURE_STATUSES.has(s.blockingStatus) && (
-                  <button type="button" onClick={() => reprocess.mutate(s.sessionId)}>
-                    Reprocess deferred
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-          {(blocked.data ?? []).length === 0 && (
-            <tr>
-              <td colSpan={4} className="empty">
-                No blocked sessions.
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
+      <BlockedSessions endpointId={endpointId} onNotice={setNotice} />
+      <p>
+        <Link to={`/endpoints/${enc}/failure-groups`}>Failure groups on {endpointId}</Link>
+      </p>
       <h2>Events</h2>
       <div className="filters">
         {STATUSES.map((s) => (

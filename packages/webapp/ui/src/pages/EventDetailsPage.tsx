@@ -1,9 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { type Audit, api, ok } from '../api.js';
+import { ErrorDetails } from '../components/ErrorDetails.js';
+import { EventComments } from '../components/EventComments.js';
 import { AuditTable, HistoryTimeline } from '../components/EventRecords.js';
 import { Link } from '../components/Link.js';
 import { OutOfOrderWarning, resubmitRunsOutOfOrder } from '../components/OutOfOrderWarning.js';
+import { PayloadDiff } from '../components/PayloadDiff.js';
 import { PayloadProblems, usePayloadProblems } from '../components/PayloadProblems.js';
 import { StatusBadge } from '../components/StatusBadge.js';
 
@@ -19,17 +22,6 @@ function ActionCommentField({ value, onChange }: { value: string; onChange: (val
       onChange={(e) => onChange(e.target.value)}
     />
   );
-}
-
-/** The operator's note an audit row carries (a Comment, or the optional comment of resubmit/skip). */
-function commentOf(audit: Audit): string | null {
-  if (audit.accessDenied || !audit.data) return null;
-  try {
-    const data = JSON.parse(audit.data) as { comment?: unknown };
-    return typeof data.comment === 'string' && data.comment !== '' ? data.comment : null;
-  } catch {
-    return null;
-  }
 }
 
 /** What the operator reads after an action was accepted (the bus does the rest; the page updates live). */
@@ -66,8 +58,6 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
   const [message, setMessage] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<'resubmit' | 'skip' | null>(null);
   const [actionComment, setActionComment] = useState('');
-  const [newComment, setNewComment] = useState('');
-  const [commentError, setCommentError] = useState<string | null>(null);
   const details = useQuery({
     queryKey: ['endpoint', endpointId, 'event', eventId],
     queryFn: () => ok(api.GET('/api/endpoints/{endpointId}/events/{eventId}', { params: { path } })),
@@ -102,21 +92,6 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
       void client.invalidateQueries({ queryKey: ['endpoint', endpointId] });
     },
     onError: (error) => setMessage(error.message),
-  });
-  const addComment = useMutation({
-    mutationFn: (comment: string) =>
-      ok(
-        api.POST('/api/endpoints/{endpointId}/events/{eventId}/comments', {
-          params: { path },
-          body: { comment },
-        }),
-      ),
-    onSuccess: async () => {
-      setNewComment('');
-      setCommentError(null);
-      await client.invalidateQueries({ queryKey: ['endpoint', endpointId, 'event', eventId, 'audits'] });
-    },
-    onError: (error) => setCommentError(error.message),
   });
   const optionalComment = () => actionComment.trim() || null;
   const payloadProblems = usePayloadProblems(
@@ -289,6 +264,12 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
             onChange={(e) => setEditing(e.target.value)}
           />
           <PayloadProblems problems={payloadProblems} />
+          {payload && payloadProblems.length === 0 && (
+            <details open>
+              <summary>Changes against the stored payload</summary>
+              <PayloadDiff before={payload} after={editing} testId="edit-diff" />
+            </details>
+          )}
           <OutOfOrderWarning status={event.status} sessionId={event.sessionId} />
           <ActionCommentField value={actionComment} onChange={setActionComment} />
           <div className="actions">
@@ -327,7 +308,9 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
         <dd>{event.sessionId}</dd>
         <dt>Event type</dt>
         <dd>{event.eventTypeId}</dd>
-        <dt>From → To</dt>
+        <dt>Producer</dt>
+        <dd data-testid="producer">{details.data.producer ?? 'unknown'}</dd>
+        <dt>Last hop</dt>
         <dd>
           {event.from} → {event.to}
         </dd>
@@ -345,15 +328,18 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
         )}
       </dl>
       {event.errorContent && (
-        <div className="card error-block">
-          <h2>Error</h2>
-          <pre>{event.errorContent.errorText}</pre>
-        </div>
+        <ErrorDetails error={event.errorContent} signature={details.data.failureSignature} />
       )}
       <h2>Payload</h2>
       <pre className="code" data-testid="payload">
         {pretty(payload)}
       </pre>
+      {details.data.originalPayload && payload && details.data.originalPayload !== payload && (
+        <>
+          <h2>Edited against the original</h2>
+          <PayloadDiff before={details.data.originalPayload} after={payload} testId="payload-diff" />
+        </>
+      )}
       <h2>Events in session {event.sessionId}</h2>
       <table className="table" data-testid="session-events">
         <tbody>
@@ -376,42 +362,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
       </table>
       <h2>History</h2>
       <HistoryTimeline messages={history.data ?? []} />
-      <h2>Comments</h2>
-      <ul className="comments" data-testid="comments">
-        {(audits.data ?? []).flatMap((a) => {
-          const comment = commentOf(a);
-          if (comment === null) return [];
-          return [
-            <li key={`${a.auditTimestamp}-${a.auditType}-${a.auditorName}`}>
-              <b>{a.auditorName}</b> <small>{new Date(a.auditTimestamp).toLocaleString()}</small>
-              {a.auditType !== 'Comment' && <small> with {a.auditType}</small>}
-              <p>{comment}</p>
-            </li>,
-          ];
-        })}
-      </ul>
-      <form
-        className="card"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (newComment.trim() !== '') addComment.mutate(newComment.trim());
-        }}
-      >
-        <textarea
-          aria-label="new comment"
-          placeholder="What did you do or find out? (for example: called the ERP team)"
-          rows={2}
-          maxLength={2000}
-          value={newComment}
-          onChange={(e) => setNewComment(e.target.value)}
-        />
-        <div className="actions">
-          <button type="submit" disabled={newComment.trim() === '' || addComment.isPending}>
-            Add comment
-          </button>
-          {commentError && <span className="error">{commentError}</span>}
-        </div>
-      </form>
+      <EventComments endpointId={endpointId} eventId={eventId} audits={audits.data ?? []} />
       <h2>Audit</h2>
       <AuditTable audits={audits.data ?? []} />
     </section>
