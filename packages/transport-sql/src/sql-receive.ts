@@ -141,13 +141,7 @@ async function takeOrInspect(
          ${now} AS db_now
      )
      SELECT info.leased, info.due, info.others_waiting, info.db_now, upd.* FROM info LEFT JOIN upd ON true`,
-    [
-      ...takeHeadParams(lease, max),
-      core.options.maxBatchBytes,
-      ...lease.params,
-      lease.input,
-      lease.input,
-    ],
+    [...takeHeadParams(lease, max), core.options.maxBatchBytes, ...lease.params, lease.input, lease.input],
     { prepared: true },
   );
   const taken = rows.filter((row) => row.seq !== null && row.seq !== undefined);
