@@ -3,6 +3,7 @@ import { api, type Me, ok } from './api.js';
 import { Layout } from './components/Layout.js';
 import { useLiveUpdates } from './live.js';
 import { AccountPage } from './pages/AccountPage.js';
+import { AdminPage } from './pages/admin/AdminPage.js';
 import { BulkJobPage, BulkJobsPage } from './pages/BulkJobsPage.js';
 import { DeadLettersPage } from './pages/DeadLettersPage.js';
 import { EndpointDetailsPage } from './pages/EndpointDetailsPage.js';
@@ -48,6 +49,8 @@ function Page({ path, me }: { path: string; me: Me }) {
       return <DeadLettersPage key={parts[1] ?? ''} input={parts[1] ?? null} />;
     case 'account':
       return <AccountPage me={me} />;
+    case 'admin':
+      return <AdminPage section={parts[1]} me={me} />;
     case undefined:
     case 'endpoints':
       return <EndpointsPage />;

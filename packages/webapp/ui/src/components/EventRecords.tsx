@@ -17,7 +17,7 @@ export function HistoryTimeline({ messages }: { messages: readonly HistoryMessag
 }
 
 /** Audit data is JSON; operators read it as fields, with nested values (an edited payload) pretty-printed. */
-function AuditData({ data }: { data: string | null }) {
+export function AuditData({ data }: { data: string | null }) {
   if (!data) return null;
   let parsed: unknown;
   try {

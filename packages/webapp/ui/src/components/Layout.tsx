@@ -12,6 +12,7 @@ const NAV = [
   ['/topology', 'Topology'],
   ['/operations', 'Operations'],
   ['/dead-letters', 'Dead letters'],
+  ['/admin/users', 'Administration'],
   ['/account', 'Account'],
 ] as const;
 
