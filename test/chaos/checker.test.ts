@@ -89,3 +89,33 @@ describe('chaos checker: declared out-of-order runs', () => {
     expect(result.figures.declaredOutOfOrderRuns).toBe(1);
   });
 });
+
+describe('chaos checker: retries after a resubmit', () => {
+  const failedRetryable = (at: number): HandlerRun => ({
+    ...run(2, 'failed', 'block'),
+    at,
+    run: 2,
+    messageType: 'ResubmissionRequest',
+    retryable: true,
+  });
+  const input = (runs: HandlerRun[]) => ({
+    published: [{ orderId: 'o', n: 2, mode: 'block' as const }],
+    runs,
+    rows: [{ eventId: 'e2', sessionId: 'o', status: 'Completed' }],
+    leftovers: [],
+    unexpectedExits: [],
+  });
+
+  it('accepts a retryable failure the bus ran again soon', () => {
+    const retried = { ...run(2, 'handled', 'block'), at: 1_300, messageType: 'RetryRequest' };
+    expect(check(input([failedRetryable(1_000), retried])).violations.notRetried).toEqual([]);
+  });
+
+  it('reports one that ran again only much later, or never', () => {
+    const late = { ...run(2, 'handled', 'block'), at: 40_000, messageType: 'ResubmissionRequest' };
+    expect(check(input([failedRetryable(1_000), late])).violations.notRetried).toEqual([
+      'o/2 failed with a retryable error (run 2, ResubmissionRequest) and ran again only 39 s later (ResubmissionRequest)',
+    ]);
+    expect(check(input([failedRetryable(1_000)])).violations.notRetried).toHaveLength(1);
+  });
+});
