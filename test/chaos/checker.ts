@@ -31,7 +31,12 @@ export interface CheckInput {
   readonly declaredOutOfOrder?: ReadonlyMap<string, number>;
   /** PostgreSQL only: what the server log shows (DDL on the transport schema after migration, deadlocks). */
   readonly databaseProblems?: readonly string[];
+  /** When the database went down (epoch ms): a settlement in flight then was lost. */
+  readonly databaseOutages?: readonly number[];
 }
+
+/** How long after a handler run its settlement may still be in flight (a loaded machine). */
+const SETTLEMENT_WINDOW_MS = 5_000;
 
 /** How soon the bus must run an event again after it failed with an error a retry policy matches. */
 export const RETRY_WITHIN_MS = 12_000;
@@ -104,7 +109,25 @@ export function check(input: CheckInput): CheckResult {
   const highestHandled = new Map<string, number>();
   const declared = input.declaredOutOfOrder ?? new Map<string, number>();
   let declaredRuns = 0;
-  for (const run of runs) {
+  let rolledBack = 0;
+  const runIndexes = new Map<string, number[]>();
+  runs.forEach((run, i) => {
+    if (eventIdOf.get(key(run)) !== run.eventId) return;
+    runIndexes.set(key(run), [...(runIndexes.get(key(run)) ?? []), i]);
+  });
+  const runsAgainAfter = (k: string, index: number) => (runIndexes.get(k) ?? []).some((i) => i > index);
+  const lastSuccess = new Map<string, HandlerRun>();
+  // Whether the settlement of the later event's success can have been lost: the process that ran it was killed
+  // (this run is another process), or the database went down right after it.
+  const settlementLost = (run: HandlerRun, high: number) => {
+    const success = lastSuccess.get(`${run.orderId}/${high}`);
+    if (!success) return false;
+    if (success.pid !== run.pid) return true;
+    return (input.databaseOutages ?? []).some(
+      (at) => at >= success.at && at - success.at <= SETTLEMENT_WINDOW_MS,
+    );
+  };
+  for (const [index, run] of runs.entries()) {
     if (!planned.has(key(run))) continue;
     const declaredAt = declared.get(run.eventId);
     if (declaredAt !== undefined && run.at >= declaredAt) {
@@ -120,12 +143,20 @@ export function check(input: CheckInput): CheckResult {
     // A duplicate publish (same message id, published again later) is a new event at the end of its session:
     // handling it again is at-least-once delivery, not a reorder (the inbox de-duplicates when wanted).
     if (eventIdOf.get(key(run)) !== run.eventId) continue;
-    const high = highestHandled.get(run.orderId) ?? 0;
+    let high = highestHandled.get(run.orderId) ?? 0;
+    if (run.n < high && runsAgainAfter(`${run.orderId}/${high}`, index) && settlementLost(run, high)) {
+      // The later event runs again after this one: its success was never settled (a settlement rolled back by
+      // a crash or a lost connection), and the session is redelivered in order from here. At-least-once.
+      rolledBack += 1;
+      high = run.n;
+      highestHandled.set(run.orderId, high);
+    }
     if (run.n < high)
       violations.reordered.push(
         `${key(run)} ran (${run.outcome}, ${run.host}) after ${run.orderId}/${high} succeeded`,
       );
     if (run.outcome === 'handled') {
+      lastSuccess.set(key(run), run);
       const done = resolvedBefore.get(run.orderId) ?? new Set<number>();
       for (let k = 1; k < run.n; k++) {
         const earlier = planned.get(`${run.orderId}/${k}`);
@@ -189,6 +220,7 @@ export function check(input: CheckInput): CheckResult {
       duplicateSuccesses: runs.filter((r) => r.outcome === 'handled').length - handled.size,
       storeRows: rows.length,
       retryableFailures: runs.filter((r) => r.retryable && r.outcome === 'failed').length,
+      redeliveredInOrder: rolledBack,
       declaredOutOfOrderEvents: declared.size,
       declaredOutOfOrderRuns: declaredRuns,
     },

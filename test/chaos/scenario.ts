@@ -89,6 +89,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     const operator = new ChaosOperator(client, rand, firstRunOf, lastRunOf);
     const kills: Record<string, number> = {};
     let databaseRestarts = 0;
+    const databaseOutages: number[] = [];
     let lateDuplicates = 0;
     let sent = 0;
     const chaosEnd = Date.now() + options.chaosMs;
@@ -116,6 +117,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
         if (cluster && !restarted && Date.now() > restartAt) {
           restarted = true;
           log(`${options.dialect}: restarting the database`);
+          databaseOutages.push(Date.now());
           await cluster.restart(1000 + rand() * 2000);
           databaseRestarts += 1;
           continue;
@@ -163,6 +165,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       unexpectedExits: stack.unexpectedExits(),
       declaredOutOfOrder: operator.declaredOutOfOrder,
       databaseProblems: serverLog?.problems() ?? [],
+      databaseOutages,
     });
     return {
       ...result,
