@@ -178,6 +178,8 @@ export function check(input: CheckInput): CheckResult {
   // operator leaves such an event alone meanwhile, so only the bus can run it again this soon.
   runs.forEach((run, i) => {
     if (!run.retryable || run.outcome !== 'failed') return;
+    // Skipped by an operator meanwhile (a skip racing the resubmit): the bus rightly drops the retry.
+    if (statusOf.get(key(run)) === 'Skipped') return;
     const next = runs.slice(i + 1).find((r) => r.eventId === run.eventId);
     if (!next || next.at - run.at > RETRY_WITHIN_MS) {
       const when = next
