@@ -81,6 +81,7 @@ const RULES: Record<string, Rule> = {
   'POST /api/dead-letters/{input}/requeue': endpoint('Contributor'),
   'POST /api/dead-letters/{input}/purge': endpoint('Owner'),
   'GET /api/messages': site('Reader'),
+  'GET /api/events': site('Reader'),
   'GET /api/audits': site('Owner'),
   'GET /api/metrics/overview': site('Reader'),
   'GET /api/metrics/latency': site('Reader'),

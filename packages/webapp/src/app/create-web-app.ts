@@ -53,6 +53,7 @@ import { bulkJobRoutes } from '../routes/bulk-job-routes.js';
 import { deadLetterRoutes } from '../routes/dead-letter-routes.js';
 import { endpointRoutes } from '../routes/endpoint-routes.js';
 import { eventRoutes } from '../routes/event-routes.js';
+import { eventSearchRoutes } from '../routes/event-search-routes.js';
 import { eventTypeRoutes } from '../routes/event-type-routes.js';
 import { failureGroupRoutes } from '../routes/failure-group-routes.js';
 import { healthRoutes } from '../routes/health-routes.js';
@@ -261,6 +262,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...endpointRoutes(deps),
     ...deadLetterRoutes(deps),
     ...eventRoutes(deps),
+    ...eventSearchRoutes(deps),
     ...actionRoutes(deps, actions),
     ...bulkJobRoutes(deps, actions, bulkJobs),
     ...failureGroupRoutes(deps),

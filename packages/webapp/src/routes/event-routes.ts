@@ -20,6 +20,7 @@ import {
   messageDto,
 } from '../http/dto.js';
 import { notFound } from '../http/http-error.js';
+import { commaList, optionalDate } from '../http/query-params.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import { Role } from '../identity/roles.js';
 
@@ -54,23 +55,9 @@ function producerOf(request: MessageEntity | undefined, originatingFrom: string 
   return null;
 }
 
-const commaList = z
-  .string()
-  .optional()
-  .transform((v) =>
-    v
-      ? v
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : [],
-  );
-
 /** Endpoint ids compare case-insensitively, like the catalog's. */
 const sameEndpoint = (actual: string | null | undefined, endpointId: string) =>
   actual?.toLowerCase() === endpointId.toLowerCase();
-
-const optionalDate = z.iso.datetime({ offset: true }).optional();
 
 /** Which actions the event's status allows (the server re-checks every one). */
 export function allowedActions(status: string, pendingSubStatus: string | null): string[] {

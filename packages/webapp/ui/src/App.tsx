@@ -36,7 +36,7 @@ function Page({ path, me }: { path: string; me: Me }) {
     case 'bulk-jobs':
       return parts[1] ? <BulkJobPage key={parts[1]} jobId={parts[1]} /> : <BulkJobsPage />;
     case 'search':
-      return <SearchPage />;
+      return <SearchPage search={path.split('?')[1] ?? ''} />;
     // /metrics belongs to the server (Prometheus): a reload there would never reach this page.
     case 'charts':
       return <MetricsPage />;

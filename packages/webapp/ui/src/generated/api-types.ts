@@ -360,6 +360,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search events across endpoints by payload text, status, event type, endpoint and update time (site Reader; Reader on the endpoint when one is given) */
+        get: operations["getApiEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/endpoints/{endpointId}/events/{eventId}/resubmit": {
         parameters: {
             query?: never;
@@ -3333,6 +3350,138 @@ export interface operations {
                                 eventTypeId: string;
                                 eventJson: string | null;
                             } | null;
+                            errorContent: {
+                                errorText: string;
+                                errorType: string | null;
+                                exceptionStackTrace: string | null;
+                                exceptionSource: string | null;
+                            } | null;
+                        }[];
+                        continuationToken: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getApiEvents: {
+        parameters: {
+            query?: {
+                endpointId?: string;
+                status?: string;
+                eventTypeId?: string;
+                /** @description text the event payload contains (case-sensitive) */
+                payload?: string;
+                eventId?: string;
+                sessionId?: string;
+                updatedAtFrom?: string;
+                updatedAtTo?: string;
+                pageSize?: number;
+                continuationToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: {
+                            endpointId: string;
+                            eventId: string;
+                            sessionId: string;
+                            status: string;
+                            eventTypeId: string | null;
+                            correlationId: string | null;
+                            lastMessageId: string | null;
+                            originatingMessageId: string | null;
+                            messageType: string;
+                            from: string | null;
+                            to: string | null;
+                            endpointRole: string;
+                            retryCount: number | null;
+                            deadLetterReason: string | null;
+                            deadLetterErrorDescription: string | null;
+                            reason: string | null;
+                            pendingSubStatus: string | null;
+                            handoffReason: string | null;
+                            externalJobId: string | null;
+                            expectedBy: string | null;
+                            queueTimeMs: number | null;
+                            processingTimeMs: number | null;
+                            /** @description ISO-8601 UTC timestamp */
+                            enqueuedTimeUtc: string;
+                            /** @description ISO-8601 UTC timestamp */
+                            updatedAt: string;
                             errorContent: {
                                 errorText: string;
                                 errorType: string | null;
