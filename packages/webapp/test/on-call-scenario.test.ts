@@ -193,6 +193,24 @@ describe.runIf(hasChromium)('on-call scenario in a real browser over the real st
     expect(perEvent).toHaveLength(19);
     expect(new Set(perEvent.map((a) => `${a.endpointId}/${a.eventId}`)).size).toBe(19);
 
+    // The audit log page shows the same: every row naming the job (its start and one resubmit per event),
+    // and the edit.
+    await page.click('nav a:text-is("Administration")');
+    await page.click('nav[aria-label=administration] a:text-is("Audit log")');
+    await page.fill('form[aria-label="audit filters"] input[name=text]', String(jobId));
+    await page.click('form[aria-label="audit filters"] button:text-is("Search")');
+    const logRows = page.locator('[data-testid=audit-log] tbody tr[data-audit-type]');
+    await expect.poll(() => logRows.count(), WAIT).toBe(20);
+    expect(await page.locator('[data-testid=audit-log] tr[data-audit-type=Resubmit]').count()).toBe(20);
+    await page.locator('[data-testid=audit-log] tr', { hasText: 'bulkResubmit' }).waitFor(WAIT);
+    await page.fill('form[aria-label="audit filters"] input[name=text]', '');
+    await page.selectOption('form[aria-label="audit filters"] select[name=auditType]', 'ResubmitWithChanges');
+    await page.click('form[aria-label="audit filters"] button:text-is("Search")');
+    const editRow = page.locator('[data-testid=audit-log] tbody tr[data-audit-type=ResubmitWithChanges]');
+    await expect.poll(() => editRow.count(), WAIT).toBe(1);
+    expect(await editRow.textContent()).toContain('Administrator');
+    expect(await editRow.textContent()).toContain(FIXED_VAT);
+
     // The job is in the history: who, what, outcome.
     await page.click('nav a:text-is("Bulk operations")');
     const row = page.locator(`[data-testid=bulk-jobs] tr[data-job-id="${jobId}"]`);
