@@ -34,3 +34,22 @@ export {
   type StoredBulkJob,
 } from './operator/bulk-job-store.js';
 export { createSqlBulkJobStore, type SqlBulkJobStoreOptions } from './operator/sql-bulk-job-store.js';
+export type { AlertOptions } from './alerts/alerting.js';
+export {
+  type AlertDelivery,
+  type AlertStore,
+  AlertTrigger,
+  createMemoryAlertStore,
+  type DeliveryAttempt,
+} from './alerts/alert-store.js';
+export type { RetryPolicy } from './alerts/alert-sender.js';
+export type { SmtpSettings } from './alerts/mailer.js';
+export { createSqlAlertStore, type SqlAlertStoreOptions } from './alerts/sql-alert-store.js';
+export {
+  DELIVERY_HEADER,
+  SIGNATURE_HEADER,
+  SIGNATURE_TOLERANCE_SECONDS,
+  signAlertBody,
+  TIMESTAMP_HEADER,
+  verifyAlertSignature,
+} from './alerts/webhook-signature.js';
