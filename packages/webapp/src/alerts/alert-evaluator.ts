@@ -65,11 +65,13 @@ export class AlertEvaluator {
       : null;
     for (const [endpointId, subs] of byEndpoint) {
       const found: Found[] = groups.filter((g) => g.alert.endpointId === endpointId);
-      if (wanted(subs, AlertTrigger.SessionBlocked)) found.push(...(await this.blockedSessions(endpointId, now)));
+      if (wanted(subs, AlertTrigger.SessionBlocked))
+        found.push(...(await this.blockedSessions(endpointId, now)));
       if (heartbeats) found.push(...this.heartbeatLost(heartbeats, endpointId, now));
       for (const { alert, wants } of found)
         for (const s of subs)
-          if (s.alert.triggers.includes(alert.trigger) && wants(s) && (await this.claim(s, alert, now))) claimed++;
+          if (s.alert.triggers.includes(alert.trigger) && wants(s) && (await this.claim(s, alert, now)))
+            claimed++;
     }
     return claimed;
   }
@@ -93,7 +95,12 @@ export class AlertEvaluator {
     for (const g of groups) {
       const endpointId = g.endpointIds[0];
       if (!endpointId) continue;
-      const since = await this.deps.alertStore.touchSignature(endpointId, g.signature, now, this.deps.quietMs);
+      const since = await this.deps.alertStore.touchSignature(
+        endpointId,
+        g.signature,
+        now,
+        this.deps.quietMs,
+      );
       found.push({
         alert: {
           key: `failure-group:${endpointId}:${g.signature}:${since}`,

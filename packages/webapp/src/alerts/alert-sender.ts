@@ -13,7 +13,11 @@ export interface RetryPolicy {
   readonly maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 10_000, maxDelayMs: 15 * 60_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 6,
+  baseDelayMs: 10_000,
+  maxDelayMs: 15 * 60_000,
+};
 
 export interface AlertSenderDeps {
   readonly store: NimBusMessageStore;
@@ -82,7 +86,8 @@ export class AlertSender {
 
   private async send(subscription: AlertSubscription, delivery: AlertDelivery): Promise<void> {
     if (subscription.type === 'mail') {
-      if (!this.deps.mailer) throw new Error('SMTP is not configured for this WebApp; the e-mail was not sent.');
+      if (!this.deps.mailer)
+        throw new Error('SMTP is not configured for this WebApp; the e-mail was not sent.');
       const payload = JSON.parse(delivery.payloadJson) as { summary: string };
       await this.deps.mailer.send(
         subscription.mail,

@@ -39,7 +39,10 @@ export interface DeliveryAttempt {
   readonly durationMs: number;
 }
 
-export type NewDelivery = Pick<AlertDelivery, 'id' | 'subscriptionId' | 'alertKey' | 'trigger' | 'endpointId' | 'payloadJson' | 'createdAt'>;
+export type NewDelivery = Pick<
+  AlertDelivery,
+  'id' | 'subscriptionId' | 'alertKey' | 'trigger' | 'endpointId' | 'payloadJson' | 'createdAt'
+>;
 
 /**
  * The WebApp's alert state, shared by every instance (the SQL one beside the identity tables): which failure
@@ -102,7 +105,12 @@ export function createMemoryAlertStore(): AlertStore {
     },
     leaseDue: async (_owner, now, leaseMs, limit) => {
       const due = [...deliveries.values()]
-        .filter((d) => (d.status === 'Pending' || d.status === 'Retrying') && d.nextAttemptAt <= now && d.leaseUntil <= now)
+        .filter(
+          (d) =>
+            (d.status === 'Pending' || d.status === 'Retrying') &&
+            d.nextAttemptAt <= now &&
+            d.leaseUntil <= now,
+        )
         .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt)
         .slice(0, limit);
       for (const d of due) deliveries.set(d.id, { ...d, leaseUntil: now + leaseMs });
@@ -127,13 +135,16 @@ export function createMemoryAlertStore(): AlertStore {
         .slice(0, limit)
         .map(({ leaseUntil: _lease, ...delivery }) => ({
           delivery,
-          attempts: attempts.filter((a) => a.deliveryId === delivery.id).sort((a, b) => a.attempt - b.attempt),
+          attempts: attempts
+            .filter((a) => a.deliveryId === delivery.id)
+            .sort((a, b) => a.attempt - b.attempt),
         })),
     prune: async (before) => {
       for (const [id, d] of deliveries)
         if ((d.status === 'Delivered' || d.status === 'Failed') && d.createdAt < before) {
           deliveries.delete(id);
-          for (let i = attempts.length - 1; i >= 0; i--) if (attempts[i]!.deliveryId === id) attempts.splice(i, 1);
+          for (let i = attempts.length - 1; i >= 0; i--)
+            if (attempts[i]!.deliveryId === id) attempts.splice(i, 1);
         }
       for (const [key, s] of signatures) if (s.lastSeen < before) signatures.delete(key);
     },

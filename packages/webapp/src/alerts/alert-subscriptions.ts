@@ -1,4 +1,8 @@
-import type { EndpointSubscription, NimBusMessageStore, SubscriptionAlertSettings } from '@nimbus/message-store';
+import type {
+  EndpointSubscription,
+  NimBusMessageStore,
+  SubscriptionAlertSettings,
+} from '@nimbus/message-store';
 import type { EndpointCatalog } from '../app/endpoint-catalog.js';
 
 /** A store subscription that carries alert settings. */

@@ -7,6 +7,10 @@ import { AlertSender, DEFAULT_RETRY_POLICY, type RetryPolicy } from './alert-sen
 import { type AlertStore, createMemoryAlertStore } from './alert-store.js';
 import { createSmtpMailer, type Mailer, type SmtpSettings } from './mailer.js';
 
+/** Finished deliveries (and signatures not seen) are kept this long. */
+const KEEP_MS = 7 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
 /** `createWebApp({ alerts })`. */
 export interface AlertOptions {
   /**
@@ -34,11 +38,18 @@ export class Alerting {
   readonly #mailer: Mailer | null;
   readonly #everyMs: number;
   readonly #logger: Logger;
+  readonly #clock: Clock;
+  #prunedAt = 0;
   #timer: NodeJS.Timeout | null = null;
   #running: Promise<void> | null = null;
 
   constructor(
-    deps: { store: NimBusMessageStore & Partial<HeartbeatHistoryStore>; catalog: EndpointCatalog; clock: Clock; logger: Logger },
+    deps: {
+      store: NimBusMessageStore & Partial<HeartbeatHistoryStore>;
+      catalog: EndpointCatalog;
+      clock: Clock;
+      logger: Logger;
+    },
     options: AlertOptions = {},
   ) {
     this.store = options.store ?? createMemoryAlertStore();
@@ -46,6 +57,7 @@ export class Alerting {
     this.mailConfigured = this.#mailer !== null;
     this.#everyMs = options.everyMs ?? 15_000;
     this.#logger = deps.logger;
+    this.#clock = deps.clock;
     this.#evaluator = new AlertEvaluator({
       ...deps,
       alertStore: this.store,
@@ -73,6 +85,11 @@ export class Alerting {
       try {
         await this.#evaluator.evaluate();
         await this.#sender.sendDue();
+        const now = this.#clock.now();
+        if (now - this.#prunedAt > PRUNE_EVERY_MS) {
+          this.#prunedAt = now;
+          await this.store.prune(now - KEEP_MS);
+        }
       } finally {
         this.#running = null;
       }

@@ -1,6 +1,12 @@
 import { openPostgresPool, openSqliteDatabase } from '@nimbus/sql';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import type { AlertDelivery, AlertStore, AlertTrigger, DeliveryAttempt, DeliveryStatus } from './alert-store.js';
+import type {
+  AlertDelivery,
+  AlertStore,
+  AlertTrigger,
+  DeliveryAttempt,
+  DeliveryStatus,
+} from './alert-store.js';
 
 interface SignaturesTable {
   endpoint_id: string;
@@ -85,48 +91,57 @@ export function createSqlAlertStore(options: SqlAlertStoreOptions): AlertStore {
   const db = schema === null ? root : root.withSchema(schema);
   const big = options.dialect === 'postgres' ? 'bigint' : 'integer';
 
+  const createTables = async (tx: Kysely<AlertDatabase>) => {
+    await tx.schema
+      .createTable('nimbus_alert_signatures')
+      .ifNotExists()
+      .addColumn('endpoint_id', 'text', (c) => c.notNull())
+      .addColumn('signature', 'text', (c) => c.notNull())
+      .addColumn('first_seen', big, (c) => c.notNull())
+      .addColumn('last_seen', big, (c) => c.notNull())
+      .addPrimaryKeyConstraint('nimbus_alert_signatures_pk', ['endpoint_id', 'signature'])
+      .execute();
+    await tx.schema
+      .createTable('nimbus_alert_deliveries')
+      .ifNotExists()
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('subscription_id', 'text', (c) => c.notNull())
+      .addColumn('alert_key', 'text', (c) => c.notNull())
+      .addColumn('trigger', 'text', (c) => c.notNull())
+      .addColumn('endpoint_id', 'text', (c) => c.notNull())
+      .addColumn('payload_json', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', big, (c) => c.notNull())
+      .addColumn('lease_until', big, (c) => c.notNull())
+      .addColumn('lease_owner', 'text')
+      .addColumn('last_error', 'text')
+      .addColumn('created_at', big, (c) => c.notNull())
+      .addColumn('delivered_at', big)
+      .addUniqueConstraint('nimbus_alert_deliveries_claim', ['subscription_id', 'alert_key'])
+      .execute();
+    await tx.schema
+      .createTable('nimbus_alert_attempts')
+      .ifNotExists()
+      .addColumn('delivery_id', 'text', (c) => c.notNull())
+      .addColumn('attempt', 'integer', (c) => c.notNull())
+      .addColumn('at', big, (c) => c.notNull())
+      .addColumn('ok', 'integer', (c) => c.notNull())
+      .addColumn('error', 'text')
+      .addColumn('duration_ms', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('nimbus_alert_attempts_pk', ['delivery_id', 'attempt'])
+      .execute();
+  };
+
   return {
     async initialize() {
-      if (schema !== null) await root.schema.createSchema(schema).ifNotExists().execute();
-      await db.schema
-        .createTable('nimbus_alert_signatures')
-        .ifNotExists()
-        .addColumn('endpoint_id', 'text', (c) => c.notNull())
-        .addColumn('signature', 'text', (c) => c.notNull())
-        .addColumn('first_seen', big, (c) => c.notNull())
-        .addColumn('last_seen', big, (c) => c.notNull())
-        .addPrimaryKeyConstraint('nimbus_alert_signatures_pk', ['endpoint_id', 'signature'])
-        .execute();
-      await db.schema
-        .createTable('nimbus_alert_deliveries')
-        .ifNotExists()
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('subscription_id', 'text', (c) => c.notNull())
-        .addColumn('alert_key', 'text', (c) => c.notNull())
-        .addColumn('trigger', 'text', (c) => c.notNull())
-        .addColumn('endpoint_id', 'text', (c) => c.notNull())
-        .addColumn('payload_json', 'text', (c) => c.notNull())
-        .addColumn('status', 'text', (c) => c.notNull())
-        .addColumn('attempts', 'integer', (c) => c.notNull())
-        .addColumn('next_attempt_at', big, (c) => c.notNull())
-        .addColumn('lease_until', big, (c) => c.notNull())
-        .addColumn('lease_owner', 'text')
-        .addColumn('last_error', 'text')
-        .addColumn('created_at', big, (c) => c.notNull())
-        .addColumn('delivered_at', big)
-        .addUniqueConstraint('nimbus_alert_deliveries_claim', ['subscription_id', 'alert_key'])
-        .execute();
-      await db.schema
-        .createTable('nimbus_alert_attempts')
-        .ifNotExists()
-        .addColumn('delivery_id', 'text', (c) => c.notNull())
-        .addColumn('attempt', 'integer', (c) => c.notNull())
-        .addColumn('at', big, (c) => c.notNull())
-        .addColumn('ok', 'integer', (c) => c.notNull())
-        .addColumn('error', 'text')
-        .addColumn('duration_ms', 'integer', (c) => c.notNull())
-        .addPrimaryKeyConstraint('nimbus_alert_attempts_pk', ['delivery_id', 'attempt'])
-        .execute();
+      if (schema === null) return createTables(db);
+      // Concurrent `if not exists` DDL races on PostgreSQL's catalog: instances starting at once take turns.
+      await root.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext(${`nimbus_alerts:${schema}`}))`.execute(trx);
+        await trx.schema.createSchema(schema).ifNotExists().execute();
+        await createTables(trx.withSchema(schema));
+      });
     },
 
     async touchSignature(endpointId, signature, now, quietMs) {

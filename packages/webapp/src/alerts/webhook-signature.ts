@@ -23,7 +23,8 @@ export function verifyAlertSignature(
   nowSeconds = Math.floor(Date.now() / 1000),
 ): boolean {
   const timestamp = Number(timestampHeader);
-  if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > SIGNATURE_TOLERANCE_SECONDS) return false;
+  if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > SIGNATURE_TOLERANCE_SECONDS)
+    return false;
   const expected = Buffer.from(signAlertBody(secret, timestamp, body));
   const given = Buffer.from(signature);
   return expected.length === given.length && timingSafeEqual(expected, given);
