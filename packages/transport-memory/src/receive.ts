@@ -1,5 +1,5 @@
 import { type ReceivedMessage, uuidv7 } from '@nimbus/core';
-import { receivedFromEntry, type SessionEntry } from './entries.js';
+import { isLeaseFree, receivedFromEntry, type SessionEntry } from './entries.js';
 import type { MemoryCore } from './memory-core.js';
 import { assertLease, deadLetterExhausted } from './session-lease.js';
 
@@ -23,4 +23,13 @@ export function tryReceive(
     received.push(receivedFromEntry(item));
   }
   return received;
+}
+
+/** Whether another session of the same input has messages and no live lease: it waits for a consumer. */
+export function anotherSessionWaits(core: MemoryCore, entry: SessionEntry): boolean {
+  const now = core.now();
+  for (const other of core.readySet(entry.input)) {
+    if (other !== entry && other.line.length > 0 && isLeaseFree(other, now)) return true;
+  }
+  return false;
 }

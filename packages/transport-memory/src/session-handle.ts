@@ -9,7 +9,7 @@ import {
 } from '@nimbus/core';
 import type { SessionEntry } from './entries.js';
 import type { MemoryCore } from './memory-core.js';
-import { tryReceive } from './receive.js';
+import { anotherSessionWaits, tryReceive } from './receive.js';
 import { assertLease, releaseLease, renewLease } from './session-lease.js';
 import { abandon, setState, settle, settleMany } from './settle.js';
 
@@ -45,6 +45,10 @@ export class MemorySessionHandle implements SessionHandle {
       }
       const now = this.core.now();
       if (now >= deadline) return [];
+      // This line is empty and another session waits with no accept of this process running to take it: give
+      // this one up now rather than after the idle timeout (wake-ups for that work may have gone to others).
+      if (this.core.waiters.acceptsRunning(this.input) === 0 && anotherSessionWaits(this.core, this.entry))
+        return [];
       const wakeAt = Math.min(deadline, this.core.nextWakeTime(), this.entry.lockedUntil);
       const woken = await this.core.waiters.wait(this.input, this.sessionId, wakeAt - now, {
         holdsSession: true,

@@ -55,8 +55,9 @@ export async function receiveFromLine(
     core.assertOpen();
     let rows: Row[];
     let nextDue: number | null;
+    let othersWaiting = false;
     if (core.db.dialect === 'postgres') {
-      ({ rows, nextDue } = await takeOrInspect(lease, max));
+      ({ rows, nextDue, othersWaiting } = await takeOrInspect(lease, max));
     } else {
       rows = await core.db.all(
         `UPDATE ${core.t.messages} SET held_by = ?, delivery_count = delivery_count + 1
@@ -72,6 +73,14 @@ export async function receiveFromLine(
       if (rows.length === 0) {
         await lease.assertLease(core.db);
         nextDue = await core.promoteDue(lease.input);
+        if (core.wakeups.acceptsRunning(lease.input) === 0) {
+          const waiting = await core.db.all(
+            `SELECT 1 AS waiting FROM ${core.t.sessions} ${anotherSessionWaits(core)} LIMIT 1`,
+            [lease.input],
+            { prepared: true },
+          );
+          othersWaiting = waiting.length > 0;
+        }
       }
     }
     if (rows.length > 0) {
@@ -85,6 +94,9 @@ export async function receiveFromLine(
     if (nextDue === 0) continue;
     const remaining = deadline - Date.now();
     if (remaining <= 0) return [];
+    // This line is empty and another session waits with no accept of this process running to take it: the
+    // session goes now rather than after the idle timeout (the wake-ups for that work may have gone elsewhere).
+    if (othersWaiting && core.wakeups.acceptsRunning(lease.input) === 0) return [];
     // Not capped by lockedUntil: that is database time, and a skewed client clock would turn it into a busy
     // loop. Every iteration re-checks the lease instead. PostgreSQL is woken by NOTIFY, so it polls only at the
     // fallback interval.
@@ -108,7 +120,7 @@ export async function receiveFromLine(
 async function takeOrInspect(
   lease: HeldLease,
   max: number,
-): Promise<{ rows: Row[]; nextDue: number | null }> {
+): Promise<{ rows: Row[]; nextDue: number | null; othersWaiting: boolean }> {
   const { core } = lease;
   const { t, now } = core;
   const rows = await core.db.all(
@@ -124,19 +136,35 @@ async function takeOrInspect(
      ), info AS (
        SELECT ${lease.validSql} AS leased,
          (SELECT MIN(due_at) FROM ${t.scheduled} WHERE input = ? AND NOT EXISTS (SELECT 1 FROM upd)) AS due,
+         EXISTS (SELECT 1 FROM ${t.sessions} ${anotherSessionWaits(core)} AND NOT EXISTS (SELECT 1 FROM upd))
+           AS others_waiting,
          ${now} AS db_now
      )
-     SELECT info.leased, info.due, info.db_now, upd.* FROM info LEFT JOIN upd ON true`,
-    [...takeHeadParams(lease, max), core.options.maxBatchBytes, ...lease.params, lease.input],
+     SELECT info.leased, info.due, info.others_waiting, info.db_now, upd.* FROM info LEFT JOIN upd ON true`,
+    [...takeHeadParams(lease, max), core.options.maxBatchBytes, ...lease.params, lease.input, lease.input],
     { prepared: true },
   );
   const taken = rows.filter((row) => row.seq !== null && row.seq !== undefined);
-  if (taken.length > 0) return { rows: taken, nextDue: null };
+  if (taken.length > 0) return { rows: taken, nextDue: null, othersWaiting: false };
   const info = rows[0];
   if (!info?.leased) throw lease.lockLost();
-  if (info.due === null || info.due === undefined) return { rows: [], nextDue: null };
+  const othersWaiting = info.others_waiting === true;
+  if (info.due === null || info.due === undefined) return { rows: [], nextDue: null, othersWaiting };
   const untilDue = Number(info.due) - Number(info.db_now);
-  return { rows: [], nextDue: untilDue > 0 ? untilDue : await core.promoteDue(lease.input) };
+  return {
+    rows: [],
+    nextDue: untilDue > 0 ? untilDue : await core.promoteDue(lease.input),
+    othersWaiting,
+  };
+}
+
+/**
+ * `WHERE` clause over the sessions table: another session of the input (parameter) has messages and no live
+ * lease, so it waits for a consumer. The lease this receive holds keeps its own session out. Served by the
+ * partial `ready` index.
+ */
+function anotherSessionWaits(core: SqlCore): string {
+  return `WHERE input = ? AND message_count > 0 AND locked_until <= ${core.now}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { systemClock } from '../clock.js';
 import type { MessageEnvelope } from '../envelope/envelope.js';
 import { InvalidMessageError } from '../envelope/invalid-message-error.js';
+import { MessageType } from '../envelope/message-type.js';
 import { decodeEnvelope, encodeEnvelope } from '../envelope/wire.js';
 import { retryEverything } from '../failures/failure-disposition.js';
 import { consoleLogger } from '../logger.js';
@@ -36,7 +37,7 @@ import { HandlerFailedError } from './errors.js';
 import { type HandlerOutcomeRecorder, SettlementOutcomes } from './outcome-recorder.js';
 import { EffectsBuilder, type Verdict } from './plan.js';
 import { dispatch } from './procedures.js';
-import { type ReplayContext, replayParked } from './replay-line.js';
+import { type ReplayContext, type ReplayRun, replayParked } from './replay-line.js';
 import { ResponseBuilder } from './responses.js';
 import { type EngineSessionState, modeOf, readSessionState, withAwaiting } from './session-state.js';
 import { SettlementBatch } from './settlement-batch.js';
@@ -228,6 +229,12 @@ export class MessageEngine {
     const notices: Notice[] = [];
     let verdict: Verdict;
     let replayed = 0;
+    // A continuation the engine scheduled after a replay stalled carries how often it stalled so far.
+    const run: ReplayRun = {
+      attempt:
+        work.message.messageType === MessageType.ContinuationRequest ? (work.message.retryCount ?? 0) : 0,
+      stalled: false,
+    };
     try {
       if (modeOf(state) === 'replaying')
         replayed += await replayParked(
@@ -238,11 +245,12 @@ export class MessageEngine {
           notices,
           replayed,
           outcomes,
+          run,
         );
       verdict = await this.#process(work, state, effects, notices, outcomes);
       if (verdict.kind === 'transient') throw new TransientAbort(verdict.error);
       if (modeOf(state) === 'replaying')
-        await replayParked(this.#replayContext, session, state, effects, notices, replayed, outcomes);
+        await replayParked(this.#replayContext, session, state, effects, notices, replayed, outcomes, run);
     } catch (error) {
       if (!(error instanceof TransientAbort)) throw error;
       this.#states.delete(session);

@@ -126,6 +126,14 @@ export class WorkWaiters {
     }
   }
 
+  /**
+   * Accept calls running on `input` now (waiting or querying). While none runs, no consumer of this process
+   * would take a session that is waiting: an idle holder should give its own up for it.
+   */
+  acceptsRunning(input: string): number {
+    return this.#inputs.get(input)?.accepting ?? 0;
+  }
+
   /** How many accepts of the next available session wait on `input` now. */
   waitingAccepts(input: string): number {
     return this.#inputs.get(input)?.anySession.size ?? 0;

@@ -110,7 +110,7 @@ describe('engine: ContinuationRequest (reference 7.1-50..59, adapted)', () => {
     expect(f.session.settlements.map((s) => s.kind)).toEqual(['complete']);
   });
 
-  it('7.1-56 the inbox check fails during the replay: the handler does not run, nothing is unparked, the continuation is abandoned', async () => {
+  it('7.1-56 (fixed, issue 12) the inbox check fails during the replay: the handler does not run, nothing is unparked, the line is retried later', async () => {
     const f = withInbox({
       check: async () => {
         throw new Error('inbox store down');
@@ -118,15 +118,17 @@ describe('engine: ContinuationRequest (reference 7.1-50..59, adapted)', () => {
       record: async () => undefined,
     });
     parkedLine(f, ['p1']);
-    const before = f.session.state;
     await f.deliver(continuation());
     expect(f.handler.calls).toHaveLength(0);
-    expect(f.session.settlements.map((s) => s.kind)).toEqual(['abandon']);
+    expect(f.session.settlements.map((s) => s.kind)).toEqual(['complete']);
     expect([...f.session.parked.keys()]).toEqual([1]);
-    expect(f.session.state).toBe(before);
+    expect(f.session.state).toMatchObject({ replaying: true, deferredCount: 1 });
+    expect(f.session.scheduled().map((s) => s.envelope.messageType)).toEqual([
+      MessageType.ContinuationRequest,
+    ]);
   });
 
-  it('7.1-57 recording in the inbox fails after the handler: it ran once, no resolution, still parked, the continuation is abandoned', async () => {
+  it('7.1-57 (fixed, issue 12) recording in the inbox fails after the handler: it ran once, no resolution, still parked, the line is retried later', async () => {
     const f = withInbox({
       check: async () => 'process',
       record: async () => {
@@ -136,21 +138,23 @@ describe('engine: ContinuationRequest (reference 7.1-50..59, adapted)', () => {
     parkedLine(f, ['p1']);
     await f.deliver(continuation());
     expect(f.handler.handledEventIds).toEqual(['p1']);
-    expect(f.session.published).toHaveLength(0);
-    expect(f.session.settlements.map((s) => s.kind)).toEqual(['abandon']);
+    expect(f.session.responses(MessageType.ResolutionResponse)).toHaveLength(0);
+    expect(f.session.settlements.map((s) => s.kind)).toEqual(['complete']);
     expect([...f.session.parked.keys()]).toEqual([1]);
+    expect(f.session.scheduled()).toHaveLength(1);
   });
 
-  it('7.1-58 a transient handler failure: still parked, the continuation is abandoned, not completed', async () => {
+  it('7.1-58 (fixed, issue 12) a transient handler failure: still parked; the continuation completes and schedules the next try of the line', async () => {
     const f = setup();
     f.handler.script = () => {
       throw new TransientError('database busy');
     };
     parkedLine(f, ['p1']);
     await f.deliver(continuation());
-    expect(f.session.settlements.map((s) => s.kind)).toEqual(['abandon']);
+    expect(f.session.settlements.map((s) => s.kind)).toEqual(['complete']);
     expect([...f.session.parked.keys()]).toEqual([1]);
     expect(f.session.responses()).toHaveLength(0);
+    expect(f.session.scheduled()).toHaveLength(1);
   });
 
   it('7.1-59 (N/A in NimBus TS: no cancellation tokens; the closest case is losing the session mid-settlement) a failing settle propagates, nothing is unparked, and the redelivered continuation replays the line again', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_REPLAY_TRANSIENT_ATTEMPTS } from '../../src/engine/replay-line.js';
 import { decodeEnvelope, encodeEnvelope, Header, MessageType } from '../../src/index.js';
 import { setup } from './engine-fixture.js';
 import { control, event } from './fake-session.js';
@@ -63,24 +64,56 @@ describe('engine: ordered replay inside the session', () => {
     expect(f.session.state).toMatchObject({ replaying: false, deferredCount: 0 });
   });
 
-  it('a transient failure during replay applies nothing: the trigger is abandoned and redelivered', async () => {
+  it('a transient failure during replay keeps that message parked, settles what ran before it (nothing runs twice), and retries the line with back-off', async () => {
     const f = setup();
     let transient = true;
     const { TransientError } = await import('../../src/index.js');
     f.handler.script = (c) => {
       if (c.message.eventId === 'blocker') throw new Error('x');
-      if (c.message.eventId === 'p1' && transient) throw new TransientError('db');
+      if (c.message.eventId === 'p2' && transient) throw new TransientError('db');
     };
     await f.deliver(event({ eventId: 'blocker' }));
-    await f.deliver(event({ eventId: 'p1' }));
-    const skip = control(MessageType.SkipRequest, event({ eventId: 'blocker' }));
-    await f.deliver(skip);
-    expect(f.session.last?.kind).toBe('abandon');
-    expect(f.session.blockedBy()).toBe('blocker');
-    transient = false;
-    await f.deliver(skip);
+    for (const id of ['p1', 'p2', 'p3']) await f.deliver(event({ eventId: id }));
+    await f.deliver(control(MessageType.SkipRequest, event({ eventId: 'blocker' })));
+    expect(f.session.last?.kind).toBe('complete');
     expect(f.session.blockedBy()).toBeNull();
+    expect([...f.session.parked.keys()]).toEqual([2, 3]);
+    expect(f.session.state).toMatchObject({ replaying: true, deferredCount: 2 });
+    const [retry] = f.session.scheduled();
+    expect(retry?.envelope).toMatchObject({ messageType: MessageType.ContinuationRequest, retryCount: 1 });
+    expect(retry!.at.getTime() - f.clock.now()).toBe(500);
+    // A new event waits behind the stalled line instead of overtaking it.
+    await f.deliver(event({ eventId: 'new' }));
+    expect(f.handler.handledEventIds).toEqual(['blocker', 'p1', 'p2', 'p2']);
+    expect([...f.session.parked.keys()]).toEqual([2, 3, 4]);
+    transient = false;
+    await f.deliver({ ...retry!.envelope, from: 'Continuation', to: 'Billing' });
+    expect(f.handler.handledEventIds).toEqual(['blocker', 'p1', 'p2', 'p2', 'p2', 'p3', 'new']);
     expect(f.session.parked.size).toBe(0);
+    expect(f.session.state).toMatchObject({ replaying: false, deferredCount: 0 });
+  });
+
+  it('a parked message that keeps failing transiently while replayed is dead-lettered after the max attempts; the line goes on', async () => {
+    const f = setup();
+    const { TransientError } = await import('../../src/index.js');
+    f.handler.script = (c) => {
+      if (c.message.eventId === 'blocker') throw new Error('x');
+      if (c.message.eventId === 'p1') throw new TransientError('db');
+    };
+    await f.deliver(event({ eventId: 'blocker' }));
+    for (const id of ['p1', 'p2']) await f.deliver(event({ eventId: id }));
+    await f.deliver(control(MessageType.SkipRequest, event({ eventId: 'blocker' })));
+    for (let attempt = 1; attempt < MAX_REPLAY_TRANSIENT_ATTEMPTS; attempt++) {
+      const retry = f.session.scheduled().at(-1)!;
+      expect(retry.envelope.retryCount).toBe(attempt);
+      await f.deliver({ ...retry.envelope, from: 'Continuation', to: 'Billing' });
+    }
+    expect(f.handler.handledEventIds.filter((id) => id === 'p1')).toHaveLength(MAX_REPLAY_TRANSIENT_ATTEMPTS);
+    expect(f.handler.handledEventIds.at(-1)).toBe('p2');
+    expect(f.session.parked.size).toBe(0);
+    expect(f.session.deadLettered.map((d) => d.reason)).toEqual([
+      expect.stringContaining('Max delivery count exceeded'),
+    ]);
   });
 
   it('operator reprocess (ProcessDeferredRequest from Manager) is refused while a block holds: nothing replays out of order', async () => {

@@ -56,16 +56,18 @@ describe('7.4 DeferredMessageDispatcher (N/A in NimBus TS: replay runs inside th
     expect(f.handler.handledEventIds).toEqual(['blocker', 'p1', 'p2']);
   });
 
-  it('7.4 DeferredMessageDispatcher: (N/A: the session is already locked) a SessionCannotBeLocked error from a replayed handler is transient: abandoned, nothing unparked', async () => {
+  it('7.4 DeferredMessageDispatcher: (N/A: the session is already locked) a SessionCannotBeLocked error from a replayed handler is transient: nothing unparked, the line is retried', async () => {
     const f = setup();
     const skip = await blockedLine(f, ['p1']);
     f.handler.script = () => {
       throw new TransportError(TransportErrorCode.SessionCannotBeLocked, 'downstream session busy');
     };
     await f.deliver(skip);
-    expect(f.session.last?.kind).toBe('abandon');
+    // (fixed, issue 12) The skip is settled; the replayed message stays parked and the line is retried later.
+    expect(f.session.last?.kind).toBe('complete');
     expect(f.session.parked.size).toBe(1);
-    expect(f.session.blockedBy()).toBe('blocker');
+    expect(f.session.blockedBy()).toBeNull();
+    expect(f.session.scheduled()).toHaveLength(1);
   });
 
   it('7.4 DeferredMessageDispatcher: other failures surface: a failing parked-line read rejects and applies nothing', async () => {
