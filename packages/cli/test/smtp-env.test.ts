@@ -23,9 +23,9 @@ describe('SMTP for alert e-mails from the environment', () => {
     });
   });
   it('names a bad port and a missing From address', () => {
-    expect(() => smtpFromEnv({ NIMBUS_SMTP_HOST: 'h', NIMBUS_SMTP_PORT: 'abc', NIMBUS_SMTP_FROM: 'a@b.c' })).toThrow(
-      /NIMBUS_SMTP_PORT must be a port number/,
-    );
+    expect(() =>
+      smtpFromEnv({ NIMBUS_SMTP_HOST: 'h', NIMBUS_SMTP_PORT: 'abc', NIMBUS_SMTP_FROM: 'a@b.c' }),
+    ).toThrow(/NIMBUS_SMTP_PORT must be a port number/);
     expect(() => smtpFromEnv({ NIMBUS_SMTP_HOST: 'h' })).toThrow(/NIMBUS_SMTP_FROM/);
   });
 });

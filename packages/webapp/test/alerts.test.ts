@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Logger } from '@nimbus/core';
+import { type Logger, systemClock } from '@nimbus/core';
 import { HeartbeatStatus } from '@nimbus/message-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -33,7 +33,7 @@ describe('alerts: webhook and e-mail on the real stores, against a local receive
   let h: Harness;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
-  const clock = { offsetMs: 0, now: () => Date.now() + clock.offsetMs };
+  const clock = { offsetMs: 0, now: () => Date.now() + clock.offsetMs, sleep: systemClock.sleep };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-alerts-'));
   const alertFile = path.join(dir, 'alerts.db');
   const round = () => h.webApp.alerting.runOnce();

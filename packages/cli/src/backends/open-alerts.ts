@@ -1,7 +1,12 @@
 import { join } from 'node:path';
-import { type AlertStore, createMemoryAlertStore, createSqlAlertStore, type SmtpSettings } from '@nimbus/webapp';
-import { CliError } from '../exit-codes.js';
+import {
+  type AlertStore,
+  createMemoryAlertStore,
+  createSqlAlertStore,
+  type SmtpSettings,
+} from '@nimbus/webapp';
 import type { NimbusConfig } from '../config.js';
+import { CliError } from '../exit-codes.js';
 
 /** Alert state of the WebApp, beside the bulk jobs: the store's PostgreSQL database, or `alerts.db` in the data dir. */
 export function openAlertStore(config: NimbusConfig): AlertStore {
@@ -23,7 +28,10 @@ export function smtpFromEnv(env: Readonly<Record<string, string | undefined>>): 
   if (!Number.isInteger(port) || port < 1 || port > 65_535)
     throw new CliError(`NIMBUS_SMTP_PORT must be a port number (1-65535); got '${env.NIMBUS_SMTP_PORT}'.`);
   const from = env.NIMBUS_SMTP_FROM?.trim();
-  if (!from) throw new CliError('NIMBUS_SMTP_FROM (the From address of alert e-mails) is needed with NIMBUS_SMTP_HOST.');
+  if (!from)
+    throw new CliError(
+      'NIMBUS_SMTP_FROM (the From address of alert e-mails) is needed with NIMBUS_SMTP_HOST.',
+    );
   return {
     host,
     port,

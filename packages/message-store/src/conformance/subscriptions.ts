@@ -70,7 +70,9 @@ export function describeSubscriptionStoreConformance(
         url: 'https://hooks.example/v2',
         alert,
       });
-      expect(await store.updateSubscription({ ...created, alert: { ...alert, blockedMinutes: 30 } })).toBe(true);
+      expect(await store.updateSubscription({ ...created, alert: { ...alert, blockedMinutes: 30 } })).toBe(
+        true,
+      );
       expect((await store.getSubscriptionsOnEndpoint(id('ep')))[0]?.alert?.blockedMinutes).toBe(30);
       // A subscription made without alert settings reads null (or absent for rows stored before them).
       const plain = await subscribe(store, id('plain'));

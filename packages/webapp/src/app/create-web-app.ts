@@ -23,7 +23,7 @@ import {
 } from '@nimbus/message-store';
 import type { FastifyBaseLogger } from 'fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { type AlertOptions, Alerting } from '../alerts/alerting.js';
+import { Alerting, type AlertOptions } from '../alerts/alerting.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { accountRoutes } from '../auth/account-routes.js';
 import { apiTokenRoutes } from '../auth/api-token-routes.js';

@@ -15,7 +15,13 @@ export const DeliveryDto = z.object({
   nextAttemptAt: z.string().nullable(),
   summary: z.string(),
   attemptLog: z.array(
-    z.object({ attempt: z.number(), at: z.string(), ok: z.boolean(), error: z.string().nullable(), durationMs: z.number() }),
+    z.object({
+      attempt: z.number(),
+      at: z.string(),
+      ok: z.boolean(),
+      error: z.string().nullable(),
+      durationMs: z.number(),
+    }),
   ),
 });
 

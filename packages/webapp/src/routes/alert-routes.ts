@@ -8,15 +8,28 @@ import { EndpointParams } from '../http/dto.js';
 import { HttpError, notFound } from '../http/http-error.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import { Role } from '../identity/roles.js';
-import { AlertSubscriptionDto, alertSubscriptionDto, DeliveryDto, deliveryDto, maskedUrl } from './alert-dto.js';
+import {
+  AlertSubscriptionDto,
+  alertSubscriptionDto,
+  DeliveryDto,
+  deliveryDto,
+  maskedUrl,
+} from './alert-dto.js';
 
-const TRIGGERS = [AlertTrigger.NewFailureGroup, AlertTrigger.SessionBlocked, AlertTrigger.HeartbeatLost] as const;
+const TRIGGERS = [
+  AlertTrigger.NewFailureGroup,
+  AlertTrigger.SessionBlocked,
+  AlertTrigger.HeartbeatLost,
+] as const;
 const SubscriptionParams = EndpointParams.extend({ subscriptionId: z.string().min(1).max(100) });
 
 const NewSubscription = z.object({
   channel: z.enum(['webhook', 'mail']),
   /** Webhook target (http or https). */
-  url: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
   /** The shared secret deliveries are signed with; kept by the store, never shown again. */
   secret: z.string().min(16).max(200).optional(),
   mail: z.email().max(320).optional(),
@@ -41,7 +54,8 @@ export function alertRoutes(deps: ApiDeps): AnyRouteSpec[] {
     const found = (await store.getSubscriptionsOnEndpoint(endpointId))
       .filter(isAlertSubscription)
       .find((s) => s.id === subscriptionId);
-    if (!found) throw notFound(`Alert subscription '${subscriptionId}' not found on endpoint '${endpointId}'.`);
+    if (!found)
+      throw notFound(`Alert subscription '${subscriptionId}' not found on endpoint '${endpointId}'.`);
     return found;
   };
   const withLastDelivery = async (s: AlertSubscription) =>
@@ -68,7 +82,8 @@ export function alertRoutes(deps: ApiDeps): AnyRouteSpec[] {
       method: 'POST',
       url: '/api/endpoints/:endpointId/alert-subscriptions',
       tag: 'Alerts',
-      summary: 'Subscribe a webhook (signed with a shared secret) or an e-mail address to alerts (endpoint Owner)',
+      summary:
+        'Subscribe a webhook (signed with a shared secret) or an e-mail address to alerts (endpoint Owner)',
       access: 'authenticated',
       params: EndpointParams,
       body: NewSubscription,
@@ -79,16 +94,25 @@ export function alertRoutes(deps: ApiDeps): AnyRouteSpec[] {
         // The audit row (and its log line) names the webhook's origin only: a url may carry a token.
         const target = body.channel === 'webhook' ? { url: maskedUrl(body.url ?? '') } : { mail: body.mail };
         const data = { action: 'subscribe', channel: body.channel, ...target, triggers: body.triggers };
-        await authorize(auditLog, principal!, Role.Owner, endpointId, { type: MessageAuditType.ManageSubscription, data });
+        await authorize(auditLog, principal!, Role.Owner, endpointId, {
+          type: MessageAuditType.ManageSubscription,
+          data,
+        });
         if (body.channel === 'webhook') {
           if (!body.url) throw invalid('body.url', 'a webhook subscription needs the url to post to');
-          if (!body.secret) throw invalid('body.secret', 'a webhook subscription needs a shared secret (16+ characters)');
+          if (!body.secret)
+            throw invalid('body.secret', 'a webhook subscription needs a shared secret (16+ characters)');
         } else {
           if (!body.mail) throw invalid('body.mail', 'an e-mail subscription needs the address');
           if (!alerting.mailConfigured)
             throw invalid('body.channel', 'e-mail alerts need SMTP, and this WebApp has none configured');
         }
-        await auditLog.write({ type: MessageAuditType.ManageSubscription, principal: principal!, endpointId, data });
+        await auditLog.write({
+          type: MessageAuditType.ManageSubscription,
+          principal: principal!,
+          endpointId,
+          data,
+        });
         const created = await store.subscribeToEndpointNotification({
           endpointId,
           type: body.channel,
@@ -118,9 +142,17 @@ export function alertRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ params, principal }) => {
         const endpointId = await catalog.canonical(params.endpointId);
         const data = { action: 'unsubscribe', subscriptionId: params.subscriptionId };
-        await authorize(auditLog, principal!, Role.Owner, endpointId, { type: MessageAuditType.ManageSubscription, data });
+        await authorize(auditLog, principal!, Role.Owner, endpointId, {
+          type: MessageAuditType.ManageSubscription,
+          data,
+        });
         await find(endpointId, params.subscriptionId);
-        await auditLog.write({ type: MessageAuditType.ManageSubscription, principal: principal!, endpointId, data });
+        await auditLog.write({
+          type: MessageAuditType.ManageSubscription,
+          principal: principal!,
+          endpointId,
+          data,
+        });
         await store.unsubscribeById({ endpointId, id: params.subscriptionId });
         return undefined;
       },
@@ -137,9 +169,17 @@ export function alertRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ params, principal }) => {
         const endpointId = await catalog.canonical(params.endpointId);
         const data = { action: 'test', subscriptionId: params.subscriptionId };
-        await authorize(auditLog, principal!, Role.Owner, endpointId, { type: MessageAuditType.ManageSubscription, data });
+        await authorize(auditLog, principal!, Role.Owner, endpointId, {
+          type: MessageAuditType.ManageSubscription,
+          data,
+        });
         const subscription = await find(endpointId, params.subscriptionId);
-        await auditLog.write({ type: MessageAuditType.ManageSubscription, principal: principal!, endpointId, data });
+        await auditLog.write({
+          type: MessageAuditType.ManageSubscription,
+          principal: principal!,
+          endpointId,
+          data,
+        });
         const now = clock.now();
         const queued = await alerting.evaluator.claim(
           subscription,
@@ -160,7 +200,8 @@ export function alertRoutes(deps: ApiDeps): AnyRouteSpec[] {
       method: 'GET',
       url: '/api/endpoints/:endpointId/alert-subscriptions/:subscriptionId/deliveries',
       tag: 'Alerts',
-      summary: 'The newest deliveries of an alert subscription with every attempt and its error (endpoint Reader)',
+      summary:
+        'The newest deliveries of an alert subscription with every attempt and its error (endpoint Reader)',
       access: 'authenticated',
       params: SubscriptionParams,
       response: z.array(DeliveryDto),

@@ -59,7 +59,7 @@ export function NewAlertForm({
           }),
         );
         setSecret('');
-      setUrl('');
+        setUrl('');
       },
     );
   };
