@@ -70,6 +70,13 @@ const reads = {
     store.getEvent({ endpointId: `Endpoint${g % ENDPOINTS}`, eventId: `ev-${g}` }),
   'search by event id': (store: Store, g: number) =>
     store.getEventsByFilter({ filter: { eventId: `ev-${g}` }, maxItems: 50 }),
+  // Reads every failed row's index entry (5 % of the rows): it grows with the failures, not the total.
+  'failure groups of one endpoint': (store: Store) => store.getFailureGroups({ endpointIds: ['Endpoint1'] }),
+  'first page of a failure group': (store: Store) =>
+    store.getEventsByFilter({
+      filter: { endpointId: 'Endpoint1', failureSignature: 'Error: ' },
+      maxItems: 50,
+    }),
 } as const;
 type ReadName = keyof typeof reads;
 

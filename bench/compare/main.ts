@@ -2,7 +2,8 @@
 // equivalents, in alternating rounds on the same machine; then a steady load at half the measured maximum of
 // NimBus with full tracking, over 100 and over 1,000 keys.
 // Run: npm run bench:compare [-- --quick]   (env: BENCH_EVENTS, BENCH_ROUNDS, BENCH_STEADY_MS,
-// BENCH_COUNT_STATEMENTS=1, BENCH_ONLY=postgres|sqlite, BENCH_STEADY_RATE, NIMBUS_TEST_POSTGRES_URL)
+// BENCH_COUNT_STATEMENTS=1, BENCH_ONLY=postgres|sqlite, BENCH_STEADY_RATE, BENCH_REDIS=host:port,
+// NIMBUS_TEST_POSTGRES_URL)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ if (!process.execArgv.some((arg) => arg.includes('conditions=source'))) {
 }
 
 const { createTemporaryDatabase, postgresUnavailableReason } = await import('@nimbus/testing/postgres');
-const { bullMq, pgBoss, rawPostgres, rawSqlite, reachable } = await import('./peers.js');
+const { bullMq, pgBoss, rawPostgres, rawSqlite, reachable, redisAddress } = await import('./peers.js');
 const { nimbusThroughput, steadyLoad } = await import('./nimbus-runs.js');
 const { countStatements, median, ms } = await import('./stats.js');
 
@@ -59,9 +60,11 @@ async function step(name: string, run: () => Promise<number>): Promise<void> {
 }
 
 const pgReason = only === 'sqlite' ? 'not selected (BENCH_ONLY)' : await postgresUnavailableReason();
-const redis = only !== 'sqlite' && (await reachable('127.0.0.1', 6379));
+const { host: redisHost, port: redisPort } = redisAddress();
+const redis = only !== 'sqlite' && (await reachable(redisHost, redisPort));
 if (pgReason) console.log(`PostgreSQL skipped: ${pgReason}`);
-if (!redis && only !== 'sqlite') console.log('BullMQ skipped: Redis is not reachable at 127.0.0.1:6379');
+if (!redis && only !== 'sqlite')
+  console.log(`BullMQ skipped: Redis is not reachable at ${redisHost}:${redisPort} (BENCH_REDIS)`);
 const statementNotes = new Map<string, string>();
 
 // BENCH_STEADY_RATE=N skips the throughput rounds and runs only the steady load at N events/s.

@@ -134,11 +134,17 @@ export function reachable(host: string, port: number, timeoutMs = 1_000): Promis
   });
 }
 
+/** Where BullMQ's Redis is: `BENCH_REDIS` (`host:port`), default the local one at 127.0.0.1:6379. */
+export function redisAddress(): { host: string; port: number } {
+  const [host = '127.0.0.1', port = '6379'] = (process.env.BENCH_REDIS ?? '127.0.0.1:6379').split(':');
+  return { host, port: Number(port) };
+}
+
 /** BullMQ on the local Redis, `concurrency` jobs at once (no per-key order: BullMQ has none without Pro groups). */
 export async function bullMq(work: Workload, queueName: string, concurrency = 50): Promise<number> {
   const { Queue, Worker } = await import('bullmq');
   const { Redis } = await import('ioredis');
-  const redis = () => new Redis({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: null });
+  const redis = () => new Redis({ ...redisAddress(), maxRetriesPerRequest: null });
   const queueConnection = redis();
   const workerConnection = redis();
   const queue = new Queue(queueName, { connection: queueConnection });

@@ -89,3 +89,73 @@ describe('chaos checker: declared out-of-order runs', () => {
     expect(result.figures.declaredOutOfOrderRuns).toBe(1);
   });
 });
+
+describe('chaos checker: a settlement that never committed', () => {
+  it('a run of the session again in order after its later successes were rolled back is at-least-once, not a reorder', () => {
+    clock = 0;
+    // The host that ran o/1 and o/2 was killed before settling; another one runs them again.
+    const runs = [run(1, 'handled'), run(2, 'handled'), run(1, 'handled'), run(2, 'handled')].map((r, i) =>
+      i >= 2 ? { ...r, pid: 2 } : r,
+    );
+    const rows = [1, 2].map((n) => ({ eventId: `e${n}`, sessionId: 'o', status: 'Completed' }));
+    const planned2: PlannedEvent[] = [
+      { orderId: 'o', n: 1, mode: 'ok' },
+      { orderId: 'o', n: 2, mode: 'ok' },
+    ];
+    const result = check({ published: planned2, runs, rows, leftovers: [], unexpectedExits: [] });
+    expect(result.violations.reordered).toEqual([]);
+    expect(result.figures.redeliveredInOrder).toBe(1);
+    // Without the later event running again, its success stood: the run of o/1 is a reorder.
+    const stood = check({
+      published: planned2,
+      runs: runs.slice(0, 3),
+      rows,
+      leftovers: [],
+      unexpectedExits: [],
+    });
+    expect(stood.violations.reordered).toEqual(['o/1 ran (handled, h) after o/2 succeeded']);
+    // The same process replaying the line again with no crash and no outage (duplicate replays) is a reorder.
+    const samePid = runs.map((r) => ({ ...r, pid: 1 }));
+    const twice = check({ published: planned2, runs: samePid, rows, leftovers: [], unexpectedExits: [] });
+    expect(twice.violations.reordered).toEqual(['o/1 ran (handled, h) after o/2 succeeded']);
+    const outage = check({
+      published: planned2,
+      runs: samePid,
+      rows,
+      leftovers: [],
+      unexpectedExits: [],
+      databaseOutages: [samePid[1]!.at + 100],
+    });
+    expect(outage.violations.reordered).toEqual([]);
+  });
+});
+
+describe('chaos checker: retries after a resubmit', () => {
+  const failedRetryable = (at: number): HandlerRun => ({
+    ...run(2, 'failed', 'block'),
+    at,
+    run: 2,
+    messageType: 'ResubmissionRequest',
+    retryable: true,
+  });
+  const input = (runs: HandlerRun[]) => ({
+    published: [{ orderId: 'o', n: 2, mode: 'block' as const }],
+    runs,
+    rows: [{ eventId: 'e2', sessionId: 'o', status: 'Completed' }],
+    leftovers: [],
+    unexpectedExits: [],
+  });
+
+  it('accepts a retryable failure the bus ran again soon', () => {
+    const retried = { ...run(2, 'handled', 'block'), at: 1_300, messageType: 'RetryRequest' };
+    expect(check(input([failedRetryable(1_000), retried])).violations.notRetried).toEqual([]);
+  });
+
+  it('reports one that ran again only much later, or never', () => {
+    const late = { ...run(2, 'handled', 'block'), at: 40_000, messageType: 'ResubmissionRequest' };
+    expect(check(input([failedRetryable(1_000), late])).violations.notRetried).toEqual([
+      'o/2 failed with a retryable error (run 2, ResubmissionRequest) and ran again only 39 s later (ResubmissionRequest)',
+    ]);
+    expect(check(input([failedRetryable(1_000)])).violations.notRetried).toHaveLength(1);
+  });
+});

@@ -29,13 +29,23 @@ export interface CheckInput {
    * sessions went on), with when it asked. Their runs from then on are counted apart, not as reorders.
    */
   readonly declaredOutOfOrder?: ReadonlyMap<string, number>;
+  /** PostgreSQL only: what the server log shows (DDL on the transport schema after migration, deadlocks). */
+  readonly databaseProblems?: readonly string[];
+  /** When the database went down (epoch ms): a settlement in flight then was lost. */
+  readonly databaseOutages?: readonly number[];
 }
+
+/** How long after a handler run its settlement may still be in flight (a loaded machine). */
+const SETTLEMENT_WINDOW_MS = 5_000;
+
+/** How soon the bus must run an event again after it failed with an error a retry policy matches. */
+export const RETRY_WITHIN_MS = 12_000;
 
 export interface CheckResult {
   readonly figures: Record<string, number>;
   /** Each violation with enough detail to find it in the logs. */
   readonly violations: Record<
-    'lost' | 'reordered' | 'skippedHandled' | 'staleRows' | 'leftovers' | 'died',
+    'lost' | 'reordered' | 'skippedHandled' | 'staleRows' | 'leftovers' | 'died' | 'notRetried' | 'database',
     string[]
   >;
 }
@@ -52,6 +62,8 @@ export function check(input: CheckInput): CheckResult {
     staleRows: [],
     leftovers: [],
     died: [],
+    notRetried: [],
+    database: [...(input.databaseProblems ?? [])],
   };
   const planned = new Map(published.map((e) => [key(e), e]));
   const eventIdOf = new Map<string, string>();
@@ -97,7 +109,25 @@ export function check(input: CheckInput): CheckResult {
   const highestHandled = new Map<string, number>();
   const declared = input.declaredOutOfOrder ?? new Map<string, number>();
   let declaredRuns = 0;
-  for (const run of runs) {
+  let rolledBack = 0;
+  const runIndexes = new Map<string, number[]>();
+  runs.forEach((run, i) => {
+    if (eventIdOf.get(key(run)) !== run.eventId) return;
+    runIndexes.set(key(run), [...(runIndexes.get(key(run)) ?? []), i]);
+  });
+  const runsAgainAfter = (k: string, index: number) => (runIndexes.get(k) ?? []).some((i) => i > index);
+  const lastSuccess = new Map<string, HandlerRun>();
+  // Whether the settlement of the later event's success can have been lost: the process that ran it was killed
+  // (this run is another process), or the database went down right after it.
+  const settlementLost = (run: HandlerRun, high: number) => {
+    const success = lastSuccess.get(`${run.orderId}/${high}`);
+    if (!success) return false;
+    if (success.pid !== run.pid) return true;
+    return (input.databaseOutages ?? []).some(
+      (at) => at >= success.at && at - success.at <= SETTLEMENT_WINDOW_MS,
+    );
+  };
+  for (const [index, run] of runs.entries()) {
     if (!planned.has(key(run))) continue;
     const declaredAt = declared.get(run.eventId);
     if (declaredAt !== undefined && run.at >= declaredAt) {
@@ -113,12 +143,20 @@ export function check(input: CheckInput): CheckResult {
     // A duplicate publish (same message id, published again later) is a new event at the end of its session:
     // handling it again is at-least-once delivery, not a reorder (the inbox de-duplicates when wanted).
     if (eventIdOf.get(key(run)) !== run.eventId) continue;
-    const high = highestHandled.get(run.orderId) ?? 0;
+    let high = highestHandled.get(run.orderId) ?? 0;
+    if (run.n < high && runsAgainAfter(`${run.orderId}/${high}`, index) && settlementLost(run, high)) {
+      // The later event runs again after this one: its success was never settled (a settlement rolled back by
+      // a crash or a lost connection), and the session is redelivered in order from here. At-least-once.
+      rolledBack += 1;
+      high = run.n;
+      highestHandled.set(run.orderId, high);
+    }
     if (run.n < high)
       violations.reordered.push(
         `${key(run)} ran (${run.outcome}, ${run.host}) after ${run.orderId}/${high} succeeded`,
       );
     if (run.outcome === 'handled') {
+      lastSuccess.set(key(run), run);
       const done = resolvedBefore.get(run.orderId) ?? new Set<number>();
       for (let k = 1; k < run.n; k++) {
         const earlier = planned.get(`${run.orderId}/${k}`);
@@ -135,6 +173,23 @@ export function check(input: CheckInput): CheckResult {
       resolvedBefore.set(run.orderId, done);
     }
   }
+
+  // A failure a retry policy matches is retried by the bus, after a resubmission too (issue 12.4); the chaos
+  // operator leaves such an event alone meanwhile, so only the bus can run it again this soon.
+  runs.forEach((run, i) => {
+    if (!run.retryable || run.outcome !== 'failed') return;
+    // Skipped by an operator meanwhile (a skip racing the resubmit): the bus rightly drops the retry.
+    if (statusOf.get(key(run)) === 'Skipped') return;
+    const next = runs.slice(i + 1).find((r) => r.eventId === run.eventId);
+    if (!next || next.at - run.at > RETRY_WITHIN_MS) {
+      const when = next
+        ? `only ${Math.round((next.at - run.at) / 1000)} s later (${next.messageType})`
+        : 'never';
+      violations.notRetried.push(
+        `${key(run)} failed with a retryable error (run ${run.run}, ${run.messageType}) and ran again ${when}`,
+      );
+    }
+  });
 
   for (const left of input.leftovers) {
     if (left.active + left.scheduled + left.parked + left.otherDeadLetters > 0) {
@@ -166,6 +221,8 @@ export function check(input: CheckInput): CheckResult {
       ).size,
       duplicateSuccesses: runs.filter((r) => r.outcome === 'handled').length - handled.size,
       storeRows: rows.length,
+      retryableFailures: runs.filter((r) => r.retryable && r.outcome === 'failed').length,
+      redeliveredInOrder: rolledBack,
       declaredOutOfOrderEvents: declared.size,
       declaredOutOfOrderRuns: declaredRuns,
     },

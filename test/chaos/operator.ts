@@ -7,6 +7,9 @@ interface BlockedSession {
   readonly blockingStatus: string;
 }
 
+/** How long the operator leaves an event alone after it failed with a retryable error (the bus retries it). */
+const HOLD_OFF_RETRYABLE_MS = 25_000;
+
 export type OperatorAction = 'resubmit' | 'resubmit-with-changes' | 'skip';
 
 export interface OperatorFigures {
@@ -53,6 +56,7 @@ export class ChaosOperator {
     private readonly client: WebAppClient,
     private readonly rand: () => number,
     private readonly runsOf: (eventId: string) => HandlerRun | undefined,
+    private readonly lastRunOf: (eventId: string) => HandlerRun | undefined = () => undefined,
   ) {}
 
   /**
@@ -85,6 +89,11 @@ export class ChaosOperator {
     const previous = this.#acted.get(eventId);
     if (previous !== undefined) {
       if (!failed) return;
+      // A failure a retry policy matches is the bus's to retry: leave it alone a while (the checker then sees
+      // whether the bus did, issue 12.4).
+      const last = this.lastRunOf(eventId);
+      if (last?.retryable && last.outcome === 'failed' && Date.now() - last.at < HOLD_OFF_RETRYABLE_MS)
+        return;
       // The store may lag: acting again must be harmless (refused or a no-op), never a second run out of order.
       if (this.rand() < 0.5) {
         this.figures.repeatedActions += 1;

@@ -62,7 +62,7 @@ log(
 function print(r: ScenarioResult): void {
   const v = r.violations;
   log(
-    `${r.dialect}: ${r.figures.published} events published (${r.figures.transientEvents} transient, ${r.figures.blockingEvents} blocking, ${r.figures.permanentEvents} permanent), ${r.lateDuplicates} late duplicates; ` +
+    `${r.dialect}: ${r.figures.published} events published (${r.figures.transientEvents} transient, ${r.figures.blockingEvents} blocking, ${r.figures.permanentEvents} permanent), retryable failures after a resubmit ${r.figures.retryableFailures}, ${r.lateDuplicates} late duplicates; ` +
       `kills ${JSON.stringify(r.kills)}, database restarts ${r.databaseRestarts}; operator ${JSON.stringify(r.operator)}`,
   );
   log(
@@ -72,7 +72,7 @@ function print(r: ScenarioResult): void {
     `${r.dialect}: handler runs ${r.figures.handlerRuns}, handled ${r.figures.handled}, skipped ${r.figures.skippedByOperator}, duplicate successes ${r.figures.duplicateSuccesses} (late duplicates handled again ${r.figures.duplicatesHandledAgain}), store rows ${r.figures.storeRows}; settled ${r.settledInMs === null ? 'NOT within the limit' : `in ${r.settledInMs} ms`}; run ${Math.round(r.durationMs / 1000)} s`,
   );
   log(
-    `${r.dialect}: lost ${v.lost.length}, reordered ${v.reordered.length}, skipped-but-handled ${v.skippedHandled.length}, stale rows ${v.staleRows.length}, leftovers ${v.leftovers.length}, processes died ${v.died.length}`,
+    `${r.dialect}: lost ${v.lost.length}, reordered ${v.reordered.length}, skipped-but-handled ${v.skippedHandled.length}, stale rows ${v.staleRows.length}, leftovers ${v.leftovers.length}, processes died ${v.died.length}, not retried ${v.notRetried.length}, database problems ${v.database.length}`,
   );
   for (const [why, count] of Object.entries(r.refusals)) log(`  refused ${count}x: ${why}`);
   for (const [name, list] of Object.entries(v))

@@ -7,6 +7,7 @@ import { eventually } from './harness/eventually.js';
 import { readHandlerLog } from './harness/handler-log.js';
 import type { ManagedProcess } from './harness/managed-process.js';
 import { runCliOnce } from './harness/run-cli.js';
+import { ServerLog } from './harness/server-log.js';
 import { Stack } from './harness/stack.js';
 import { WebAppClient } from './harness/webapp-client.js';
 import { ChaosOperator, type OperatorFigures } from './operator.js';
@@ -48,7 +49,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
   const { log } = options;
   const cluster =
     options.dialect === 'postgres'
-      ? await startOwnPostgresCluster({ port: options.pgPort, dataDir: undefined })
+      ? await startOwnPostgresCluster({ port: options.pgPort, settings: { log_statement: 'ddl' } })
       : null;
   const url = cluster ? await cluster.createDatabase('nimbus') : null;
   const stack = new Stack({
@@ -61,6 +62,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     const migrate = await runCliOnce(['store', 'migrate'], stack.cliEnv());
     if (migrate.code !== 0)
       throw new Error(`nimbus store migrate failed: ${migrate.stdout}${migrate.stderr}`);
+    const serverLog = cluster ? new ServerLog(join(cluster.dataDir, 'server.log')) : null;
     const ready = (p: ManagedProcess, pattern: RegExp) => p.start().waitFor(pattern, 60_000);
     await ready(stack.resolver(), /NimBus resolver ready/);
     await ready(stack.webapp(), /NimBus webapp ready/);
@@ -82,9 +84,12 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     const plan = planWorkload(rand, options.sessions, options.eventsPerSession, options.dialect);
     const firstRunOf = (eventId: string) =>
       readHandlerLog(stack.handlerLog).find((r) => r.eventId === eventId);
-    const operator = new ChaosOperator(client, rand, firstRunOf);
+    const lastRunOf = (eventId: string) =>
+      readHandlerLog(stack.handlerLog).findLast((r) => r.eventId === eventId);
+    const operator = new ChaosOperator(client, rand, firstRunOf, lastRunOf);
     const kills: Record<string, number> = {};
     let databaseRestarts = 0;
+    const databaseOutages: number[] = [];
     let lateDuplicates = 0;
     let sent = 0;
     const chaosEnd = Date.now() + options.chaosMs;
@@ -112,6 +117,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
         if (cluster && !restarted && Date.now() > restartAt) {
           restarted = true;
           log(`${options.dialect}: restarting the database`);
+          databaseOutages.push(Date.now());
           await cluster.restart(1000 + rand() * 2000);
           databaseRestarts += 1;
           continue;
@@ -158,6 +164,8 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       leftovers: await leftovers(transport),
       unexpectedExits: stack.unexpectedExits(),
       declaredOutOfOrder: operator.declaredOutOfOrder,
+      databaseProblems: serverLog?.problems() ?? [],
+      databaseOutages,
     });
     return {
       ...result,

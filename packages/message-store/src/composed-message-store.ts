@@ -246,6 +246,9 @@ export class ComposedMessageStore implements OpenMessageStore {
   getTimeSeriesMetrics(...args: Parameters<MetricsStore['getTimeSeriesMetrics']>) {
     return this.slices.metrics.getTimeSeriesMetrics(...args);
   }
+  getEndpointTimeSeriesMetrics(...args: Parameters<MetricsStore['getEndpointTimeSeriesMetrics']>) {
+    return this.slices.metrics.getEndpointTimeSeriesMetrics(...args);
+  }
   getEventTypeTimeSeriesMetrics(...args: Parameters<MetricsStore['getEventTypeTimeSeriesMetrics']>) {
     return this.slices.metrics.getEventTypeTimeSeriesMetrics(...args);
   }

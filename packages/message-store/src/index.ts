@@ -115,6 +115,8 @@ export type {
   EndpointLatencyAggregate,
   EndpointLatencyMetricsResult,
   EndpointMetricsResult,
+  EndpointTimeSeriesBucket,
+  EndpointTimeSeriesResult,
   EventTypeSeriesBucket,
   EventTypeSeriesEntry,
   EventTypeTimeSeriesResult,
@@ -172,6 +174,7 @@ export {
 } from './memory/create-memory-message-store.js';
 export {
   endpointMetricsOf,
+  endpointTimeSeriesOf,
   eventTypeTimeSeriesOf,
   failedMessageInsightsOf,
   latencyMetricsOf,

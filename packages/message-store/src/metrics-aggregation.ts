@@ -4,6 +4,7 @@ import type {
   EndpointEventTypeCount,
   EndpointLatencyMetricsResult,
   EndpointMetricsResult,
+  EndpointTimeSeriesResult,
   EventTypeTimeSeriesResult,
   FailedMessageInfo,
   LatencyAggregate,
@@ -123,6 +124,55 @@ export function timeSeriesOf(
       .map(([timestamp, counts]) => ({ timestamp, ...counts })),
   };
 }
+
+export function endpointTimeSeriesOf(
+  messages: readonly MessageEntity[],
+  substringLength: number,
+  bucketLabel: string,
+): EndpointTimeSeriesResult {
+  const length = normaliseBucketLength(substringLength);
+  const buckets = new Map<
+    string,
+    {
+      timestamp: string;
+      endpointId: string;
+      published: number;
+      handled: number;
+      failed: number;
+      times: (number | null)[];
+    }
+  >();
+  const bucketOf = (m: MessageEntity, endpointId: string) => {
+    const timestamp = bucketKey(m.enqueuedTimeUtc, length);
+    const key = `${timestamp}\u0000${endpointId}`;
+    const bucket = buckets.get(key) ?? {
+      timestamp,
+      endpointId,
+      published: 0,
+      handled: 0,
+      failed: 0,
+      times: [],
+    };
+    buckets.set(key, bucket);
+    return bucket;
+  };
+  for (const m of messages) {
+    if (m.messageType === MessageType.EventRequest) bucketOf(m, m.from || m.endpointId).published += 1;
+    if (!OUTCOMES.has(m.messageType)) continue;
+    const bucket = bucketOf(m, m.endpointId);
+    if (m.messageType === MessageType.ResolutionResponse) bucket.handled += 1;
+    if (m.messageType === MessageType.ErrorResponse) bucket.failed += 1;
+    bucket.times.push(m.processingTimeMs);
+  }
+  return {
+    bucketSize: bucketLabel,
+    dataPoints: [...buckets.values()]
+      .sort((a, b) => ordinal(a.timestamp, b.timestamp) || ordinal(a.endpointId, b.endpointId))
+      .map(({ times, ...counts }) => ({ ...counts, processing: aggregate(times) })),
+  };
+}
+
+const ordinal = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function eventTypeTimeSeriesOf(
   messages: readonly MessageEntity[],

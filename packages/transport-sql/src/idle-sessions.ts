@@ -9,10 +9,15 @@ import type { Tables } from './tables.js';
  * permanent).
  */
 function isIdle(t: Tables, now: string, s: string): string {
-  const same = (alias: string) => `${alias}.input = ${s}.input AND ${alias}.session_id = ${s}.session_id`;
   // Not `message_count = 0`: a lease that ended without release can leave the count high over an empty line.
-  return `${s}.state IS NULL AND ${s}.locked_until <= ${now}
-    AND NOT EXISTS (SELECT 1 FROM ${t.messages} m WHERE ${same('m')})
+  return `${s}.locked_until <= ${now} AND ${holdsNothing(t, s)}
+    AND NOT EXISTS (SELECT 1 FROM ${t.messages} m WHERE m.input = ${s}.input AND m.session_id = ${s}.session_id)`;
+}
+
+/** The session row `s` keeps no state and has nothing parked or scheduled (its line is checked apart). */
+export function holdsNothing(t: Tables, s: string): string {
+  const same = (alias: string) => `${alias}.input = ${s}.input AND ${alias}.session_id = ${s}.session_id`;
+  return `${s}.state IS NULL
     AND NOT EXISTS (SELECT 1 FROM ${t.parked} p WHERE ${same('p')})
     AND NOT EXISTS (SELECT 1 FROM ${t.scheduled} q WHERE ${same('q')})`;
 }

@@ -21,7 +21,7 @@ export async function tryLease(
      WHERE input = ? AND session_id = (
        SELECT session_id FROM ${t.sessions} WHERE input = ? AND message_count > 0 AND locked_until <= ${now}${named}
        ORDER BY locked_until LIMIT 1${db.skipLocked})
-     RETURNING session_id, locked_until, ${now} AS db_now`;
+     RETURNING session_id, locked_until, state, ${now} AS db_now`;
   const postgres = db.dialect === 'postgres';
   // PostgreSQL: one round trip takes the lease and reads what the line holds (the UPDATE touches only sessions).
   const sql = postgres
@@ -31,7 +31,8 @@ export async function tryLease(
   const row = rows[0];
   if (!row) return null;
   const lockedUntil = localExpiry(askedAt, row);
-  const handle = new SqlSessionHandle(core, input, String(row.session_id), token, lockedUntil);
+  const state = row.state === null || row.state === undefined ? null : String(row.state);
+  const handle = new SqlSessionHandle(core, input, String(row.session_id), token, lockedUntil, state);
   const flags = postgres ? row : await readLineFlags(core, input, String(row.session_id), token);
   if (await deadLetterExhausted(core, input, String(row.session_id), token, flags)) return handle;
   await handle.release();

@@ -103,11 +103,29 @@ export class SqlCore {
 
   invalidateTopology(): void {
     this.#cache = null;
+    // A reload already running may have read before the change the caller knows of: the next call starts anew.
+    this.#loading = null;
+    this.#generation += 1;
   }
 
-  async topology(): Promise<CachedTopology> {
+  /** The cached topology, reloaded when older than `topologyCacheMs` (one reload at a time, shared by callers). */
+  topology(): Promise<CachedTopology> {
     const cached = this.#cache;
-    if (cached && Date.now() - cached.loadedAt < this.options.topologyCacheMs) return cached;
+    if (cached && Date.now() - cached.loadedAt < this.options.topologyCacheMs) return Promise.resolve(cached);
+    // Concurrent publishers and settlements all find the cache stale at once; one reload serves them all.
+    if (this.#loading) return this.#loading;
+    const loading = this.#loadTopology(this.#generation).finally(() => {
+      if (this.#loading === loading) this.#loading = null;
+    });
+    this.#loading = loading;
+    return loading;
+  }
+
+  #loading: Promise<CachedTopology> | null = null;
+  /** Bumped by every invalidation; a reload started before one does not fill the cache. */
+  #generation = 0;
+
+  async #loadTopology(generation: number): Promise<CachedTopology> {
     const inputs = await this.db.all(`SELECT name, kind FROM ${this.t.inputs}`);
     const routes = await this.db.all(`SELECT source, event_type_id, target FROM ${this.t.routes}`);
     const endpoints = inputs
@@ -123,8 +141,9 @@ export class SqlCore {
       .sort((a, b) => routeKey(a).localeCompare(routeKey(b)));
     const names = new Set<string>([RESOLVER_INPUT]);
     for (const endpoint of endpoints) names.add(endpoint).add(replyInputOf(endpoint));
-    this.#cache = { topology: { endpoints, routes: routeList }, inputs: names, loadedAt: Date.now() };
-    return this.#cache;
+    const loaded = { topology: { endpoints, routes: routeList }, inputs: names, loadedAt: Date.now() };
+    if (generation === this.#generation) this.#cache = loaded;
+    return loaded;
   }
 
   async assertInput(input: string): Promise<void> {

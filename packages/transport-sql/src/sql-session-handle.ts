@@ -18,9 +18,9 @@ import {
   TransportErrorCode,
 } from '@nimbus/core';
 import type { HeldLease } from './held-lease.js';
-import { deleteSessionIfIdle } from './idle-sessions.js';
 import { SessionLockLostSignal } from './line-writer.js';
 import { deliveryToken, parkedFromRow } from './rows.js';
+import { releaseLease } from './session-release.js';
 import type { Row, SqlExecutor } from './sql/database.js';
 import type { PublishPlan, SqlCore } from './sql-core.js';
 import { receiveFromLine } from './sql-receive.js';
@@ -36,6 +36,11 @@ import { workKey } from './wakeups.js';
 /** A lease on one session row; every operation re-checks the lease against the database clock. */
 export class SqlSessionHandle implements SessionHandle {
   #lockedUntil: number;
+  /**
+   * The session state as the lease read it (JSON text or null), until this lease changes it or reads it once:
+   * only the holder writes the state, so the first `getState` of a turn costs no statement. Undefined: unknown.
+   */
+  #stateAtLease: string | null | undefined;
 
   constructor(
     private readonly core: SqlCore,
@@ -43,8 +48,10 @@ export class SqlSessionHandle implements SessionHandle {
     readonly sessionId: string,
     private readonly token: string,
     lockedUntil: number,
+    stateAtLease?: string | null,
   ) {
     this.#lockedUntil = lockedUntil;
+    this.#stateAtLease = stateAtLease;
   }
 
   /** When the lease lapses, on this process's clock (the database clock decides; see `localExpiry`). */
@@ -82,6 +89,11 @@ export class SqlSessionHandle implements SessionHandle {
 
   async getState(): Promise<SessionState | null> {
     this.core.assertOpen();
+    const known = this.#stateAtLease;
+    this.#stateAtLease = undefined;
+    // The lease is certainly live before its local expiry (see localExpiry), so the state read with it holds.
+    if (known !== undefined && Date.now() < this.#lockedUntil)
+      return known === null ? null : (JSON.parse(known) as SessionState);
     const rows = await this.core.db.all(
       `SELECT state FROM ${this.core.t.sessions} WHERE input = ? AND session_id = ? AND lock_token = ? AND locked_until > ${this.core.now}`,
       this.#leaseParams,
@@ -94,6 +106,7 @@ export class SqlSessionHandle implements SessionHandle {
   async setState(state: SessionState | null): Promise<void> {
     this.core.assertOpen();
     assertSessionState(state);
+    this.#stateAtLease = undefined;
     const changed = await this.core.db.run(
       `UPDATE ${this.core.t.sessions} SET state = ? WHERE input = ? AND session_id = ? AND lock_token = ? AND locked_until > ${this.core.now}`,
       [state === null ? null : JSON.stringify(state), ...this.#leaseParams],
@@ -143,6 +156,7 @@ export class SqlSessionHandle implements SessionHandle {
     const { core } = this;
     core.assertOpen();
     this.#assertHeldShape(message);
+    this.#stateAtLease = undefined;
     const publish = effects?.publish ?? [];
     assertPublishBatchSize(publish, core.options.maxBatchBytes);
     const plans = await core.planPublish(publish);
@@ -163,6 +177,7 @@ export class SqlSessionHandle implements SessionHandle {
   async settleMany(settlements: readonly BatchSettlement[]): Promise<void> {
     const { core } = this;
     core.assertOpen();
+    this.#stateAtLease = undefined;
     if (!Array.isArray(settlements)) {
       throw new TransportError(
         TransportErrorCode.InvalidArgument,
@@ -313,42 +328,9 @@ export class SqlSessionHandle implements SessionHandle {
     return this.lockedUntil;
   }
 
-  async release(): Promise<void> {
-    this.core.assertOpen();
-    const { t, now } = this.core;
-    const released = await this.core.db.transaction(async (tx) => {
-      // Only a live lease hands its messages back uncounted; a lapsed one already counted them.
-      await tx.run(
-        `UPDATE ${t.messages} SET held_by = NULL, delivery_count = CASE WHEN delivery_count > 0 THEN delivery_count - 1 ELSE 0 END
-         WHERE input = ? AND session_id = ? AND held_by = ? AND ${this.#leaseIsValid}`,
-        [...this.#leaseParams, ...this.#leaseParams],
-      );
-      // Settling does not always decrement message_count, so the lease's end sets it exactly. The row lock
-      // comes first: publishers lock the row before inserting, so the count below misses no committed message
-      // and later ones add to it.
-      const locked = await tx.all(
-        `SELECT 1 AS held FROM ${t.sessions} WHERE input = ? AND session_id = ? AND lock_token = ?${this.core.db.dialect === 'postgres' ? ' FOR UPDATE' : ''}`,
-        this.#leaseParams,
-      );
-      if (locked.length === 0) return null;
-      // locked_until = now stamps the end of this turn: accept-next serves sessions in that order, so a session
-      // released with work waiting goes behind the ones that have waited longer (see tryLease).
-      const [left] = await tx.all(
-        `UPDATE ${t.sessions} SET lock_token = NULL, locked_until = ${now},
-           message_count = (SELECT COUNT(*) FROM ${t.messages} WHERE input = ? AND session_id = ?)
-         WHERE input = ? AND session_id = ? AND lock_token = ? RETURNING message_count`,
-        [this.input, this.sessionId, ...this.#leaseParams],
-      );
-      if (Number(left?.message_count ?? 0) === 0) {
-        // Under the row lock the count is exact, so an idle session's row can go now (no publisher is mid-write).
-        await deleteSessionIfIdle(tx, this.core, this.input, this.sessionId);
-        return null;
-      }
-      const work = new Set([workKey(this.input, this.sessionId)]);
-      await this.core.notifyInTransaction(tx, work);
-      return work;
-    });
-    if (released) this.core.wakeLocal(released);
+  release(): Promise<void> {
+    this.#stateAtLease = undefined;
+    return releaseLease(this.#held);
   }
 
   #assertHeldShape(message: ReceivedMessage): void {

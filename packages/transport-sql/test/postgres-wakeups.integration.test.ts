@@ -57,6 +57,27 @@ describe.runIf(runPg)('SQL transport on PostgreSQL: LISTEN/NOTIFY wake-ups', () 
     expect(await acceptWakesWithin(consumer, publisher, 'n1')).toBeLessThan(3_000);
   });
 
+  it('a release that leaves work in the session wakes an accept waiting in another transport', async () => {
+    const [consumer, holderSide] = await pair();
+    await holderSide.publish([{ source: 'Crm', messages: [event('r1'), event('r1')] }]);
+    const held = await holderSide.acceptSession('Erp', { waitMs: 2_000 });
+    expect(held?.sessionId).toBe('r1');
+    const [first] = await held!.receive(1, 1_000);
+    await held!.complete(first!);
+    // The other transport waits for a session; the only one with work is held, so it sleeps until told.
+    const waiting = consumer.acceptSession('Erp', { waitMs: 8_000 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    await held!.release();
+    const next = await waiting;
+    expect(next?.sessionId).toBe('r1');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const [second] = await next!.receive(1, 1_000);
+    expect(second?.sequence).toBe(2);
+    await next!.complete(second!);
+    await next!.release();
+  });
+
   it('wake-ups survive the LISTEN connection being killed (reconnect, then NOTIFY again)', async () => {
     const [consumer, publisher] = await pair();
     const admin = new pg.Client({ connectionString: database.url });

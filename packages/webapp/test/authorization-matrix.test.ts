@@ -85,6 +85,7 @@ const RULES: Record<string, Rule> = {
   'GET /api/metrics/overview': site('Reader'),
   'GET /api/metrics/latency': site('Reader'),
   'GET /api/metrics/timeseries': site('Reader'),
+  'GET /api/metrics/endpoint-timeseries': site('Reader'),
   'GET /api/metrics/failed-insights': site('Reader'),
   'GET /api/heartbeat/overview': site('Reader'),
   'GET /api/health/services': site('Reader'),

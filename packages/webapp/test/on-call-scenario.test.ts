@@ -193,6 +193,24 @@ describe.runIf(hasChromium)('on-call scenario in a real browser over the real st
     expect(perEvent).toHaveLength(19);
     expect(new Set(perEvent.map((a) => `${a.endpointId}/${a.eventId}`)).size).toBe(19);
 
+    // The audit log page shows the same: every row naming the job (its start and one resubmit per event),
+    // and the edit.
+    await page.click('nav a:text-is("Administration")');
+    await page.click('nav[aria-label=administration] a:text-is("Audit log")');
+    await page.fill('form[aria-label="audit filters"] input[name=text]', String(jobId));
+    await page.click('form[aria-label="audit filters"] button:text-is("Search")');
+    const logRows = page.locator('[data-testid=audit-log] tbody tr[data-audit-type]');
+    await expect.poll(() => logRows.count(), WAIT).toBe(20);
+    expect(await page.locator('[data-testid=audit-log] tr[data-audit-type=Resubmit]').count()).toBe(20);
+    await page.locator('[data-testid=audit-log] tr', { hasText: 'bulkResubmit' }).waitFor(WAIT);
+    await page.fill('form[aria-label="audit filters"] input[name=text]', '');
+    await page.selectOption('form[aria-label="audit filters"] select[name=auditType]', 'ResubmitWithChanges');
+    await page.click('form[aria-label="audit filters"] button:text-is("Search")');
+    const editRow = page.locator('[data-testid=audit-log] tbody tr[data-audit-type=ResubmitWithChanges]');
+    await expect.poll(() => editRow.count(), WAIT).toBe(1);
+    expect(await editRow.textContent()).toContain('Administrator');
+    expect(await editRow.textContent()).toContain(FIXED_VAT);
+
     // The job is in the history: who, what, outcome.
     await page.click('nav a:text-is("Bulk operations")');
     const row = page.locator(`[data-testid=bulk-jobs] tr[data-job-id="${jobId}"]`);
@@ -200,6 +218,54 @@ describe.runIf(hasChromium)('on-call scenario in a real browser over the real st
     expect(await row.textContent()).toContain('19 sent, 0 refused, 0 failed of 19');
     expect(await row.textContent()).toContain('Administrator');
     await page.screenshot({ path: path.join(images, 'bulk-operations.png'), fullPage: true });
+
+    // A job whose WebApp stopped halfway shows as resumable; resumed, its events are now settled, so each is
+    // refused with the reason instead of being counted as done.
+    const leftBehind = perEvent.slice(0, 2).map((a) => ({
+      endpointId: a.endpointId ?? '',
+      eventId: a.eventId,
+      sessionId: '',
+      outcome: 'pending' as const,
+      message: null,
+      messageId: null,
+    }));
+    await stack.bulkJobStore.create(
+      {
+        jobId: 'job-left-behind',
+        action: 'skip',
+        endpointId: 'Erp',
+        endpointIds: ['Billing', 'Erp'],
+        filter: { failureSignature: SIGNATURE },
+        createdBy: 'night-shift@example.test',
+        comment: null,
+        total: 2,
+        processed: 0,
+        succeeded: 0,
+        refused: 0,
+        failed: 0,
+        errors: [],
+        state: 'running',
+        cancelRequested: false,
+        owner: 'a-stopped-instance',
+        leaseUntil: Date.now() - 1000,
+        createdAt: Date.now(),
+        finishedAt: null,
+      },
+      leftBehind,
+    );
+    // Opened in the app (no reload), as a link to the job would.
+    await page.evaluate(() => {
+      window.history.pushState(null, '', '/bulk-jobs/job-left-behind');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await page.locator('[data-testid=bulk-state]', { hasText: 'interrupted (resumable)' }).waitFor(WAIT);
+    await page.click('button:text-is("Resume (2 left)")');
+    await page.locator('[data-testid=bulk-state]', { hasText: 'completed' }).waitFor(WAIT);
+    const refusedItems = page.locator('[data-testid=bulk-items] tr[data-outcome=refused]');
+    await expect.poll(() => refusedItems.count(), WAIT).toBe(2);
+    expect(await refusedItems.first().textContent()).toMatch(
+      /refused \(Event '.+' is Completed; skip needs Failed/,
+    );
     expect(await page.evaluate(() => (globalThis as unknown as { noReload?: boolean }).noReload)).toBe(true);
   }, 180_000);
 });

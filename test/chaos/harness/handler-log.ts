@@ -12,6 +12,10 @@ export interface HandlerRun {
   readonly mode: 'ok' | 'transient' | 'block' | 'permanent';
   readonly run: number;
   readonly replay: boolean;
+  /** The message that ran the handler: EventRequest, RetryRequest, ResubmissionRequest. */
+  readonly messageType?: string;
+  /** The run failed with an error a retry policy matches: the bus must retry it by itself. */
+  readonly retryable?: boolean;
   readonly outcome: 'handled' | 'failed';
 }
 

@@ -1,6 +1,7 @@
 import type { TimeSeriesRequest } from '@nimbus/message-store';
 import {
   endpointMetricsOf,
+  endpointTimeSeriesOf,
   eventTypeTimeSeriesOf,
   failedMessageInsightsOf,
   latencyMetricsOf,
@@ -45,6 +46,10 @@ export class CosmosMetricsStore implements MetricsStore {
 
   async getTimeSeriesMetrics({ from, substringLength, bucketLabel }: TimeSeriesRequest) {
     return timeSeriesOf(await this.#since(from), from, this.context.now(), substringLength, bucketLabel);
+  }
+
+  async getEndpointTimeSeriesMetrics({ from, substringLength, bucketLabel }: TimeSeriesRequest) {
+    return endpointTimeSeriesOf(await this.#since(from), substringLength, bucketLabel);
   }
 
   async getEventTypeTimeSeriesMetrics({ from, substringLength, bucketLabel }: TimeSeriesRequest) {

@@ -10,6 +10,7 @@ import {
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
 import { decodeDocument } from './document-codec.js';
+import { chunks } from './query-helpers.js';
 import type { StoreContext } from './store-context.js';
 
 type RowsQuery = SelectQueryBuilder<StoreDatabase, 'unresolved_events', object>;
@@ -61,22 +62,34 @@ export class SqlFailureGroups implements TrackingFailureGroups {
       .distinct()
       .execute();
     const partition = acrossEndpoints ? sql`failure_signature` : sql`failure_signature, endpoint_id`;
-    const newest = await db
+    // Ranked on ids only; the documents are read for the one newest row of each group.
+    const newestIds = await db
       .selectFrom(
         rows()
           .select([
-            'failure_signature',
-            'endpoint_id',
-            'document_json',
+            'id',
             sql<number>`row_number() over (partition by ${partition} order by updated_at desc, id desc)`.as(
               'rank',
             ),
           ])
           .as('ranked'),
       )
-      .select(['failure_signature', 'endpoint_id', 'document_json'])
+      .select('id')
       .where('rank', '=', 1)
       .execute();
+    const newest = [];
+    for (const part of chunks(
+      newestIds.map((r) => r.id),
+      500,
+    )) {
+      newest.push(
+        ...(await db
+          .selectFrom('unresolved_events')
+          .select(['failure_signature', 'endpoint_id', 'document_json'])
+          .where('id', 'in', part)
+          .execute()),
+      );
+    }
 
     const endpointsOf = new Map<string, Set<string>>();
     const eventTypesOf = new Map<string, Set<string>>();

@@ -3,6 +3,8 @@ import type {
   EndpointEventTypeCount,
   EndpointLatencyMetricsResult,
   EndpointMetricsResult,
+  EndpointTimeSeriesBucket,
+  EndpointTimeSeriesResult,
   EventTypeTimeSeriesResult,
   FailedMessageInfo,
   LatencyAggregate,
@@ -184,6 +186,77 @@ export class SqlMetricsStore implements MetricsStore {
       dataPoints: [...buckets.entries()]
         .sort(([a], [b]) => a - b)
         .map(([t, b]) => ({ timestamp: bucketKey(t, length), ...b })),
+    };
+  }
+
+  async getEndpointTimeSeriesMetrics({
+    from,
+    substringLength,
+    bucketLabel,
+  }: TimeSeriesRequest): Promise<EndpointTimeSeriesResult> {
+    const length = bucketLength(substringLength);
+    const width = BUCKET_MS[length];
+    const bucket = sql<number>`(${sql.ref('enqueued_time')} / ${sql.lit(width)}) * ${sql.lit(width)}`;
+    const producer = sql<string>`coalesce(nullif(${sql.ref('from_address')}, ''), ${sql.ref('endpoint_id')})`;
+    const countOf = (type: MessageType) =>
+      sql<number>`sum(case when ${sql.ref('message_type')} = ${type} then 1 else 0 end)`;
+    const [published, outcomes] = await Promise.all([
+      this.since(from)
+        .select((eb) => [bucket.as('bucket'), producer.as('endpoint'), eb.fn.countAll<number>().as('count')])
+        .where('message_type', '=', MessageType.EventRequest)
+        .groupBy([bucket, producer])
+        .execute(),
+      this.since(from)
+        .select((eb) => [
+          bucket.as('bucket'),
+          'endpoint_id',
+          countOf(MessageType.ResolutionResponse).as('handled'),
+          countOf(MessageType.ErrorResponse).as('failed'),
+          eb.fn.count<number>('processing_time_ms').as('p_count'),
+          eb.fn.avg<number>('processing_time_ms').as('p_avg'),
+          eb.fn.min<number>('processing_time_ms').as('p_min'),
+          eb.fn.max<number>('processing_time_ms').as('p_max'),
+        ])
+        .where('message_type', 'in', OUTCOME_TYPES)
+        .groupBy([bucket, 'endpoint_id'])
+        .execute(),
+    ]);
+    const buckets = new Map<
+      string,
+      { -readonly [K in keyof EndpointTimeSeriesBucket]: EndpointTimeSeriesBucket[K] }
+    >();
+    const bucketOf = (ms: unknown, endpointId: string) => {
+      const timestamp = bucketKey(Number(ms), length);
+      const key = `${timestamp}\u0000${endpointId}`;
+      const found = buckets.get(key) ?? {
+        timestamp,
+        endpointId,
+        published: 0,
+        handled: 0,
+        failed: 0,
+        processing: { count: 0, avgMs: 0, minMs: 0, maxMs: 0 },
+      };
+      buckets.set(key, found);
+      return found;
+    };
+    for (const row of published) bucketOf(row.bucket, row.endpoint).published += Number(row.count);
+    for (const row of outcomes) {
+      const found = bucketOf(row.bucket, row.endpoint_id);
+      found.handled += Number(row.handled);
+      found.failed += Number(row.failed);
+      if (Number(row.p_count) > 0)
+        found.processing = {
+          count: Number(row.p_count),
+          avgMs: Number(row.p_avg),
+          minMs: Number(row.p_min),
+          maxMs: Number(row.p_max),
+        };
+    }
+    return {
+      bucketSize: bucketLabel,
+      dataPoints: [...buckets.values()].sort(
+        (a, b) => ordinalCompare(a.timestamp, b.timestamp) || ordinalCompare(a.endpointId, b.endpointId),
+      ),
     };
   }
 

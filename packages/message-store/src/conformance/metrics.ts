@@ -121,6 +121,68 @@ export function describeMetricsStoreConformance(
       );
     });
 
+    it('getEndpointTimeSeriesMetrics counts per endpoint and bucket, with the processing time of outcomes', async () => {
+      const { store, clock, id } = await open();
+      const [pub, sub] = [id('crm'), id('erp')];
+      const put = (
+        messageId: string,
+        messageType: MessageType,
+        processingTimeMs: number | null,
+        offset = 0,
+      ) =>
+        store.storeMessage(
+          sampleMessage(clock, id('e'), messageId, sub, {
+            messageType,
+            from: pub,
+            processingTimeMs,
+            enqueuedTimeUtc: new Date(clock.now() + offset),
+          }),
+        );
+      await put('req1', MessageType.EventRequest, null);
+      await put('req2', MessageType.EventRequest, null);
+      await put('ok', MessageType.ResolutionResponse, 100);
+      await put('err', MessageType.ErrorResponse, 300);
+      await put('deferred', MessageType.DeferralResponse, null);
+      await put('earlier', MessageType.ResolutionResponse, 50, -2 * MINUTE);
+      await put('too-old', MessageType.ResolutionResponse, 9999, -HOUR);
+      const result = await store.getEndpointTimeSeriesMetrics({
+        from: new Date(clock.now() - 5 * MINUTE),
+        substringLength: 16,
+        bucketLabel: 'minute',
+      });
+      expect(result.bucketSize).toBe('minute');
+      const mine = result.dataPoints.filter((p) => p.endpointId === pub || p.endpointId === sub);
+      const minute = (offset: number) => new Date(clock.now() + offset).toISOString().slice(0, 16);
+      expect(mine).toEqual([
+        {
+          timestamp: minute(-2 * MINUTE),
+          endpointId: sub,
+          published: 0,
+          handled: 1,
+          failed: 0,
+          processing: { count: 1, avgMs: 50, minMs: 50, maxMs: 50 },
+        },
+        ...[
+          {
+            timestamp: minute(0),
+            endpointId: pub,
+            published: 2,
+            handled: 0,
+            failed: 0,
+            processing: { count: 0, avgMs: 0, minMs: 0, maxMs: 0 },
+          },
+          {
+            timestamp: minute(0),
+            endpointId: sub,
+            published: 0,
+            handled: 1,
+            failed: 1,
+            processing: { count: 2, avgMs: 200, minMs: 100, maxMs: 300 },
+          },
+        ].sort((a, b) => (a.endpointId < b.endpointId ? -1 : 1)),
+      ]);
+    });
+
     it('getEventTypeTimeSeriesMetrics buckets published counts by event type', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');

@@ -1,6 +1,7 @@
 import type {
   EndpointLatencyMetricsResult,
   EndpointMetricsResult,
+  EndpointTimeSeriesResult,
   EventTypeTimeSeriesResult,
   FailedMessageInfo,
   TimeSeriesResult,
@@ -22,6 +23,8 @@ export interface MetricsStore {
   getFailedMessageInsights(from: Date): Promise<FailedMessageInfo[]>;
   /** Zero-filled buckets from `from` (floored) to now, ascending. substringLength 16/13/10; others mean 13. */
   getTimeSeriesMetrics(request: TimeSeriesRequest): Promise<TimeSeriesResult>;
+  /** Published, handled, failed and processing time per endpoint; sparse buckets (see the result type). */
+  getEndpointTimeSeriesMetrics(request: TimeSeriesRequest): Promise<EndpointTimeSeriesResult>;
   /** Published counts per event type; sparse buckets; series sorted by total descending. */
   getEventTypeTimeSeriesMetrics(request: TimeSeriesRequest): Promise<EventTypeTimeSeriesResult>;
 }

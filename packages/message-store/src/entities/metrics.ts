@@ -52,6 +52,26 @@ export interface TimeSeriesResult {
   readonly dataPoints: readonly TimeSeriesBucket[];
 }
 
+/** One endpoint in one time bucket; only buckets where the endpoint has messages are listed. */
+export interface EndpointTimeSeriesBucket {
+  /** ISO-8601 UTC timestamp cut to the bucket width (16 = minute, 13 = hour, 10 = day). */
+  readonly timestamp: string;
+  readonly endpointId: string;
+  /** EventRequests the endpoint published (counted under the publisher, as in `getEndpointMetrics`). */
+  readonly published: number;
+  /** ResolutionResponses and ErrorResponses the endpoint reported. */
+  readonly handled: number;
+  readonly failed: number;
+  /** Processing time of every outcome the endpoint reported in the bucket (nulls ignored). */
+  readonly processing: LatencyAggregate;
+}
+
+export interface EndpointTimeSeriesResult {
+  readonly bucketSize: string;
+  /** Ascending by timestamp, then by endpoint id (ordinal). */
+  readonly dataPoints: readonly EndpointTimeSeriesBucket[];
+}
+
 export interface EventTypeSeriesBucket {
   readonly timestamp: string;
   readonly published: number;

@@ -1,6 +1,7 @@
 import type { MetricsStore } from '../contracts/metrics-store.js';
 import {
   endpointMetricsOf,
+  endpointTimeSeriesOf,
   eventTypeTimeSeriesOf,
   failedMessageInsightsOf,
   latencyMetricsOf,
@@ -20,6 +21,8 @@ export function createMemoryMetrics(state: MemoryState): MetricsStore {
     getFailedMessageInsights: async (from) => failedMessageInsightsOf(since(from)),
     getTimeSeriesMetrics: async ({ from, substringLength, bucketLabel }) =>
       timeSeriesOf(since(from), from, new Date(state.clock.now()), substringLength, bucketLabel),
+    getEndpointTimeSeriesMetrics: async ({ from, substringLength, bucketLabel }) =>
+      endpointTimeSeriesOf(since(from), substringLength, bucketLabel),
     getEventTypeTimeSeriesMetrics: async ({ from, substringLength, bucketLabel }) =>
       eventTypeTimeSeriesOf(since(from), substringLength, bucketLabel),
   };

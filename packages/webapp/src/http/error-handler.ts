@@ -1,9 +1,12 @@
-import type { Logger } from '@nimbus/core';
+import { isRetryableError, type Logger } from '@nimbus/core';
 import { InvalidStoreArgumentError } from '@nimbus/message-store';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './http-error.js';
 
-/** Every error leaves as `{ error, message, issues? }`; unexpected ones are logged and answered with 500. */
+/**
+ * Every error leaves as `{ error, message, issues? }`; a retryable one (a backing service down for a moment) with
+ * 503 and `retry-after`; unexpected ones are logged and answered with 500.
+ */
 export function installErrorHandler(app: FastifyInstance, logger: Logger): void {
   app.setErrorHandler((error: FastifyError | HttpError | Error, request, reply) => {
     if (error instanceof HttpError) {
@@ -31,6 +34,18 @@ export function installErrorHandler(app: FastifyInstance, logger: Logger): void 
       return reply
         .code(status)
         .send({ error: (error as FastifyError).code ?? 'BadRequest', message: error.message });
+    }
+    if (isRetryableError(error)) {
+      // The database, store or transport is down for a moment (a restart, an outage): say so, and when to retry.
+      logger.warn(
+        { err: error.message, url: request.url, method: request.method },
+        'WebApp request failed: a backing service is unavailable',
+      );
+      return reply.code(503).header('retry-after', '2').send({
+        error: 'ServiceUnavailable',
+        message:
+          'A backing service (database, store or transport) is unavailable for the moment; retry shortly.',
+      });
     }
     logger.error(
       { err: error.message, stack: error.stack, url: request.url, method: request.method },

@@ -4,6 +4,7 @@ import { authorize } from '../auth/authorize.js';
 import { iso } from '../http/dto.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import { Role } from '../identity/roles.js';
+import { endpointSeries } from '../metrics/endpoint-series.js';
 
 const PERIODS = {
   '1h': 3_600_000,
@@ -17,13 +18,43 @@ type Period = keyof typeof PERIODS;
 const PeriodQuery = z.object({ period: z.enum(Object.keys(PERIODS) as [Period, ...Period[]]).default('1d') });
 
 /** Bucket width per period: minutes for an hour, days for a month, hours otherwise. */
-function bucketOf(period: Period): { length: number; label: string } {
-  if (period === '1h') return { length: 16, label: 'minute' };
-  if (period === '30d') return { length: 10, label: 'day' };
-  return { length: 13, label: 'hour' };
+function bucketOf(period: Period): { length: number; label: string; widthMs: number } {
+  if (period === '1h') return { length: 16, label: 'minute', widthMs: 60_000 };
+  if (period === '30d') return { length: 10, label: 'day', widthMs: 86_400_000 };
+  return { length: 13, label: 'hour', widthMs: 3_600_000 };
 }
 
+const IsoTime = z.string().describe('ISO-8601 UTC timestamp');
 const Count = z.object({ endpointId: z.string(), eventTypeId: z.string(), count: z.number() });
+const EndpointSeriesResponse = z.object({
+  bucketSize: z.enum(['minute', 'hour', 'day']),
+  bucketMs: z.number(),
+  buckets: z.array(
+    z.object({
+      start: IsoTime,
+      end: IsoTime,
+      partial: z.boolean().describe('the bucket is still running: its counts cover elapsedMs of bucketMs'),
+      elapsedMs: z.number(),
+    }),
+  ),
+  endpoints: z.array(
+    z.object({
+      endpointId: z.string(),
+      points: z
+        .array(
+          z.object({
+            published: z.number(),
+            handled: z.number(),
+            failed: z.number(),
+            processingAvgMs: z.number().nullable().describe('null when the bucket had no outcome'),
+            processingMaxMs: z.number().nullable(),
+          }),
+        )
+        .describe('one point per bucket, in the order of buckets'),
+    }),
+  ),
+});
+
 const Latency = z.object({ count: z.number(), avgMs: z.number(), minMs: z.number(), maxMs: z.number() });
 
 export function metricsRoutes(deps: ApiDeps): AnyRouteSpec[] {
@@ -94,6 +125,32 @@ export function metricsRoutes(deps: ApiDeps): AnyRouteSpec[] {
           bucketLabel: bucket.label,
         });
         return { bucketSize: r.bucketSize, dataPoints: [...r.dataPoints] };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/api/metrics/endpoint-timeseries',
+      tag: 'Metrics',
+      summary:
+        'Per endpoint and time bucket: published, handled, failed and processing time; the running bucket is marked partial (site Reader)',
+      access: 'authenticated',
+      query: PeriodQuery,
+      response: EndpointSeriesResponse,
+      handler: async ({ query, principal }) => {
+        await authorize(auditLog, principal!, Role.Reader, null);
+        const bucket = bucketOf(query.period);
+        const from = since(query.period);
+        const stored = await store.getEndpointTimeSeriesMetrics({
+          from,
+          substringLength: bucket.length,
+          bucketLabel: bucket.label,
+        });
+        const series = endpointSeries(stored.dataPoints, {
+          fromMs: from.getTime(),
+          nowMs: clock.now(),
+          widthMs: bucket.widthMs,
+        });
+        return { bucketSize: bucket.label as 'minute' | 'hour' | 'day', bucketMs: bucket.widthMs, ...series };
       },
     }),
     defineRoute({

@@ -19,7 +19,12 @@ import { createResolver } from '@nimbus/resolver';
 import { createEndpointHost, createPublisher, createSubscriber, type Publisher } from '@nimbus/sdk';
 import { createMemoryTransport } from '@nimbus/transport-memory';
 import { z } from 'zod';
-import { createSqlIdentityStore, createWebApp } from '../../src/index.js';
+import {
+  type BulkJobStore,
+  createMemoryBulkJobStore,
+  createSqlIdentityStore,
+  createWebApp,
+} from '../../src/index.js';
 
 /** NIMBUS_TEST_LOG=1 shows the stack's logs when a run needs explaining. */
 const testLogger = process.env.NIMBUS_TEST_LOG === '1' ? consoleLogger : silentLogger;
@@ -76,6 +81,8 @@ export interface LiveStack {
   /** The store the Resolver writes, for tests that seed rows directly (notify through `notifier` after). */
   readonly store: NimBusMessageStore;
   readonly notifier: InProcessStateChangeNotifier;
+  /** The WebApp's bulk jobs (tests leave a job behind as an instance that stopped would). */
+  readonly bulkJobStore: BulkJobStore;
   /** The Erp rows of the test's session, straight from the store (for failure diagnostics). */
   sessionRows(): Promise<readonly UnresolvedEvent[]>;
   close(): Promise<void>;
@@ -158,7 +165,9 @@ export async function startLiveStack(options: LiveStackOptions): Promise<LiveSta
       stops.push(() => host.stop());
     }
 
+    const bulkJobStore = createMemoryBulkJobStore();
     const webApp = await createWebApp({
+      bulkJobStore,
       store,
       identityStore,
       transport,
@@ -187,6 +196,7 @@ export async function startLiveStack(options: LiveStackOptions): Promise<LiveSta
       handledAll,
       store,
       notifier,
+      bulkJobStore,
       sessionRows,
       close,
       get vatRegistryUp() {

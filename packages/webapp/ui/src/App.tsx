@@ -37,7 +37,8 @@ function Page({ path, me }: { path: string; me: Me }) {
       return parts[1] ? <BulkJobPage key={parts[1]} jobId={parts[1]} /> : <BulkJobsPage />;
     case 'search':
       return <SearchPage />;
-    case 'metrics':
+    // /metrics belongs to the server (Prometheus): a reload there would never reach this page.
+    case 'charts':
       return <MetricsPage />;
     case 'health':
       return <HealthPage />;

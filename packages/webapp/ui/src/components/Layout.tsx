@@ -7,7 +7,7 @@ const NAV = [
   ['/failure-groups', 'Failure groups'],
   ['/bulk-jobs', 'Bulk operations'],
   ['/search', 'Search'],
-  ['/metrics', 'Metrics'],
+  ['/charts', 'Metrics'],
   ['/health', 'Heartbeat & health'],
   ['/topology', 'Topology'],
   ['/operations', 'Operations'],

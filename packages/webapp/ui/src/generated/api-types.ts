@@ -684,6 +684,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/metrics/endpoint-timeseries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per endpoint and time bucket: published, handled, failed and processing time; the running bucket is marked partial (site Reader) */
+        get: operations["getApiMetricsEndpointTimeseries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/metrics/failed-insights": {
         parameters: {
             query?: never;
@@ -5546,6 +5563,117 @@ export interface operations {
                             published: number;
                             handled: number;
                             failed: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getApiMetricsEndpointTimeseries: {
+        parameters: {
+            query?: {
+                period?: "1h" | "12h" | "1d" | "3d" | "7d" | "30d";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        bucketSize: "minute" | "hour" | "day";
+                        bucketMs: number;
+                        buckets: {
+                            /** @description ISO-8601 UTC timestamp */
+                            start: string;
+                            /** @description ISO-8601 UTC timestamp */
+                            end: string;
+                            /** @description the bucket is still running: its counts cover elapsedMs of bucketMs */
+                            partial: boolean;
+                            elapsedMs: number;
+                        }[];
+                        endpoints: {
+                            endpointId: string;
+                            /** @description one point per bucket, in the order of buckets */
+                            points: {
+                                published: number;
+                                handled: number;
+                                failed: number;
+                                /** @description null when the bucket had no outcome */
+                                processingAvgMs: number | null;
+                                processingMaxMs: number | null;
+                            }[];
                         }[];
                     };
                 };

@@ -7,6 +7,8 @@ export function useBulkJob(jobId: string | null) {
   return useQuery({
     queryKey: ['bulk-jobs', 'job', jobId],
     enabled: jobId !== null,
+    // Progress is pushed only by the instance running the job: a job run by another WebApp is polled.
+    refetchInterval: (query) => (query.state.data && !query.state.data.done ? 2_000 : false),
     queryFn: () => ok(api.GET('/api/bulk-jobs/{jobId}', { params: { path: { jobId: jobId ?? '' } } })),
   });
 }

@@ -21,6 +21,8 @@ function filterText(filter: Record<string, unknown>): string {
 export function BulkJobsPage() {
   const jobs = useQuery({
     queryKey: ['bulk-jobs', 'list'],
+    // Jobs started on another WebApp instance appear without a push from this one.
+    refetchInterval: 10_000,
     queryFn: () => ok(api.GET('/api/bulk-jobs', { params: { query: { limit: 100 } } })),
   });
   return (

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type Audit, api, ok } from '../api.js';
+import { api, ok } from '../api.js';
 import { ErrorDetails } from '../components/ErrorDetails.js';
 import { EventComments } from '../components/EventComments.js';
 import { AuditTable, HistoryTimeline } from '../components/EventRecords.js';
