@@ -85,6 +85,12 @@ describe.runIf(hasChromium)('on-call scenario in a real browser over the real st
     expect(await blocked.locator('[data-testid=parked]').textContent()).toBe('1 deferred, 0 pending');
     expect(await blocked.locator('[data-testid=blocked-for]').textContent()).toMatch(/^\d+ (s|min)$/);
     expect(await page.locator('[data-testid=blocked-sessions] tr[data-session-id]').count()).toBe(10);
+    // The endpoint's own failure groups: Erp's half of the group.
+    await page.click('a:text-is("Failure groups on Erp")');
+    const erpGroup = page.locator(`[data-testid=failure-groups] tr[data-signature="${SIGNATURE}"]`);
+    await expect.poll(() => erpGroup.locator('[data-testid=group-events]').textContent(), WAIT).toBe('10');
+    expect(await erpGroup.locator('[data-testid=group-sessions]').textContent()).toBe('10');
+    expect(await erpGroup.locator('td').nth(1).textContent()).toBe('Erp');
     await page.click('nav a:text-is("Failure groups")');
 
     // Open the group: its events at both endpoints, each with the error it reported.
