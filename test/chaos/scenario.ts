@@ -73,12 +73,6 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     await ready(publisher, /publisher ready/);
     const client = new WebAppClient(stack.webappUrl, 'admin@local', stack.adminPassword);
     await client.signIn();
-    transport = await createSqlTransport(
-      url
-        ? { dialect: 'postgres', connectionString: url, poolSize: 2 }
-        : { dialect: 'sqlite', path: join(stack.dataDir, 'transport.db') },
-      { migrationMode: 'VerifyOnly', idleSessionSweepMs: 0, logger: quietLogger },
-    );
     log(`${options.dialect}: stack up in ${Date.now() - started} ms; chaos for ${options.chaosMs} ms`);
 
     const plan = planWorkload(rand, options.sessions, options.eventsPerSession, options.dialect);
@@ -142,6 +136,14 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       'the publisher to confirm every publish',
     );
 
+    // The suite's own view of the transport is opened only now, after the database restart: what must ride out
+    // the restart are the product's processes, whose deaths the checker reports.
+    transport = await createSqlTransport(
+      url
+        ? { dialect: 'postgres', connectionString: url, poolSize: 2 }
+        : { dialect: 'sqlite', path: join(stack.dataDir, 'transport.db') },
+      { migrationMode: 'VerifyOnly', idleSessionSweepMs: 0, logger: quietLogger },
+    );
     // Settle: the operator keeps resolving blocks until nothing is blocked, in flight or parked.
     const settleStart = Date.now();
     let settledInMs: number | null = null;

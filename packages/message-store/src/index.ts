@@ -125,7 +125,7 @@ export type {
   TimeSeriesBucket,
   TimeSeriesResult,
 } from './entities/metrics.js';
-export type { EndpointSubscription } from './entities/subscription.js';
+export type { EndpointSubscription, SubscriptionAlertSettings } from './entities/subscription.js';
 export type { UnresolvedEvent, UnresolvedEventWrite } from './entities/unresolved-event.js';
 export {
   ALL_RESOLUTION_STATUSES,

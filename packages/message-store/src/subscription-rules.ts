@@ -7,7 +7,7 @@ import type { EndpointSubscription } from './entities/subscription.js';
  * that has not notified anyone yet.
  */
 export function newEndpointSubscription(write: EndpointSubscriptionWrite): EndpointSubscription {
-  const { endpointId, mail, type, author, url, eventTypes, payload, frequency } = write;
+  const { endpointId, mail, type, author, url, eventTypes, payload, frequency, alert } = write;
   return {
     id: randomUUID(),
     endpointId,
@@ -21,6 +21,7 @@ export function newEndpointSubscription(write: EndpointSubscriptionWrite): Endpo
     notificationSeverity: null,
     notifiedAt: null,
     errorList: null,
+    alert: alert ? { ...alert, triggers: [...alert.triggers] } : null,
   };
 }
 
@@ -37,6 +38,7 @@ export function withSubscriptionUpdate(
     eventTypes: [...update.eventTypes],
     payload: update.payload,
     frequency: update.frequency,
+    alert: update.alert === undefined ? (stored.alert ?? null) : update.alert,
   };
 }
 

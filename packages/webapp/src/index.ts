@@ -1,3 +1,22 @@
+export type { RetryPolicy } from './alerts/alert-sender.js';
+export {
+  type AlertDelivery,
+  type AlertStore,
+  AlertTrigger,
+  createMemoryAlertStore,
+  type DeliveryAttempt,
+} from './alerts/alert-store.js';
+export type { AlertOptions } from './alerts/alerting.js';
+export type { SmtpSettings } from './alerts/mailer.js';
+export { createSqlAlertStore, type SqlAlertStoreOptions } from './alerts/sql-alert-store.js';
+export {
+  DELIVERY_HEADER,
+  SIGNATURE_HEADER,
+  SIGNATURE_TOLERANCE_SECONDS,
+  signAlertBody,
+  TIMESTAMP_HEADER,
+  verifyAlertSignature,
+} from './alerts/webhook-signature.js';
 export { createWebApp, type RegisteredRoute, type WebApp, type WebAppOptions } from './app/create-web-app.js';
 export { type BootstrapResult, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from './auth/bootstrap-admin.js';
 export { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './auth/cookies.js';

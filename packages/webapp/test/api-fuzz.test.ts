@@ -96,6 +96,7 @@ export function describeApiFuzz(factory: StoreFactory): void {
         eventTypeId: 'CustomerChanged',
         input: ERP,
         deadLetterId: 'no-such-dead-letter',
+        subscriptionId: 'no-such-subscription',
       };
       const operations = operationsOf(h.webApp.openApi)
         // Signing out would end the session every other request uses; a stream stays open (no input to fuzz).

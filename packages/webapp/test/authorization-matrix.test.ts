@@ -99,6 +99,11 @@ const RULES: Record<string, Rule> = {
   'PUT /api/users/{userId}/disabled': site('Owner'),
   'POST /api/users/{userId}/reset-password': site('Owner'),
   'DELETE /api/users/{userId}': site('Owner'),
+  'GET /api/alert-subscriptions': 'signedIn',
+  [`POST ${E}/alert-subscriptions`]: endpoint('Owner'),
+  [`DELETE ${E}/alert-subscriptions/{subscriptionId}`]: endpoint('Owner'),
+  [`POST ${E}/alert-subscriptions/{subscriptionId}/test`]: endpoint('Owner'),
+  [`GET ${E}/alert-subscriptions/{subscriptionId}/deliveries`]: endpoint('Reader'),
 };
 
 /** Writes that are reads (no audit row) or whose rows are written per item (bulk: one per event acted on). */
@@ -173,11 +178,14 @@ export function describeAuthorizationMatrix(factory: StoreFactory): void {
         eventTypeId: 'CustomerChanged',
         input: ERP,
         deadLetterId: 'no-such-dead-letter',
+        subscriptionId: 'no-such-subscription',
       };
       const overrides = {
         email: `matrix-${n++}@example.test`,
         password: 'Matrix!Passphrase-9x',
         newPassword: 'Matrix!Reset-Passphrase-7q',
+        url: 'http://127.0.0.1:9/matrix-alerts',
+        secret: 'matrix-shared-secret-16',
         eventJson: '{"customerId":"cust-1","name":"Matrix"}',
         expectedLastMessageId: 'evt-deferred-2-m1',
         eventIds: ['no-such-event'],

@@ -2,6 +2,7 @@ import { type Logger, type Platform, serviceReadiness, topologyFromPlatform } fr
 import type { MigrationMode } from '@nimbus/message-store-sql';
 import { createHeartbeatScheduler, createResolver, startHealthServer } from '@nimbus/resolver';
 import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
+import { openAlertStore, smtpFromEnv } from '../backends/open-alerts.js';
 import { openBulkJobStore } from '../backends/open-bulk-jobs.js';
 import { openIdentityStore } from '../backends/open-identity.js';
 import { openNotifier } from '../backends/open-notifier.js';
@@ -149,11 +150,15 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       closers.add('the identity store', () => identityStore.close());
       const bulkJobStore = openBulkJobStore(config);
       closers.add('the bulk job store', () => bulkJobStore.close());
+      const alertStore = openAlertStore(config);
+      closers.add('the alert store', () => alertStore.close());
+      const smtp = smtpFromEnv(process.env);
       const webapp = await createWebApp({
         store,
         transport,
         identityStore,
         bulkJobStore,
+        alerts: { store: alertStore, ...(smtp ? { smtp } : {}) },
         notifier,
         logger,
         environment: options.environment,

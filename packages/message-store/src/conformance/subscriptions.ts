@@ -43,6 +43,42 @@ export function describeSubscriptionStoreConformance(
       expect(await store.getSubscriptionsOnEndpoint(id('other'))).toHaveLength(0);
     });
 
+    it('keeps the alert settings as given, through updates that leave them out', async () => {
+      const { store, id } = await open();
+      const alert = {
+        triggers: ['NewFailureGroup', 'SessionBlocked'],
+        blockedMinutes: 15,
+        webhookSecret: 'shared-secret-of-16+',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      };
+      const created = await store.subscribeToEndpointNotification({
+        endpointId: id('ep'),
+        mail: '',
+        type: 'webhook',
+        author: 'alice',
+        url: 'https://hooks.example/alerts',
+        eventTypes: [],
+        payload: '',
+        frequency: 0,
+        alert,
+      });
+      expect(created.alert).toEqual(alert);
+      expect((await store.getSubscriptionsOnEndpoint(id('ep')))[0]?.alert).toEqual(alert);
+      const { alert: _omitted, ...withoutAlert } = created;
+      expect(await store.updateSubscription({ ...withoutAlert, url: 'https://hooks.example/v2' })).toBe(true);
+      expect((await store.getSubscriptionsOnEndpoint(id('ep')))[0]).toMatchObject({
+        url: 'https://hooks.example/v2',
+        alert,
+      });
+      expect(await store.updateSubscription({ ...created, alert: { ...alert, blockedMinutes: 30 } })).toBe(
+        true,
+      );
+      expect((await store.getSubscriptionsOnEndpoint(id('ep')))[0]?.alert?.blockedMinutes).toBe(30);
+      // A subscription made without alert settings reads null (or absent for rows stored before them).
+      const plain = await subscribe(store, id('plain'));
+      expect(plain.alert ?? null).toBeNull();
+    });
+
     it('a reserved endpoint id is refused and nothing is stored', async () => {
       const { store } = await open();
       await expect(subscribe(store, 'subscriptions')).rejects.toMatchObject({ code: 'ReservedEndpointId' });

@@ -1,4 +1,4 @@
-import type { EndpointSubscription } from '../entities/subscription.js';
+import type { EndpointSubscription, SubscriptionAlertSettings } from '../entities/subscription.js';
 
 /** What `subscribeToEndpointNotification` takes. */
 export interface EndpointSubscriptionWrite {
@@ -11,6 +11,8 @@ export interface EndpointSubscriptionWrite {
   readonly eventTypes: readonly string[];
   readonly payload: string;
   readonly frequency: number;
+  /** Kept as given (the WebApp's alert settings). */
+  readonly alert?: SubscriptionAlertSettings | null;
 }
 
 /** A failure to match against subscriptions. */
@@ -31,7 +33,10 @@ export interface SubscriptionStore {
    * (the subscription's payload is empty, or a substring of `payload` or of `errorText`).
    */
   getSubscriptionsOnEndpointWithEventtype(query: SubscriptionFailureQuery): Promise<EndpointSubscription[]>;
-  /** Replaces mail, type, url, event types, payload and frequency by id; false for an unknown id. */
+  /**
+   * Replaces mail, type, url, event types, payload, frequency and (when the update has the field) the alert
+   * settings by id; false for an unknown id.
+   */
   updateSubscription(subscription: EndpointSubscription): Promise<boolean>;
   /** Deletes the subscription when both id and endpoint match. */
   unsubscribeById(ref: { readonly endpointId: string; readonly id: string }): Promise<boolean>;

@@ -4,6 +4,7 @@ import type {
   NimBusMessageStore,
   StorageProviderCapabilities,
 } from '@nimbus/message-store';
+import type { Alerting } from '../alerts/alerting.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { IdentityStore } from '../identity/identity-store.js';
 import type { LiveUpdateHub } from '../live/live-update-hub.js';
@@ -21,6 +22,8 @@ export interface ApiDeps {
   /** Open live-update streams, ended when the rights they were opened with change. */
   readonly streams: StreamRegistry;
   readonly auditLog: AuditLog;
+  /** Alert subscriptions' evaluator, deliveries and SMTP. */
+  readonly alerting: Alerting;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly provider: { readonly name: string; readonly capabilities: StorageProviderCapabilities };

@@ -23,6 +23,7 @@ import {
 } from '@nimbus/message-store';
 import type { FastifyBaseLogger } from 'fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Alerting, type AlertOptions } from '../alerts/alerting.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { accountRoutes } from '../auth/account-routes.js';
 import { apiTokenRoutes } from '../auth/api-token-routes.js';
@@ -48,6 +49,7 @@ import { type BulkJobStore, createMemoryBulkJobStore } from '../operator/bulk-jo
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
+import { alertRoutes } from '../routes/alert-routes.js';
 import { auditRoutes } from '../routes/audit-routes.js';
 import { bulkJobRoutes } from '../routes/bulk-job-routes.js';
 import { deadLetterRoutes } from '../routes/dead-letter-routes.js';
@@ -107,6 +109,8 @@ export interface WebAppOptions {
    * The WebApp does not close it.
    */
   readonly bulkJobStore?: BulkJobStore;
+  /** Alert subscriptions: where their state lives, SMTP for e-mail, how often they are evaluated. */
+  readonly alerts?: AlertOptions;
   /** Serves `/metrics` (Prometheus text) when given. */
   readonly metrics?: MetricsEndpoint;
   /** `/metrics` then wants `Authorization: Bearer <token>`. */
@@ -119,6 +123,8 @@ export interface WebApp extends ServiceLifecycle {
   readonly bootstrap: BootstrapResult;
   readonly uiBuilt: boolean;
   readonly openApi: ReturnType<typeof buildOpenApiDocument>;
+  /** The alert loop (`runOnce()` evaluates and sends now). */
+  readonly alerting: Alerting;
   /** Every method and URL Fastify registered (the UI's static files and automatic HEAD routes included). */
   readonly registeredRoutes: readonly RegisteredRoute[];
   /** Starts listening; resolves the base URL (`http://127.0.0.1:12345`). */
@@ -216,12 +222,16 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   );
   const streams = new StreamRegistry();
   const limits: SignInLimits = { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits };
+  const catalog = new EndpointCatalog(options.platform ?? null, store, options.extraEndpoints);
+  const alerting = new Alerting({ store, catalog, clock, logger }, options.alerts);
+  await alerting.store.initialize();
   const deps: ApiDeps = {
     store,
     streams,
     transport: options.transport,
     platform: options.platform ?? null,
-    catalog: new EndpointCatalog(options.platform ?? null, store, options.extraEndpoints),
+    catalog,
+    alerting,
     identityStore,
     hub,
     auditLog,
@@ -271,6 +281,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...userRoutes(deps),
     ...userAdminRoutes(deps),
     ...auditRoutes(deps),
+    ...alertRoutes(deps),
   ];
   for (const route of routes) registerRoute(server, authenticator, route);
   const openApi = buildOpenApiDocument(routes, { title: 'NimBus WebApp API', version: VERSION }, [
@@ -305,12 +316,14 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     start: async () => {
       url = await server.listen({ host: listenOn.host ?? '127.0.0.1', port: listenOn.port ?? 0 });
       logger.info({ url }, `NimBus WebApp listening on ${url}`);
+      alerting.start();
     },
     stop: async ({ timeoutMs = 10_000 }) => {
       // Keep-alive and slow requests must not hold the shutdown beyond its timeout.
       const timer = setTimeout(() => server.server.closeAllConnections(), timeoutMs);
       timer.unref();
       try {
+        await alerting.stop();
         await server.close();
       } finally {
         clearTimeout(timer);
@@ -324,6 +337,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     bootstrap,
     uiBuilt: built,
     openApi,
+    alerting,
     registeredRoutes,
     get url() {
       return url;

@@ -4,6 +4,7 @@ const SECTIONS = [
   ['/admin/users', 'Users and roles'],
   ['/admin/audit', 'Audit log'],
   ['/admin/heartbeat', 'Heartbeat settings'],
+  ['/admin/alerts', 'Alerts'],
 ] as const;
 
 /** The tabs of the administration pages (site Owner; the server refuses everyone else). */

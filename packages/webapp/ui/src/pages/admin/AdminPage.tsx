@@ -1,5 +1,6 @@
 import type { Me } from '../../api.js';
 import { NotFoundPage } from '../NotFoundPage.js';
+import { AlertsPage } from './AlertsPage.js';
 import { AuditLogPage } from './AuditLogPage.js';
 import { HeartbeatSettingsPage } from './HeartbeatSettingsPage.js';
 import { UsersPage } from './UsersPage.js';
@@ -14,6 +15,8 @@ export function AdminPage({ section, me }: { section: string | undefined; me: Me
       return <AuditLogPage />;
     case 'heartbeat':
       return <HeartbeatSettingsPage />;
+    case 'alerts':
+      return <AlertsPage />;
     default:
       return <NotFoundPage path={`/admin/${section}`} />;
   }

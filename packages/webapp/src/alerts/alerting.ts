@@ -1,0 +1,116 @@
+import type { Clock, Logger } from '@nimbus/core';
+import { uuidv7 } from '@nimbus/core';
+import type { HeartbeatHistoryStore, NimBusMessageStore } from '@nimbus/message-store';
+import type { EndpointCatalog } from '../app/endpoint-catalog.js';
+import { AlertEvaluator } from './alert-evaluator.js';
+import { AlertSender, DEFAULT_RETRY_POLICY, type RetryPolicy } from './alert-sender.js';
+import { type AlertStore, createMemoryAlertStore } from './alert-store.js';
+import { createSmtpMailer, type Mailer, type SmtpSettings } from './mailer.js';
+
+/** Finished deliveries (and signatures not seen) are kept this long. */
+const KEEP_MS = 7 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
+
+/** `createWebApp({ alerts })`. */
+export interface AlertOptions {
+  /**
+   * Where alert state lives (default: in memory). Give every WebApp instance the same SQL one
+   * (`createSqlAlertStore`) so each alert is raised and sent once. The WebApp does not close it.
+   */
+  readonly store?: AlertStore;
+  /** E-mail subscriptions need it; without it they cannot be created. */
+  readonly smtp?: SmtpSettings;
+  /** How often subscriptions are evaluated and due deliveries sent (default 15 000 ms); 0 = never by itself. */
+  readonly everyMs?: number;
+  /** A failure signature absent this long is a new group again when it comes back (default 1 h). */
+  readonly quietMs?: number;
+  readonly retry?: Partial<RetryPolicy>;
+  /** Per webhook call and SMTP exchange (default 10 000 ms). */
+  readonly timeoutMs?: number;
+}
+
+/** The alert loop of one WebApp instance: evaluate, claim, send, retry. */
+export class Alerting {
+  readonly store: AlertStore;
+  readonly mailConfigured: boolean;
+  readonly #evaluator: AlertEvaluator;
+  readonly #sender: AlertSender;
+  readonly #mailer: Mailer | null;
+  readonly #everyMs: number;
+  readonly #logger: Logger;
+  readonly #clock: Clock;
+  #prunedAt = 0;
+  #timer: NodeJS.Timeout | null = null;
+  #running: Promise<void> | null = null;
+
+  constructor(
+    deps: {
+      store: NimBusMessageStore & Partial<HeartbeatHistoryStore>;
+      catalog: EndpointCatalog;
+      clock: Clock;
+      logger: Logger;
+    },
+    options: AlertOptions = {},
+  ) {
+    this.store = options.store ?? createMemoryAlertStore();
+    this.#mailer = options.smtp ? createSmtpMailer(options.smtp) : null;
+    this.mailConfigured = this.#mailer !== null;
+    this.#everyMs = options.everyMs ?? 15_000;
+    this.#logger = deps.logger;
+    this.#clock = deps.clock;
+    this.#evaluator = new AlertEvaluator({
+      ...deps,
+      alertStore: this.store,
+      quietMs: options.quietMs ?? 3_600_000,
+    });
+    this.#sender = new AlertSender({
+      store: deps.store,
+      alertStore: this.store,
+      mailer: this.#mailer,
+      clock: deps.clock,
+      logger: deps.logger,
+      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+      owner: uuidv7(),
+      timeoutMs: options.timeoutMs ?? 10_000,
+    });
+  }
+
+  get evaluator(): AlertEvaluator {
+    return this.#evaluator;
+  }
+
+  /** One round: find new alerts, then send what is due. Never two rounds at once in one instance. */
+  runOnce(): Promise<void> {
+    this.#running ??= (async () => {
+      try {
+        await this.#evaluator.evaluate();
+        await this.#sender.sendDue();
+        const now = this.#clock.now();
+        if (now - this.#prunedAt > PRUNE_EVERY_MS) {
+          this.#prunedAt = now;
+          await this.store.prune(now - KEEP_MS);
+        }
+      } finally {
+        this.#running = null;
+      }
+    })();
+    return this.#running;
+  }
+
+  start(): void {
+    if (this.#everyMs <= 0 || this.#timer) return;
+    this.#timer = setInterval(() => {
+      this.runOnce().catch((error: Error) =>
+        this.#logger.error({ err: error.message }, 'Alert round failed; the next round retries'),
+      );
+    }, this.#everyMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#running?.catch(() => undefined);
+    this.#mailer?.close();
+  }
+}

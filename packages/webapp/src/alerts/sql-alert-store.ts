@@ -1,0 +1,303 @@
+import { openPostgresPool, openSqliteDatabase } from '@nimbus/sql';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type {
+  AlertDelivery,
+  AlertStore,
+  AlertTrigger,
+  DeliveryAttempt,
+  DeliveryStatus,
+} from './alert-store.js';
+
+interface SignaturesTable {
+  endpoint_id: string;
+  signature: string;
+  first_seen: number;
+  last_seen: number;
+}
+interface DeliveriesTable {
+  id: string;
+  subscription_id: string;
+  alert_key: string;
+  trigger: string;
+  endpoint_id: string;
+  payload_json: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_until: number;
+  lease_owner: string | null;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+interface AttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  at: number;
+  ok: number;
+  error: string | null;
+  duration_ms: number;
+}
+interface AlertDatabase {
+  nimbus_alert_signatures: SignaturesTable;
+  nimbus_alert_deliveries: DeliveriesTable;
+  nimbus_alert_attempts: AttemptsTable;
+}
+
+export type SqlAlertStoreOptions =
+  | { readonly dialect: 'sqlite'; readonly filename: string }
+  | { readonly dialect: 'postgres'; readonly connectionString: string; readonly schema?: string };
+
+function toDelivery(row: DeliveriesTable): AlertDelivery {
+  return {
+    id: row.id,
+    subscriptionId: row.subscription_id,
+    alertKey: row.alert_key,
+    trigger: row.trigger as AlertTrigger,
+    endpointId: row.endpoint_id,
+    payloadJson: row.payload_json,
+    status: row.status as DeliveryStatus,
+    attempts: Number(row.attempts),
+    nextAttemptAt: Number(row.next_attempt_at),
+    lastError: row.last_error,
+    createdAt: Number(row.created_at),
+    deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),
+  };
+}
+
+const ACTIVE: DeliveryStatus[] = ['Pending', 'Retrying'];
+
+/**
+ * Alert state in three tables (`nimbus_alert_*`) on SQLite or PostgreSQL. The unique (subscription, alert key)
+ * index is the claim that keeps several WebApp instances from raising one alert twice; a conditional update
+ * of `lease_until` lets one of them send each delivery at a time.
+ */
+export function createSqlAlertStore(options: SqlAlertStoreOptions): AlertStore {
+  const schema = options.dialect === 'postgres' ? (options.schema ?? 'nimbus') : null;
+  if (schema !== null && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema))
+    throw new Error(`Alert store schema '${schema}' is not a safe SQL identifier.`);
+  const root = new Kysely<AlertDatabase>({
+    dialect:
+      options.dialect === 'sqlite'
+        ? new SqliteDialect({ database: openSqliteDatabase(options.filename) })
+        : new PostgresDialect({
+            pool: openPostgresPool({
+              connectionString: options.connectionString,
+              max: 2,
+              applicationName: 'nimbus-alerts',
+            }),
+          }),
+  });
+  const db = schema === null ? root : root.withSchema(schema);
+  const big = options.dialect === 'postgres' ? 'bigint' : 'integer';
+
+  const createTables = async (tx: Kysely<AlertDatabase>) => {
+    await tx.schema
+      .createTable('nimbus_alert_signatures')
+      .ifNotExists()
+      .addColumn('endpoint_id', 'text', (c) => c.notNull())
+      .addColumn('signature', 'text', (c) => c.notNull())
+      .addColumn('first_seen', big, (c) => c.notNull())
+      .addColumn('last_seen', big, (c) => c.notNull())
+      .addPrimaryKeyConstraint('nimbus_alert_signatures_pk', ['endpoint_id', 'signature'])
+      .execute();
+    await tx.schema
+      .createTable('nimbus_alert_deliveries')
+      .ifNotExists()
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('subscription_id', 'text', (c) => c.notNull())
+      .addColumn('alert_key', 'text', (c) => c.notNull())
+      .addColumn('trigger', 'text', (c) => c.notNull())
+      .addColumn('endpoint_id', 'text', (c) => c.notNull())
+      .addColumn('payload_json', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', big, (c) => c.notNull())
+      .addColumn('lease_until', big, (c) => c.notNull())
+      .addColumn('lease_owner', 'text')
+      .addColumn('last_error', 'text')
+      .addColumn('created_at', big, (c) => c.notNull())
+      .addColumn('delivered_at', big)
+      .addUniqueConstraint('nimbus_alert_deliveries_claim', ['subscription_id', 'alert_key'])
+      .execute();
+    await tx.schema
+      .createTable('nimbus_alert_attempts')
+      .ifNotExists()
+      .addColumn('delivery_id', 'text', (c) => c.notNull())
+      .addColumn('attempt', 'integer', (c) => c.notNull())
+      .addColumn('at', big, (c) => c.notNull())
+      .addColumn('ok', 'integer', (c) => c.notNull())
+      .addColumn('error', 'text')
+      .addColumn('duration_ms', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('nimbus_alert_attempts_pk', ['delivery_id', 'attempt'])
+      .execute();
+  };
+
+  return {
+    async initialize() {
+      if (schema === null) return createTables(db);
+      // Concurrent `if not exists` DDL races on PostgreSQL's catalog: instances starting at once take turns.
+      await root.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext(${`nimbus_alerts:${schema}`}))`.execute(trx);
+        await trx.schema.createSchema(schema).ifNotExists().execute();
+        await createTables(trx.withSchema(schema));
+      });
+    },
+
+    async touchSignature(endpointId, signature, now, quietMs) {
+      await db
+        .insertInto('nimbus_alert_signatures')
+        .values({ endpoint_id: endpointId, signature, first_seen: now, last_seen: now })
+        .onConflict((oc) => oc.columns(['endpoint_id', 'signature']).doNothing())
+        .execute();
+      // One statement: a signature quiet for quietMs starts a new episode, decided against the row as locked.
+      await db
+        .updateTable('nimbus_alert_signatures')
+        .set({
+          first_seen: sql<number>`case when last_seen < ${now - quietMs} then ${now} else first_seen end`,
+          last_seen: sql<number>`case when last_seen < ${now} then ${now} else last_seen end`,
+        })
+        .where('endpoint_id', '=', endpointId)
+        .where('signature', '=', signature)
+        .execute();
+      const row = await db
+        .selectFrom('nimbus_alert_signatures')
+        .select('first_seen')
+        .where('endpoint_id', '=', endpointId)
+        .where('signature', '=', signature)
+        .executeTakeFirstOrThrow();
+      return Number(row.first_seen);
+    },
+
+    async claimDelivery(delivery) {
+      const result = await db
+        .insertInto('nimbus_alert_deliveries')
+        .values({
+          id: delivery.id,
+          subscription_id: delivery.subscriptionId,
+          alert_key: delivery.alertKey,
+          trigger: delivery.trigger,
+          endpoint_id: delivery.endpointId,
+          payload_json: delivery.payloadJson,
+          status: 'Pending',
+          attempts: 0,
+          next_attempt_at: delivery.createdAt,
+          lease_until: 0,
+          lease_owner: null,
+          last_error: null,
+          created_at: delivery.createdAt,
+          delivered_at: null,
+        })
+        .onConflict((oc) => oc.columns(['subscription_id', 'alert_key']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+    },
+
+    async leaseDue(owner, now, leaseMs, limit) {
+      const candidates = await db
+        .selectFrom('nimbus_alert_deliveries')
+        .selectAll()
+        .where('status', 'in', ACTIVE)
+        .where('next_attempt_at', '<=', now)
+        .where('lease_until', '<=', now)
+        .orderBy('next_attempt_at')
+        .limit(limit)
+        .execute();
+      const leased: AlertDelivery[] = [];
+      for (const row of candidates) {
+        const result = await db
+          .updateTable('nimbus_alert_deliveries')
+          .set({ lease_until: now + leaseMs, lease_owner: owner })
+          .where('id', '=', row.id)
+          .where('status', 'in', ACTIVE)
+          .where('lease_until', '<=', now)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 1) leased.push(toDelivery(row));
+      }
+      return leased;
+    },
+
+    async recordAttempt(attempt, next) {
+      await db
+        .insertInto('nimbus_alert_attempts')
+        .values({
+          delivery_id: attempt.deliveryId,
+          attempt: attempt.attempt,
+          at: attempt.at,
+          ok: attempt.ok ? 1 : 0,
+          error: attempt.error,
+          duration_ms: attempt.durationMs,
+        })
+        .execute();
+      await db
+        .updateTable('nimbus_alert_deliveries')
+        .set({
+          status: next.status,
+          attempts: attempt.attempt,
+          next_attempt_at: next.nextAttemptAt,
+          delivered_at: next.deliveredAt,
+          last_error: attempt.error,
+          lease_until: 0,
+          lease_owner: null,
+        })
+        .where('id', '=', attempt.deliveryId)
+        .execute();
+    },
+
+    async listDeliveries(subscriptionId, limit) {
+      const rows = await db
+        .selectFrom('nimbus_alert_deliveries')
+        .selectAll()
+        .where('subscription_id', '=', subscriptionId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      if (rows.length === 0) return [];
+      const attempts = await db
+        .selectFrom('nimbus_alert_attempts')
+        .selectAll()
+        .where(
+          'delivery_id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .orderBy('attempt')
+        .execute();
+      return rows.map((row) => ({
+        delivery: toDelivery(row),
+        attempts: attempts
+          .filter((a) => a.delivery_id === row.id)
+          .map(
+            (a): DeliveryAttempt => ({
+              deliveryId: a.delivery_id,
+              attempt: Number(a.attempt),
+              at: Number(a.at),
+              ok: Number(a.ok) === 1,
+              error: a.error,
+              durationMs: Number(a.duration_ms),
+            }),
+          ),
+      }));
+    },
+
+    async prune(before) {
+      const old = db
+        .selectFrom('nimbus_alert_deliveries')
+        .select('id')
+        .where('status', 'in', ['Delivered', 'Failed'])
+        .where('created_at', '<', before);
+      await db.deleteFrom('nimbus_alert_attempts').where('delivery_id', 'in', old).execute();
+      await db
+        .deleteFrom('nimbus_alert_deliveries')
+        .where('status', 'in', ['Delivered', 'Failed'])
+        .where('created_at', '<', before)
+        .execute();
+      await db.deleteFrom('nimbus_alert_signatures').where('last_seen', '<', before).execute();
+    },
+
+    async close() {
+      await root.destroy();
+    },
+  };
+}
