@@ -193,9 +193,11 @@ export function alertRoutes(deps: ApiDeps): AnyRouteSpec[] {
           now,
         );
         // Sent now rather than at the next round; a failure is recorded on the delivery and retried.
-        void alerting.runOnce().catch((error: Error) =>
-          deps.logger.warn({ err: error.message }, 'Alert round after a test request failed'),
-        );
+        void alerting
+          .runOnce()
+          .catch((error: Error) =>
+            deps.logger.warn({ err: error.message }, 'Alert round after a test request failed'),
+          );
         return { queued };
       },
     }),
