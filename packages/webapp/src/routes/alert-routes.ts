@@ -192,7 +192,12 @@ export function alertRoutes(deps: ApiDeps): AnyRouteSpec[] {
           },
           now,
         );
-        void alerting.runOnce().catch(() => undefined);
+        // Sent now rather than at the next round; a failure is recorded on the delivery and retried.
+        void alerting
+          .runOnce()
+          .catch((error: Error) =>
+            deps.logger.warn({ err: error.message }, 'Alert round after a test request failed'),
+          );
         return { queued };
       },
     }),
