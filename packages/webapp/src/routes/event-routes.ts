@@ -1,6 +1,5 @@
 import { Addresses, MessageType } from '@nimbus/core';
 import {
-  ALL_RESOLUTION_STATUSES,
   HANDOFF_SUB_STATUS,
   type MessageEntity,
   ResolutionStatus,
@@ -19,8 +18,9 @@ import {
   MessageDto,
   messageDto,
 } from '../http/dto.js';
+import { eventFilterFromQuery, eventSearchQueryFields } from '../http/event-filter-query.js';
 import { notFound } from '../http/http-error.js';
-import { commaList, optionalDate } from '../http/query-params.js';
+import { commaList } from '../http/query-params.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import { Role } from '../identity/roles.js';
 
@@ -89,20 +89,10 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
       access: 'authenticated',
       params: EndpointParams,
       query: z.object({
-        status: commaList.pipe(
-          z.array(z.enum(ALL_RESOLUTION_STATUSES as [ResolutionStatus, ...ResolutionStatus[]])),
-        ),
-        eventTypeId: commaList,
-        eventId: z.string().max(200).optional(),
-        sessionId: z.string().max(200).optional(),
+        ...eventSearchQueryFields,
         from: z.string().max(200).optional(),
         to: z.string().max(200).optional(),
-        payload: z.string().max(500).optional(),
         failureSignature: z.string().max(400).optional(),
-        updatedAtFrom: optionalDate,
-        updatedAtTo: optionalDate,
-        pageSize: z.coerce.number().int().min(1).max(200).default(50),
-        continuationToken: z.string().max(2000).optional(),
       }),
       response: z.object({
         events: z.array(EventDto.extend({ resubmitCount: z.number() })),
@@ -113,17 +103,10 @@ export function eventRoutes(deps: ApiDeps): AnyRouteSpec[] {
         await authorize(auditLog, principal!, Role.Reader, endpointId);
         const result = await store.getEventsByFilter({
           filter: {
-            endpointId,
-            resolutionStatus: query.status.length > 0 ? query.status : null,
-            eventTypeId: query.eventTypeId.length > 0 ? query.eventTypeId : null,
-            eventId: query.eventId || null,
-            sessionId: query.sessionId || null,
+            ...eventFilterFromQuery(query, endpointId),
             from: query.from || null,
             to: query.to || null,
-            payload: query.payload || null,
             failureSignature: query.failureSignature || null,
-            updatedAtFrom: query.updatedAtFrom ? new Date(query.updatedAtFrom) : null,
-            updatedAtTo: query.updatedAtTo ? new Date(query.updatedAtTo) : null,
           },
           continuationToken: query.continuationToken ?? null,
           maxItems: query.pageSize,

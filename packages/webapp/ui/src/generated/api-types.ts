@@ -2819,14 +2819,14 @@ export interface operations {
                 eventTypeId?: string;
                 eventId?: string;
                 sessionId?: string;
-                from?: string;
-                to?: string;
                 payload?: string;
-                failureSignature?: string;
                 updatedAtFrom?: string;
                 updatedAtTo?: string;
                 pageSize?: number;
                 continuationToken?: string;
+                from?: string;
+                to?: string;
+                failureSignature?: string;
             };
             header?: never;
             path: {
@@ -3518,10 +3518,10 @@ export interface operations {
                 endpointId?: string;
                 status?: string;
                 eventTypeId?: string;
-                /** @description text the event payload contains (case-sensitive) */
-                payload?: string;
                 eventId?: string;
                 sessionId?: string;
+                /** @description text the event payload contains (case-sensitive) */
+                payload?: string;
                 updatedAtFrom?: string;
                 updatedAtTo?: string;
                 pageSize?: number;
