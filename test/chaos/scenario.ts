@@ -90,12 +90,13 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     const gap = Math.max(5, Math.floor(options.chaosMs / (plan.length * 1.5)));
 
     const publishing = (async () => {
-      for (const event of plan) {
+      for (const [index, event] of plan.entries()) {
         publisher.send(JSON.stringify(event));
         sent += 1;
-        if (rand() < 0.03 && sent > 10) {
-          // A late duplicate: the same message (same id) of an event published a while ago.
-          const earlier = plan[Math.floor(rand() * (sent - 5))]!;
+        if (rand() < 0.03 && index > 10) {
+          // A late duplicate: the same message (same id) of an event published a while ago. (Picked by plan
+          // position, not by messages sent: counting the duplicates too could pick an event not published yet.)
+          const earlier = plan[Math.floor(rand() * (index - 5))]!;
           publisher.send(JSON.stringify(earlier));
           sent += 1;
           lateDuplicates += 1;
