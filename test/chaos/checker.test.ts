@@ -159,3 +159,46 @@ describe('chaos checker: retries after a resubmit', () => {
     expect(check(input([failedRetryable(1_000)])).violations.notRetried).toHaveLength(1);
   });
 });
+
+describe('chaos checker: the write audit', () => {
+  it('fails when the audit recorded nothing although events were handled', () => {
+    clock = 0;
+    const input = {
+      published: [{ orderId: 'o', n: 1, mode: 'ok' as const }],
+      runs: [run(1, 'handled')],
+      rows: [{ eventId: 'e1', sessionId: 'o', status: 'Completed' }],
+      leftovers: [],
+      unexpectedExits: [],
+    };
+    expect(check(input).violations.overtaken).toEqual([]);
+    expect(check({ ...input, writes: [] }).violations.overtaken).toEqual([
+      'the write audit recorded no history write: the write order could not be checked',
+    ]);
+  });
+});
+
+describe('chaos checker: late duplicates', () => {
+  it('checks the event first published, not a late duplicate of it (its own event id and row)', () => {
+    clock = 0;
+    const original = run(1, 'failed', 'block');
+    const duplicate = { ...run(1, 'failed', 'block'), eventId: 'd1' };
+    const duplicateResubmitted = { ...run(1, 'handled'), eventId: 'd1', run: 2 };
+    const input = {
+      published: [{ orderId: 'o', n: 1, mode: 'block' as const }],
+      runs: [original, duplicate, duplicateResubmitted],
+      rows: [
+        { eventId: 'd1', sessionId: 'o', status: 'Completed' },
+        { eventId: 'e1', sessionId: 'o', status: 'Skipped' },
+      ],
+      leftovers: [],
+      unexpectedExits: [],
+    };
+    const result = check(input);
+    expect(result.violations.skippedHandled).toEqual([]);
+    expect(result.violations.lost).toEqual([]);
+    expect(result.figures.skippedByOperator).toBe(1);
+    // The event itself succeeding and then being reported Skipped is still caught.
+    const handledItself = check({ ...input, runs: [original, { ...run(1, 'handled'), run: 2 }] });
+    expect(handledItself.violations.skippedHandled).toEqual(['o/1 ended Skipped but its handler succeeded']);
+  });
+});

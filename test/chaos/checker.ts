@@ -86,14 +86,18 @@ export function check(input: CheckInput): CheckResult {
     if (!eventIdOf.has(key(run))) eventIdOf.set(key(run), run.eventId);
     keyOfEventId.set(run.eventId, key(run));
   }
+  // A late duplicate (same message id, published again) is an event of its own, with its own id and row: what
+  // is checked against the plan is the event first published, never a duplicate standing in for it.
+  const isOriginal = (run: HandlerRun) => eventIdOf.get(key(run)) === run.eventId;
+  const statusOfEvent = new Map(rows.map((row) => [row.eventId, row.status]));
   const statusOf = new Map<string, string>();
-  for (const row of rows) {
-    const k = keyOfEventId.get(row.eventId);
-    if (k !== undefined) statusOf.set(k, row.status);
+  for (const [k, eventId] of eventIdOf) {
+    const status = statusOfEvent.get(eventId);
+    if (status !== undefined) statusOf.set(k, status);
   }
-  const handled = new Set(runs.filter((r) => r.outcome === 'handled').map(key));
+  const handled = new Set(runs.filter((r) => r.outcome === 'handled' && isOriginal(r)).map(key));
   const deadLetteredPermanent = new Set(
-    runs.filter((r) => r.mode === 'permanent' && r.outcome === 'failed').map(key),
+    runs.filter((r) => r.mode === 'permanent' && r.outcome === 'failed' && isOriginal(r)).map(key),
   );
 
   // What each event truly became, from the bus's side (the handler's log), and what the store must say.
@@ -193,7 +197,7 @@ export function check(input: CheckInput): CheckResult {
   runs.forEach((run, i) => {
     if (!run.retryable || run.outcome !== 'failed') return;
     // Skipped by an operator meanwhile (a skip racing the resubmit): the bus rightly drops the retry.
-    if (statusOf.get(key(run)) === 'Skipped') return;
+    if (statusOfEvent.get(run.eventId) === 'Skipped') return;
     const next = runs.slice(i + 1).find((r) => r.eventId === run.eventId);
     if (!next || next.at - run.at > RETRY_WITHIN_MS) {
       const when = next
@@ -220,6 +224,11 @@ export function check(input: CheckInput): CheckResult {
 
   const writeOrder = checkWriteOrder(input.writes ?? [], (eventId) => keyOfEventId.get(eventId) ?? eventId);
   violations.overtaken.push(...writeOrder.overtaken);
+  // An audit that saw nothing (its triggers on the wrong tables) would let the write-order checks pass unseen.
+  if (input.writes && handled.size > 0 && writeOrder.historyWrites === 0)
+    violations.overtaken.push(
+      'the write audit recorded no history write: the write order could not be checked',
+    );
   violations.reopened.push(...writeOrder.reopened);
 
   const modes = (mode: string) => [...planned.values()].filter((e) => e.mode === mode).length;
