@@ -2,7 +2,6 @@ import { DefaultAzureCredential } from '@azure/identity';
 import { ServiceBusAdministrationClient, ServiceBusClient } from '@azure/service-bus';
 import {
   type AcceptOptions,
-  assertPublishBatchSize,
   type DeadLetteredMessage,
   type PeekedMessage,
   type PublishRequest,
@@ -18,6 +17,7 @@ import {
   TransportErrorCode,
   type TransportMessage,
 } from '@nimbus/core';
+import { assertPublishBatchSize } from '@nimbus/core/transport-spi';
 import Long from 'long';
 import { acceptNamed, acceptNext } from './accept.js';
 import { guarded } from './errors.js';

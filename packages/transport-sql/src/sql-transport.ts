@@ -1,6 +1,5 @@
 import {
   type AcceptOptions,
-  assertPublishBatchSize,
   consoleLogger,
   type DeadLetteredMessage,
   type PeekedMessage,
@@ -20,6 +19,7 @@ import {
   type TransportMessage,
   uuidv7,
 } from '@nimbus/core';
+import { assertPublishBatchSize } from '@nimbus/core/transport-spi';
 import { describeDriverError, ReconnectingPgListener } from '@nimbus/sql';
 import { sweepIdleSessionRows } from './idle-sessions.js';
 import { openTransportDatabase } from './open-database.js';

@@ -1,29 +1,31 @@
 import {
   type BlockedMessageEvent,
   type BlockedMessageEventPage,
-  compositeEventId,
   type EndpointPageRequest,
   EndpointRole,
   type EndpointState,
   type EndpointStateCount,
+  ResolutionStatus,
+  type SessionPageRequest,
+  type SessionRef,
+  type SessionStateCount,
+  type SessionsRef,
+  type TrackingEndpointViews,
+  UNRESOLVED_STATUSES,
+  type UnresolvedEvent,
+} from '@nimbus/message-store';
+import {
+  compositeEventId,
   ERROR_LIST_STATUSES,
   endpointStateCount,
   endpointStatePage,
   formatEndpointErrorList,
   offsetPageRequest,
   PaginationLimits,
-  ResolutionStatus,
   SESSION_BLOCKING_STATUSES,
-  type SessionPageRequest,
-  type SessionRef,
-  type SessionStateCount,
-  type SessionsRef,
   sessionStateCount,
-  type TrackingEndpointViews,
   toBlockedMessageEvent,
-  UNRESOLVED_STATUSES,
-  type UnresolvedEvent,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import { fetchOffsetPage } from './fetch-offset-page.js';
 import { chunks } from './query-helpers.js';
 import { readStatusCounts } from './status-counts.js';
