@@ -35,6 +35,7 @@ export {
   type MessageContent,
 } from './envelope/message-content.js';
 export { isMessageType, MessageType, REQUEST_TYPES, RESPONSE_TYPES } from './envelope/message-type.js';
+export { jsonDepth, MAX_PAYLOAD_DEPTH } from './envelope/payload-depth.js';
 export { decodeContent, decodeEnvelope, encodeContent, encodeEnvelope } from './envelope/wire.js';
 export { causeChain, errorMessage, errorTypeName, fullErrorText } from './errors/cause-chain.js';
 export { NimBusErrorCode, RETRYABLE_BY_DEFAULT } from './errors/error-codes.js';
