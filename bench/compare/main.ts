@@ -3,7 +3,8 @@
 // NimBus with full tracking, over 100 and over 1,000 keys.
 // Run: npm run bench:compare [-- --quick]   (env: BENCH_EVENTS, BENCH_ROUNDS, BENCH_STEADY_MS,
 // BENCH_COUNT_STATEMENTS=1, BENCH_ONLY=postgres|sqlite, BENCH_STEADY_RATE, BENCH_REDIS=host:port,
-// NIMBUS_TEST_POSTGRES_URL)
+// NIMBUS_TEST_POSTGRES_URL, BENCH_RESOLVER_CPU_PROF=<dir> writes a CPU profile of each Resolver process there,
+// BENCH_ENDPOINT_SESSIONS=N sessions held by the endpoint)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -33,6 +34,9 @@ const STEADY_MS = Number(process.env.BENCH_STEADY_MS ?? (quick ? 4_000 : 15_000)
 const SESSIONS = 100;
 const work = { events: EVENTS, sessions: SESSIONS, body: 'x'.repeat(1024) };
 const only = process.env.BENCH_ONLY;
+// BENCH_ENDPOINT_SESSIONS=N holds up to N sessions in the endpoint (default: the SessionProcessor's).
+const endpointSessions = process.env.BENCH_ENDPOINT_SESSIONS;
+const endpointSettings = endpointSessions ? { maxConcurrentSessions: Number(endpointSessions) } : {};
 if (process.env.BENCH_COUNT_STATEMENTS === '1') countStatements();
 
 const load = () =>
@@ -89,7 +93,7 @@ for (let round = 1; steadyRate === null && round <= ROUNDS; round++) {
     for (const tracking of [false, true]) {
       const name = `NimBus PostgreSQL, ${tracking ? 'full tracking (Resolver process)' : 'transport only'}`;
       await step(name, async () => {
-        const result = await nimbusThroughput('postgres', work, tracking, {});
+        const result = await nimbusThroughput('postgres', work, tracking, endpointSettings);
         if (result.statements) statementNotes.set(name, result.statements);
         return result.eventsPerSecond;
       });
@@ -105,7 +109,7 @@ for (let round = 1; steadyRate === null && round <= ROUNDS; round++) {
     for (const tracking of [false, true]) {
       const name = `NimBus SQLite, ${tracking ? 'full tracking (Resolver process)' : 'transport only'}`;
       await step(name, async () => {
-        const result = await nimbusThroughput('sqlite', work, tracking, {});
+        const result = await nimbusThroughput('sqlite', work, tracking, endpointSettings);
         if (result.statements) statementNotes.set(name, result.statements);
         return result.eventsPerSecond;
       });
@@ -165,7 +169,7 @@ for (const dialect of dialects) {
   const max = med(dialect === 'postgres' ? pgTracking : sqliteTracking);
   const perSecond = steadyRate ?? Math.max(10, Math.round(max / 2));
   for (const keys of [100, 1_000]) {
-    const r = await steadyLoad(dialect, perSecond, keys, STEADY_MS, work.body, {});
+    const r = await steadyLoad(dialect, perSecond, keys, STEADY_MS, work.body, endpointSettings);
     console.log(
       `  ${dialect.padEnd(8)} ${String(perSecond).padStart(5)}/s over ${String(keys).padStart(4)} keys: handler latency p50 ${ms(r.handlerP50)} p99 ${ms(r.handlerP99)} (goal < 50 ms) | store lag p50 ${ms(r.storeLagP50)} p95 ${ms(r.storeLagP95)} p99 ${ms(r.storeLagP99)} (goal p99 < 1 s) | max first-turn wait ${ms(r.maxFirstTurn)} (goal <= 1 s) | ${r.published} events${r.storeMissing ? `, ${r.storeMissing} without a Completed row` : ''}`,
     );

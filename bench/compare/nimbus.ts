@@ -120,6 +120,9 @@ export const TOPOLOGY = {
 /** `nimbus resolver` as its own OS process over the backend; resolves once it says it is ready. */
 export async function startResolverProcess(backend: Backend): Promise<{ stop(): Promise<void> }> {
   const args = [
+    ...(process.env.BENCH_RESOLVER_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_RESOLVER_CPU_PROF}`]
+      : []),
     '--conditions=source',
     '--import',
     'tsx',

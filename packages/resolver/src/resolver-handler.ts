@@ -22,6 +22,7 @@ import {
 import { MessageAuditType, type MessageStateChangeNotifier } from '@nimbus/message-store';
 import { type PlainProjection, plainProjection, statusWritesOf } from './batch-projection.js';
 import { determineEndpoint } from './endpoint.js';
+import { GroupCommit } from './group-commit.js';
 import { handoffProcessingTimeMs } from './handoff-timing.js';
 import { handleHeartbeatTraffic, isHeartbeatTraffic } from './heartbeat/heartbeat-traffic.js';
 import { restoreOriginalAddress } from './redelivery.js';
@@ -78,8 +79,11 @@ export class ResolverHandler implements SessionMessageHandler {
     batches: 0,
   };
   readonly #stopping = new AbortController();
+  readonly #groupCommit: GroupCommit;
 
-  constructor(private readonly deps: ResolverHandlerDeps) {}
+  constructor(private readonly deps: ResolverHandlerDeps) {
+    this.#groupCommit = new GroupCommit((batch) => deps.store.writeBatch(batch));
+  }
 
   /** Ends every back-off in progress; those messages stay unsettled and are redelivered in order. */
   stop(): void {
@@ -162,7 +166,8 @@ export class ResolverHandler implements SessionMessageHandler {
           run[0]!.envelope,
           async () => {
             const statuses = await statusWritesOf(run, store, clock);
-            return (await store.writeBatch({ messages: run.map((p) => p.record), statuses })).statusesWritten;
+            const batch = { messages: run.map((p) => p.record), statuses };
+            return (await this.#groupCommit.write(batch)).statusesWritten;
           },
           false,
         ),

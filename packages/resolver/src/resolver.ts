@@ -99,7 +99,7 @@ export function createResolver(args: CreateResolverArgs): Resolver {
     transport: args.transport,
     input: RESOLVER_INPUT,
     handler,
-    maxConcurrentSessions: options.maxConcurrentSessions ?? 32,
+    maxConcurrentSessions: options.maxConcurrentSessions ?? 128,
     receiveBatchSize: options.receiveBatchSize ?? 16,
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 1_000,
     acceptWaitMs: options.acceptWaitMs ?? 1_000,

@@ -30,3 +30,4 @@ export {
   quotePostgresIdentifier,
 } from './postgres.js';
 export { openSqliteDatabase, type SqliteOpenOptions } from './sqlite.js';
+export { cachingStatements, type PreparingDatabase } from './statement-cache.js';

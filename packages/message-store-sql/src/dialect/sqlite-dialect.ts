@@ -1,4 +1,4 @@
-import { isRetryableDriverError, openSqliteDatabase } from '@nimbus/sql';
+import { cachingStatements, isRetryableDriverError, openSqliteDatabase } from '@nimbus/sql';
 import { Kysely, SqliteDialect as KyselySqliteDialect, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
 import { TableMappingPlugin } from '../schema/table-mapping-plugin.js';
@@ -20,7 +20,7 @@ export interface SqliteDialectOptions {
 export function createSqliteDialect(options: SqliteDialectOptions): SqlDialect {
   const raw = openSqliteDatabase(options.filename, { busyTimeoutMs: Math.floor(options.busyTimeoutMs) });
   const db: StoreDb = new Kysely<StoreDatabase>({
-    dialect: new KyselySqliteDialect({ database: raw }),
+    dialect: new KyselySqliteDialect({ database: cachingStatements(raw) }),
     plugins: [new TableMappingPlugin({ prefix: options.prefix })],
   });
 
