@@ -1,19 +1,17 @@
-import {
-  type BlockedMessageEvent,
-  type BlockedMessageEventPage,
-  type EndpointPageRequest,
-  EndpointRole,
-  type EndpointState,
-  type EndpointStateCount,
-  ResolutionStatus,
-  type SessionPageRequest,
-  type SessionRef,
-  type SessionStateCount,
-  type SessionsRef,
-  type TrackingEndpointViews,
-  UNRESOLVED_STATUSES,
-  type UnresolvedEvent,
+import type {
+  BlockedMessageEvent,
+  BlockedMessageEventPage,
+  EndpointPageRequest,
+  EndpointState,
+  EndpointStateCount,
+  SessionPageRequest,
+  SessionRef,
+  SessionStateCount,
+  SessionsRef,
+  TrackingEndpointViews,
+  UnresolvedEvent,
 } from '@nimbus/message-store';
+import { EndpointRole, ResolutionStatus, UNRESOLVED_STATUSES } from '@nimbus/message-store';
 import {
   compositeEventId,
   ERROR_LIST_STATUSES,
