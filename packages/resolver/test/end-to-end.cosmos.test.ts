@@ -1,7 +1,8 @@
 import type { OpenMessageStore } from '@nimbus/message-store';
 import { openLocalCosmosMessageStore } from '@nimbus/message-store-cosmos/local-server';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { describeResolverEndToEnd } from './support/end-to-end-scenarios.js';
+import { describeResolverEndToEnd } from '../src/e2e/index.js';
+import { onMemoryTransport } from './support/memory-transport.js';
 
 describe('Cosmos DB', () => {
   let store: OpenMessageStore;
@@ -16,5 +17,8 @@ describe('Cosmos DB', () => {
   });
 
   // One database for the suite: every bus uses its own session and fresh event ids.
-  describeResolverEndToEnd('Cosmos DB store (local Cosmos server)', async () => store);
+  describeResolverEndToEnd('Cosmos DB store (local Cosmos server)', {
+    openStore: async () => store,
+    openTransport: onMemoryTransport,
+  });
 });

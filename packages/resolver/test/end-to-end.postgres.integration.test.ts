@@ -5,7 +5,8 @@ import {
   type TemporaryDatabase,
 } from '@nimbus/testing/postgres';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { describeResolverEndToEnd } from './support/end-to-end-scenarios.js';
+import { describeResolverEndToEnd } from '../src/e2e/index.js';
+import { onMemoryTransport } from './support/memory-transport.js';
 import { sqlStoreFactory } from './support/sql-store.js';
 
 const createSqlStore = await sqlStoreFactory('Resolver end to end (PostgreSQL store)');
@@ -32,5 +33,8 @@ describe.runIf(runPg)('PostgreSQL', () => {
   });
 
   // One database for the suite: every bus uses its own session and fresh event ids.
-  describeResolverEndToEnd('PostgreSQL store', async () => store);
+  describeResolverEndToEnd('PostgreSQL store', {
+    openStore: async () => store,
+    openTransport: onMemoryTransport,
+  });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OpenMessageStore } from '@nimbus/message-store';
 import { afterAll, describe } from 'vitest';
-import { describeResolverEndToEnd } from './support/end-to-end-scenarios.js';
+import { describeResolverEndToEnd } from '../src/e2e/index.js';
+import { onMemoryTransport } from './support/memory-transport.js';
 import { sqlStoreFactory } from './support/sql-store.js';
 
 const createSqlStore = await sqlStoreFactory('Resolver end to end (SQLite store)');
@@ -16,14 +17,17 @@ describe.runIf(createSqlStore !== null)('SQLite', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  describeResolverEndToEnd('SQLite store', async () => {
-    const store = await createSqlStore!({
-      dialect: 'sqlite',
-      filename: join(dir, `store-${opened.length}.db`),
-      retentionSweep: false,
-      env: {},
-    });
-    opened.push(store);
-    return store;
+  describeResolverEndToEnd('SQLite store', {
+    openStore: async () => {
+      const store = await createSqlStore!({
+        dialect: 'sqlite',
+        filename: join(dir, `store-${opened.length}.db`),
+        retentionSweep: false,
+        env: {},
+      });
+      opened.push(store);
+      return store;
+    },
+    openTransport: onMemoryTransport,
   });
 });

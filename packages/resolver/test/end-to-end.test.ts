@@ -1,4 +1,8 @@
 import { createMemoryMessageStore } from '@nimbus/message-store';
-import { describeResolverEndToEnd } from './support/end-to-end-scenarios.js';
+import { describeResolverEndToEnd } from '../src/e2e/index.js';
+import { onMemoryTransport } from './support/memory-transport.js';
 
-describeResolverEndToEnd('memory store', async () => createMemoryMessageStore({ env: {} }));
+describeResolverEndToEnd('memory store', {
+  openStore: async () => createMemoryMessageStore({ env: {} }),
+  openTransport: onMemoryTransport,
+});

@@ -7,9 +7,9 @@ import {
 } from '@nimbus/core';
 import { ResolutionStatus, StorageProviderTransientError } from '@nimbus/message-store';
 import { DeadLetterReasons, MAX_THROTTLE_RETRIES, throttleDelayMs } from '@nimbus/resolver';
+import { whileAdvancing } from '@nimbus/testing';
 import { describe, expect, it } from 'vitest';
-import { whileAdvancing } from './support/advance.js';
-import { withFaults } from './support/faulty-store.js';
+import { withFaults } from '../src/e2e/index.js';
 import { createHarness } from './support/harness.js';
 import { eventRequest, responseTo } from './support/messages.js';
 

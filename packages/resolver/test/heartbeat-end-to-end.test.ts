@@ -1,11 +1,12 @@
 import { createMemoryMessageStore, DEFAULT_HEARTBEAT_SETTINGS, HeartbeatStatus } from '@nimbus/message-store';
 import { createHeartbeatScheduler } from '@nimbus/resolver';
 import { expect, it } from 'vitest';
-import { Bus, CONSUMER } from './support/bus.js';
+import { Bus, CONSUMER } from '../src/e2e/index.js';
+import { onMemoryTransport } from './support/memory-transport.js';
 
 it('a scheduled probe is answered by the real engine without the handler and settles the row On', async () => {
   const store = createMemoryMessageStore({ env: {} });
-  const bus = await new Bus(store).start();
+  const bus = await new Bus(store, await onMemoryTransport()).start();
   await store.setHeartbeatSettings({ ...DEFAULT_HEARTBEAT_SETTINGS, enabled: true });
   const scheduler = createHeartbeatScheduler({
     transport: bus.transport,

@@ -1,9 +1,9 @@
 import { MessageType, RESOLVER_INPUT } from '@nimbus/core';
 import { HeartbeatStatus, StorageProviderTransientError } from '@nimbus/message-store';
 import { heartbeatProbe, RESOLVER_SERVICE_ID } from '@nimbus/resolver';
+import { whileAdvancing } from '@nimbus/testing';
 import { describe, expect, it } from 'vitest';
-import { whileAdvancing } from './support/advance.js';
-import { withFaults } from './support/faulty-store.js';
+import { withFaults } from '../src/e2e/index.js';
 import { createHarness, type Harness } from './support/harness.js';
 import { heartbeatAnswer } from './support/heartbeats.js';
 import { eventRequest } from './support/messages.js';

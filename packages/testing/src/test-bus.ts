@@ -1,4 +1,5 @@
 import {
+  type Clock,
   decodeEnvelope,
   type EngineHandlingOptions,
   type Logger,
@@ -10,6 +11,8 @@ import {
   RESOLVER_INPUT,
   RESPONSE_TYPES,
   silentLogger,
+  systemClock,
+  type Transport,
   topologyFromPlatform,
 } from '@nimbus/core';
 import {
@@ -21,7 +24,29 @@ import {
   type Subscriber,
 } from '@nimbus/sdk';
 import { createMemoryTransport } from '@nimbus/transport-memory';
+import {
+  type DeliverAllOptions,
+  type DeliveryReport,
+  type DeliveryTiming,
+  deliverUntilQuiet,
+  deliveryTiming,
+  type InputWorker,
+} from './delivery.js';
 import { RecordingTransport } from './recording-transport.js';
+
+/** A transport to run the bus over instead of the in-memory one, and how it keeps time. */
+export interface TestBusTransport {
+  readonly transport: Transport;
+  /**
+   * The manual clock `transport` reads (the engines get it too), or null when the transport runs on real time:
+   * then the engines use the system clock and `deliverAll({ advanceTime })` waits for scheduled work.
+   */
+  readonly clock: ManualClock | null;
+  /** How long an accept or a receive waits for a message already on its way (default 0; a broker needs more). */
+  readonly waitMs?: number;
+  /** Real time only: how late scheduled work may become visible after its due time (default 50 ms). */
+  readonly scheduleLagMs?: number;
+}
 
 export interface TestBusOptions {
   readonly platform: Platform;
@@ -31,6 +56,11 @@ export interface TestBusOptions {
   /** Forwarded to the in-memory transport (e.g. a small `maxBatchBytes`). */
   readonly maxBatchBytes?: number;
   readonly maxDeliveryCount?: number;
+  /**
+   * Runs the bus over this transport (the bus applies the platform's topology and closes it on `close()`);
+   * `startTime`, `maxBatchBytes` and `maxDeliveryCount` then do not apply.
+   */
+  readonly transport?: TestBusTransport;
 }
 
 export interface TestEndpointOptions extends EngineHandlingOptions {
@@ -43,48 +73,48 @@ export interface TestEndpointOptions extends EngineHandlingOptions {
   readonly inbox?: EndpointInbox;
 }
 
-export interface DeliverAllOptions {
-  /** Move the clock to each scheduled retry/publish when nothing else is left (default false). */
-  readonly advanceTime?: boolean;
-  /** Safety bound on accept rounds (default 10 000). */
-  readonly maxRounds?: number;
-}
-
-export interface DeliveryReport {
-  /** Messages handed to endpoint engines (replays inside a session are not counted separately). */
-  readonly delivered: number;
-  /** How far the clock was moved, in ms. */
-  readonly advancedMs: number;
-}
-
 /**
- * The real subscriber pipeline over the in-memory transport, driven step by step: publish, then
+ * The real subscriber pipeline over the in-memory transport (or `options.transport`), driven step by step: publish, then
  * `deliverAll()` runs every endpoint until nothing is left; what reached the Resolver is recorded so tests
  * can assert on outcomes (Completed, Failed, Skipped …) as well as on handler side effects.
  */
 export class TestBus {
   readonly platform: Platform;
-  readonly clock: ManualClock;
+  /** The clock the engines read: a manual clock (the in-memory transport's), or the system clock on real time. */
+  readonly clock: Clock;
   readonly transport: RecordingTransport;
   readonly operator: OperatorClient;
   /** Every message that reached the Resolver input, in arrival order. */
   readonly resolverLog: MessageEnvelope[] = [];
   readonly #engines = new Map<string, MessageEngine>();
   readonly #logger: Logger;
+  readonly #timing: DeliveryTiming;
   #ready: Promise<unknown>;
 
   constructor(options: TestBusOptions) {
     this.platform = options.platform;
-    this.clock = new ManualClock(options.startTime ?? Date.UTC(2026, 0, 1));
+    const given = options.transport ?? {
+      transport: null,
+      clock: new ManualClock(options.startTime ?? Date.UTC(2026, 0, 1)),
+    };
+    this.clock = given.clock ?? systemClock;
+    this.#timing = deliveryTiming(given);
     this.#logger = options.logger ?? silentLogger;
-    const memory = createMemoryTransport({
-      clock: this.clock,
-      ...(options.maxBatchBytes ? { maxBatchBytes: options.maxBatchBytes } : {}),
-      ...(options.maxDeliveryCount ? { maxDeliveryCount: options.maxDeliveryCount } : {}),
-    });
-    this.transport = new RecordingTransport(memory);
+    const inner =
+      given.transport ??
+      createMemoryTransport({
+        clock: this.clock,
+        ...(options.maxBatchBytes ? { maxBatchBytes: options.maxBatchBytes } : {}),
+        ...(options.maxDeliveryCount ? { maxDeliveryCount: options.maxDeliveryCount } : {}),
+      });
+    this.transport = new RecordingTransport(inner);
     this.operator = new OperatorClient(this.transport);
     this.#ready = this.transport.applyTopology(topologyFromPlatform(options.platform));
+  }
+
+  /** Resolves once the platform's topology is applied (await it before publishing over a remote transport). */
+  async ready(): Promise<void> {
+    await this.#ready;
   }
 
   /** Runs an endpoint's engine over its input with the given subscriber and policies. */
@@ -127,53 +157,19 @@ export class TestBus {
   /** Delivers until every input is empty; with `advanceTime`, also runs scheduled retries as they fall due. */
   async deliverAll(options: DeliverAllOptions = {}): Promise<DeliveryReport> {
     await this.#ready;
-    const started = this.clock.now();
-    const maxRounds = options.maxRounds ?? 10_000;
-    let delivered = 0;
-    for (let round = 0; round < maxRounds; round++) {
-      const handled = await this.#drainOnce();
-      delivered += handled;
-      if (handled > 0) continue;
-      const [next] = options.advanceTime ? this.transport.pendingDueTimes(this.clock.now()) : [];
-      if (next === undefined) return { delivered, advancedMs: this.clock.now() - started };
-      this.clock.set(next);
-    }
-    throw new Error(
-      `deliverAll: still busy after ${maxRounds} rounds; is a handler failing transiently forever?`,
-    );
-  }
-
-  async #drainOnce(): Promise<number> {
-    let handled = 0;
-    for (const [input, engine] of this.#engines) handled += await this.#drainInput(input, engine);
-    handled += await this.#drainInput(RESOLVER_INPUT, null);
-    return handled;
-  }
-
-  async #drainInput(input: string, engine: MessageEngine | null): Promise<number> {
-    let handled = 0;
-    for (;;) {
-      const session = await this.transport.acceptSession(input, { waitMs: 0 });
-      if (session === null) return handled;
-      try {
-        await engine?.onSessionAccepted(session);
-        for (;;) {
-          const messages = await session.receive(50, 0);
-          if (messages.length === 0) break;
-          for (const message of messages) {
-            handled += 1;
-            if (engine) {
-              await engine.handleMessage(session, message);
-            } else {
-              this.resolverLog.push(decodeEnvelope(message));
-              await session.complete(message);
-            }
-          }
-        }
-      } finally {
-        await session.release();
-      }
-    }
+    const workers: InputWorker[] = [...this.#engines].map(([input, engine]) => ({
+      input,
+      onSessionAccepted: (session) => engine.onSessionAccepted(session),
+      handleMessage: (session, message) => engine.handleMessage(session, message),
+    }));
+    workers.push({
+      input: RESOLVER_INPUT,
+      handleMessage: async (session, message) => {
+        this.resolverLog.push(decodeEnvelope(message));
+        await session.complete(message);
+      },
+    });
+    return deliverUntilQuiet(this.transport, workers, this.#timing, options);
   }
 
   /** Responses the Resolver received, optionally of one type and/or for one event. */

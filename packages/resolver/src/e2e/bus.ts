@@ -11,13 +11,21 @@ import {
   PermanentFailureError,
   RESOLVER_INPUT,
   RetryPolicy,
-  type SessionMessageHandler,
   silentLogger,
+  systemClock,
   uuidv7,
 } from '@nimbus/core';
 import { InProcessStateChangeNotifier, type StateChange } from '@nimbus/message-store';
-import { ResolverHandler, type ResolverStore } from '@nimbus/resolver';
-import { createMemoryTransport, type MemoryTransport } from '@nimbus/transport-memory';
+import {
+  type DeliveryTiming,
+  deliverUntilQuiet,
+  deliveryTiming,
+  type InputWorker,
+  RecordingTransport,
+} from '@nimbus/testing';
+import type { EndToEndFixture } from '@nimbus/testing/e2e';
+import { ResolverHandler } from '../resolver-handler.js';
+import type { ResolverStore } from '../resolver-store.js';
 
 export const CUSTOMER_CHANGED = 'Crm.CustomerChanged';
 export const PRODUCER = 'Crm';
@@ -35,8 +43,12 @@ export interface Payload {
  * Resolver projects everything into `store`. `pump()` runs every input until nothing is left to do.
  */
 export class Bus {
-  readonly clock = new ManualClock(Date.UTC(2026, 5, 1, 8));
-  readonly transport: MemoryTransport = createMemoryTransport({ clock: this.clock });
+  /**
+   * The Resolver's clock: the transport's manual clock, or on real time one of its own starting now, so a
+   * test can move through the Resolver's in-place store back-off (the engine then reads the system clock).
+   */
+  readonly clock: ManualClock;
+  readonly transport: RecordingTransport;
   readonly changes: StateChange[] = [];
   /** Payload ids in the order Billing's handler saw them. */
   readonly handled: string[] = [];
@@ -49,8 +61,15 @@ export class Bus {
   readonly session = `customer-${uuidv7()}`;
   readonly #engine: MessageEngine;
   readonly #attempts = new Map<string, number>();
+  readonly #timing: DeliveryTiming;
 
-  constructor(readonly store: ResolverStore) {
+  constructor(
+    readonly store: ResolverStore,
+    readonly fixture: EndToEndFixture,
+  ) {
+    this.clock = fixture.clock ?? new ManualClock(Date.now());
+    this.transport = new RecordingTransport(fixture.transport);
+    this.#timing = deliveryTiming(fixture);
     const notifier = new InProcessStateChangeNotifier();
     notifier.subscribe((change) => {
       this.changes.push(change);
@@ -95,7 +114,7 @@ export class Bus {
     this.#engine = new MessageEngine({
       endpointId: CONSUMER,
       handler,
-      clock: this.clock,
+      clock: fixture.clock ?? systemClock,
       logger: silentLogger,
       retryPolicies: {
         retryPolicyFor: () => new RetryPolicy({ maxRetries: 2, baseDelayMs: 1_000 }),
@@ -149,34 +168,26 @@ export class Bus {
     await this.transport.publish([{ source: CONSUMER, messages: [encodeEnvelope(envelope)] }]);
   }
 
-  /** Runs Billing's input and the Resolver input until a full pass handles nothing. */
-  async pump(): Promise<void> {
-    for (let pass = 0; pass < 100; pass++) {
-      const handled =
-        (await this.#run(CONSUMER, this.#engine)) + (await this.#run(RESOLVER_INPUT, this.resolver));
-      if (handled === 0) return;
-    }
-    throw new Error('the bus did not settle within 100 passes');
+  /** Lets `ms` pass for the bus: moves its manual clock, or waits in real time. */
+  async elapse(ms: number): Promise<void> {
+    if (this.fixture.clock) this.fixture.clock.advance(ms);
+    else await new Promise((resolve) => setTimeout(resolve, ms));
   }
 
-  async #run(input: string, handler: SessionMessageHandler): Promise<number> {
-    let handled = 0;
-    for (;;) {
-      const session = await this.transport.acceptSession(input, { waitMs: 0 });
-      if (!session) return handled;
-      try {
-        await handler.onSessionAccepted?.(session);
-        for (;;) {
-          const batch = await session.receive(20, 0);
-          if (batch.length === 0) break;
-          for (const message of batch) {
-            await handler.handleMessage(session, message);
-            handled += 1;
-          }
-        }
-      } finally {
-        await session.release();
-      }
-    }
+  /** Runs Billing's input and the Resolver input until a full pass handles nothing. */
+  async pump(): Promise<void> {
+    const engine = this.#engine;
+    const workers: InputWorker[] = [
+      {
+        input: CONSUMER,
+        onSessionAccepted: (session) => engine.onSessionAccepted(session),
+        handleMessage: (session, message) => engine.handleMessage(session, message),
+      },
+      {
+        input: RESOLVER_INPUT,
+        handleMessage: (session, message) => this.resolver.handleMessage(session, message),
+      },
+    ];
+    await deliverUntilQuiet(this.transport, workers, this.#timing, { maxRounds: 100 });
   }
 }

@@ -6,17 +6,40 @@ import {
   StorageProviderTransientError,
   type UnresolvedEvent,
 } from '@nimbus/message-store';
-import { describe, expect, it } from 'vitest';
-import { whileAdvancing } from './advance.js';
+import { whileAdvancing } from '@nimbus/testing';
+import type { EndToEndFixture, EndToEndTransportFactory } from '@nimbus/testing/e2e';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Bus, CONSUMER, type Payload } from './bus.js';
 import { withFaults } from './faulty-store.js';
 
-/** The scenarios every store provider must pass with the real engine and the Resolver on the memory transport. */
-export function describeResolverEndToEnd(name: string, openStore: () => Promise<OpenMessageStore>) {
+export interface ResolverEndToEndOptions {
+  /** The store the Resolver projects into; buses may share one (each uses its own session and fresh ids). */
+  readonly openStore: () => Promise<OpenMessageStore>;
+  /** A fresh, empty transport per case, as for the engine suite (`@nimbus/testing/e2e`). */
+  readonly openTransport: EndToEndTransportFactory;
+}
+
+/**
+ * The scenarios every store provider and every transport must pass with the real engine and the Resolver:
+ * registered as `Resolver end to end (name)`. The caller opens and closes its stores; the suite closes each
+ * case's transport and runs its cleanup.
+ */
+export function describeResolverEndToEnd(name: string, options: ResolverEndToEndOptions) {
   describe(`Resolver end to end (${name})`, () => {
+    const opened: EndToEndFixture[] = [];
+
+    afterEach(async () => {
+      for (const fixture of opened.splice(0)) {
+        await fixture.transport.close();
+        await fixture.cleanup();
+      }
+    });
+
     async function bus(wrap?: (store: OpenMessageStore) => OpenMessageStore) {
-      const store = await openStore();
-      return new Bus(wrap ? wrap(store) : store).start();
+      const store = await options.openStore();
+      const fixture = await options.openTransport();
+      opened.push(fixture);
+      return new Bus(wrap ? wrap(store) : store, fixture).start();
     }
 
     async function rowOf(b: Bus, id: string): Promise<UnresolvedEvent> {
@@ -110,7 +133,7 @@ export function describeResolverEndToEnd(name: string, openStore: () => Promise<
       await b.publish({ id: 'a', mode: 'flaky' });
       await b.pump();
       expect((await rowOf(b, 'a')).resolutionStatus).toBe(ResolutionStatus.Failed);
-      b.clock.advance(1_000);
+      await b.elapse(1_000);
       await b.pump();
       expect((await rowOf(b, 'a')).resolutionStatus).toBe(ResolutionStatus.Completed);
       expect(b.handled).toEqual(['a', 'a']);
