@@ -79,10 +79,12 @@ export type {
 } from './entities/filters.js';
 export {
   DEFAULT_HEARTBEAT_SETTINGS,
+  DEFAULT_MISSED_BEATS_UNTIL_OFF,
   type Heartbeat,
   type HeartbeatGap,
   type HeartbeatOverviewItem,
   type HeartbeatSettings,
+  type HeartbeatSettingsUpdate,
   type HeartbeatUptimeDay,
   heartbeatGapId,
   type ServiceHealth,

@@ -6,6 +6,7 @@ import {
   type Heartbeat,
   type HeartbeatOverviewItem,
   type HeartbeatSettings,
+  type HeartbeatSettingsUpdate,
   HeartbeatStatus,
   InvalidStoreArgumentError,
 } from '@nimbus/message-store';
@@ -156,7 +157,7 @@ export class CosmosEndpointMetadataStore implements EndpointMetadataStore {
     return (await readHeartbeatSettings(this.#settings)).settings;
   }
 
-  async setHeartbeatSettings(incoming: HeartbeatSettings): Promise<boolean> {
+  async setHeartbeatSettings(incoming: HeartbeatSettingsUpdate): Promise<boolean> {
     await this.#settings.update(HEARTBEAT_SETTINGS_ID, (body) => {
       const current = body === null ? DEFAULT_HEARTBEAT_SETTINGS : settingsOf(body);
       return toStored({
@@ -166,6 +167,7 @@ export class CosmosEndpointMetadataStore implements EndpointMetadataStore {
         timeoutSeconds: incoming.timeoutSeconds,
         lastSentAtUtc: incoming.lastSentAtUtc ?? current.lastSentAtUtc,
         lastHeartbeatFoldAtUtc: incoming.lastHeartbeatFoldAtUtc ?? current.lastHeartbeatFoldAtUtc,
+        missedBeatsUntilOff: incoming.missedBeatsUntilOff ?? current.missedBeatsUntilOff,
       }) as Body;
     });
     return true;
