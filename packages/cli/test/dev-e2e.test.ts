@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertCliBuilt, CliDaemon, eventually, runCli } from './support/cli-process.js';
+import { assertCliBuilt, CliDaemon, eventually, runCli, runWithClosedStdout } from './support/cli-process.js';
 
 interface BlockedSession {
   sessionId: string;
@@ -72,6 +72,13 @@ describe('nimbus dev (compiled bin, SQLite under a temp data dir)', () => {
       `/api/endpoints/Erp/events/${blocked.blockingEventId}`,
     );
     expect(JSON.stringify(failed)).toContain('not a valid VAT number');
+    // The terminal shows the failure too: which endpoint, which session, which event, and why.
+    const line = await dev.waitFor(
+      /^blocked: endpoint Erp, session C-2001, event (\S+) Failed: (.+)$/m,
+      10_000,
+    );
+    expect(line[1]).toBe(blocked.blockingEventId);
+    expect(line[2]).toContain('not a valid VAT number');
     expect(dev.stdout).not.toContain('Erp applied customer C-2001');
 
     const resubmit = await runCli([
@@ -122,6 +129,17 @@ describe('nimbus dev (compiled bin, SQLite under a temp data dir)', () => {
       audits: { auditorName: string; auditType: string; comment: string }[];
     };
     expect(detail.event.resolutionStatus).toBe('Completed');
+    // `nimbus events show … | head`: the reader goes away before the output is written; no EPIPE trace.
+    const piped = await runWithClosedStdout([
+      'events',
+      'show',
+      'Erp',
+      blocked.blockingEventId,
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(piped.stderr).not.toMatch(/EPIPE|Error/);
+    expect(piped.code).toBe(0);
     expect(detail.audits).toEqual([
       expect.objectContaining({
         auditType: 'ResubmitWithChanges',

@@ -76,10 +76,16 @@ export {
   serviceReadiness,
 } from './lifecycle/readiness.js';
 export {
+  isServiceLifecycle,
   LifecycleRunner,
+  type LifecycleRunnerOptions,
   type LifecycleState,
+  type LifecycleSteps,
+  RunnerLifecycle,
   type ServiceLifecycle,
+  type StopContext,
   type StopOptions,
+  whenAborted,
 } from './lifecycle/service-lifecycle.js';
 export { childLogger, consoleLogger, type Logger, silentLogger } from './logger.js';
 export type { LifecycleContext, LifecycleObserver } from './pipeline/lifecycle.js';

@@ -135,12 +135,11 @@ export async function createCosmosMessageStore(
   ]);
 }
 
-/** The composed store plus what only the Cosmos provider knows. `close` releases once. */
+/** The composed store plus what only the Cosmos provider knows; `stop`/`close` release once. */
 class CosmosComposedStore extends ComposedMessageStore implements CosmosMessageStore {
   readonly capabilities = COSMOS_STORE_CAPABILITIES;
   readonly databaseId: string;
   readonly retention: RetentionOptions;
-  #closing: Promise<void> | null = null;
 
   constructor(
     slices: MessageStoreSlices,
@@ -150,11 +149,6 @@ class CosmosComposedStore extends ComposedMessageStore implements CosmosMessageS
     super(COSMOS_PROVIDER_NAME, slices, release);
     this.databaseId = details.databaseId;
     this.retention = details.retention;
-  }
-
-  override close(): Promise<void> {
-    this.#closing ??= super.close();
-    return this.#closing;
   }
 }
 

@@ -1,4 +1,12 @@
-import { type Clock, consoleLogger, type Logger, type Readiness, systemClock } from '@nimbus/core';
+import {
+  type Clock,
+  consoleLogger,
+  type Logger,
+  type Readiness,
+  type StopContext,
+  systemClock,
+  whenAborted,
+} from '@nimbus/core';
 import {
   ComposedMessageStore,
   decorateStore,
@@ -62,17 +70,16 @@ export const SQL_STORE_CAPABILITIES: StorageProviderCapabilities = Object.freeze
   supportsCrossAccountCopy: false,
 });
 
-/** The composed SQL store plus what only the SQL provider knows. `close` releases once. */
+/** The composed SQL store plus what only the SQL provider knows; `stop`/`close` release once. */
 class SqlComposedStore extends ComposedMessageStore implements SqlMessageStore {
   readonly capabilities = SQL_STORE_CAPABILITIES;
   readonly dialect: SqlDialectName;
   readonly migrations: MigrationRunResult;
-  #closing: Promise<void> | null = null;
 
   constructor(
     providerName: string,
     slices: MessageStoreSlices,
-    release: () => Promise<void>,
+    release: (context: StopContext) => Promise<void>,
     private readonly details: {
       dialect: SqlDialectName;
       migrations: MigrationRunResult;
@@ -86,11 +93,6 @@ class SqlComposedStore extends ComposedMessageStore implements SqlMessageStore {
 
   checkReadiness(): Promise<Readiness> {
     return this.details.checkReadiness();
-  }
-
-  override close(): Promise<void> {
-    this.#closing ??= super.close();
-    return this.#closing;
   }
 }
 
@@ -136,8 +138,8 @@ export async function createSqlMessageStore(options: SqlMessageStoreOptions = {}
   const composed = new SqlComposedStore(
     providerName,
     sqlStoreSlices(context, sweepOptions?.batchSize ?? DEFAULT_SWEEP_BATCH_SIZE),
-    async () => {
-      await sweeper?.stop();
+    async ({ signal }) => {
+      await Promise.race([sweeper?.stop(), whenAborted(signal)]);
       await dialect.destroy();
     },
     {

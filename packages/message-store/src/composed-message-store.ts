@@ -1,3 +1,4 @@
+import { LifecycleRunner, RunnerLifecycle, type StopContext } from '@nimbus/core';
 import type { EndpointMetadataStore } from './contracts/endpoint-metadata-store.js';
 import type { HeartbeatHistoryStore } from './contracts/heartbeat-history-store.js';
 import type {
@@ -15,6 +16,7 @@ import type { MetricsStore } from './contracts/metrics-store.js';
 import type { OpenMessageStore } from './contracts/nimbus-message-store.js';
 import type { ServiceHealthStore } from './contracts/service-health-store.js';
 import type { SubscriptionStore } from './contracts/subscription-store.js';
+import { MessageStoreError, MessageStoreErrorCode } from './errors.js';
 
 /** One implementation per contract slice; a provider builds each as a class or object. */
 export interface MessageStoreSlices {
@@ -37,17 +39,32 @@ export interface MessageStoreSlices {
 /**
  * The aggregate store: every contract method delegates, by name, to the slice that implements it (no
  * method copying or spreading, so each call site resolves to one place). Providers hand this out,
- * usually behind their decorator chain (`decorateStore`).
+ * usually behind their decorator chain (`decorateStore`). It is opened by its provider (`running`); after
+ * `stop()` (or `close()`) every contract call fails with `MessageStoreError` `Closed`.
  */
-export class ComposedMessageStore implements OpenMessageStore {
+export class ComposedMessageStore extends RunnerLifecycle implements OpenMessageStore {
+  // Not `#private`: the decorator chain is a Proxy, and getters read through it see the Proxy as `this`.
+  protected readonly lifecycle: LifecycleRunner;
+
   constructor(
     readonly providerName: string,
-    protected readonly slices: MessageStoreSlices,
-    private readonly release: () => Promise<void> = async () => {},
-  ) {}
+    private readonly openSlices: MessageStoreSlices,
+    release: (context: StopContext) => Promise<void> = async () => {},
+  ) {
+    super();
+    this.lifecycle = new LifecycleRunner(
+      { stop: release },
+      {
+        name: `the ${providerName} message store`,
+        closedError: (message) => new MessageStoreError(MessageStoreErrorCode.Closed, message),
+      },
+    );
+  }
 
-  close(): Promise<void> {
-    return this.release();
+  /** What every contract call goes through: the slices while the store runs, the `Closed` error after. */
+  protected get slices(): MessageStoreSlices {
+    this.lifecycle.assertUsable();
+    return this.openSlices;
   }
 
   writeStatus(...args: Parameters<TrackingStatusWrites['writeStatus']>) {

@@ -9,6 +9,7 @@ export const MessageStoreErrorCode = {
   ReservedEndpointId: NimBusErrorCode.ReservedEndpointId,
   InvalidOption: NimBusErrorCode.InvalidOption,
   ProviderRegistration: NimBusErrorCode.ProviderRegistration,
+  Closed: NimBusErrorCode.Closed,
 } as const;
 export type MessageStoreErrorCode = (typeof MessageStoreErrorCode)[keyof typeof MessageStoreErrorCode];
 

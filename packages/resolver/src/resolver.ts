@@ -125,7 +125,7 @@ export function createResolver(args: CreateResolverArgs): Resolver {
     },
     get state(): LifecycleState {
       const state = processor.state;
-      return state === 'stopped' ? (started ? 'stopped' : 'idle') : state;
+      return state === 'stopped' ? (started ? 'stopped' : 'created') : state;
     },
     get running() {
       return processor.running;

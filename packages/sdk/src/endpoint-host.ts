@@ -123,10 +123,10 @@ export class EndpointHost implements ServiceLifecycle {
     });
   }
 
-  /** `idle` before the first start; then the processor's state. */
+  /** `created` before the first start; then the processor's state. */
   get state(): LifecycleState {
     const state = this.processor.state;
-    if (state === 'stopped') return this.#started ? 'stopped' : 'idle';
+    if (state === 'stopped') return this.#started ? 'stopped' : 'created';
     return state;
   }
 

@@ -4,9 +4,11 @@ import {
   type AcceptOptions,
   assertPublishBatchSize,
   type DeadLetteredMessage,
+  LifecycleRunner,
   type PeekedMessage,
   type PublishRequest,
   type PurgeTarget,
+  RunnerLifecycle,
   type ScheduleHandle,
   type SessionHandle,
   type Topology,
@@ -17,6 +19,7 @@ import {
   TransportError,
   TransportErrorCode,
   type TransportMessage,
+  whenAborted,
 } from '@nimbus/core';
 import Long from 'long';
 import { acceptNamed, acceptNext } from './accept.js';
@@ -56,8 +59,12 @@ function clients(options: ServiceBusTransportOptions, timeoutInMs: number, accep
   };
 }
 
-/** The NimBus transport on Azure Service Bus; see docs/transport-azure-service-bus.md for the mapping and its limits. */
-export class ServiceBusTransport implements Transport {
+/**
+ * The NimBus transport on Azure Service Bus; see docs/transport-azure-service-bus.md for the mapping and its limits.
+ * Usable from construction (`running`; connections open on first use). `stop({ timeoutMs })`: later calls fail
+ * with `Closed`, held sessions are released (for at most `timeoutMs`), then the clients close.
+ */
+export class ServiceBusTransport extends RunnerLifecycle implements Transport {
   readonly name = 'servicebus';
   readonly capabilities: TransportCapabilities;
   readonly #client: ServiceBusClient;
@@ -68,9 +75,16 @@ export class ServiceBusTransport implements Transport {
   readonly #views: OperatorViews;
   readonly #sessions = new Set<ServiceBusSessionHandle>();
   #topology: Promise<Topology> | null = null;
-  #closed = false;
+  protected readonly lifecycle = new LifecycleRunner(
+    { stop: ({ signal }) => this.#release(signal) },
+    {
+      name: 'the Service Bus transport',
+      closedError: (m) => new TransportError(TransportErrorCode.Closed, m),
+    },
+  );
 
   constructor(options: ServiceBusTransportOptions) {
+    super();
     const lockDurationMs = options.lockDurationMs ?? DEFAULT_OPTIONS.lockDurationMs;
     const maxDeliveryCount = options.maxDeliveryCount ?? DEFAULT_OPTIONS.maxDeliveryCount;
     if (!Number.isInteger(lockDurationMs) || lockDurationMs < 100) {
@@ -106,25 +120,25 @@ export class ServiceBusTransport implements Transport {
   }
 
   async applyTopology(topology: Topology): Promise<TopologyChanges> {
-    this.#assertOpen();
+    this.#assertOpen('applyTopology');
     const changes = await applyTopology(this.#admin, topology, this.capabilities);
     this.#topology = Promise.resolve(topology);
     return changes;
   }
 
   async getTopology(): Promise<Topology> {
-    this.#assertOpen();
+    this.#assertOpen('getTopology');
     return this.#refreshTopology();
   }
 
   async publish(requests: readonly PublishRequest[]): Promise<void> {
-    this.#assertOpen();
+    this.#assertOpen('publish');
     assertPublishBatchSize(requests, this.capabilities.maxBatchBytes);
     await this.#publisher.send(await this.#publisher.plan(requests));
   }
 
   async schedule(source: string, message: TransportMessage, at: Date): Promise<ScheduleHandle> {
-    this.#assertOpen();
+    this.#assertOpen('schedule');
     if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
       throw new TransportError(TransportErrorCode.InvalidArgument, 'schedule: at must be a valid Date');
     }
@@ -140,7 +154,7 @@ export class ServiceBusTransport implements Transport {
   }
 
   async cancelScheduled(handle: ScheduleHandle): Promise<void> {
-    this.#assertOpen();
+    this.#assertOpen('cancelScheduled');
     let handles: [string, string][];
     try {
       handles = JSON.parse(handle.id) as [string, string][];
@@ -159,7 +173,7 @@ export class ServiceBusTransport implements Transport {
   }
 
   async acceptSession(input: string, options: AcceptOptions): Promise<SessionHandle | null> {
-    this.#assertOpen();
+    this.#assertOpen('acceptSession');
     if (!(options.waitMs >= 0))
       throw new RangeError(`acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`);
     await this.#assertInput(input);
@@ -189,39 +203,38 @@ export class ServiceBusTransport implements Transport {
     input: string,
     options: { readonly max?: number; readonly sessionId?: string } = {},
   ): Promise<PeekedMessage[]> {
-    this.#assertOpen();
+    this.#assertOpen('peek');
     await this.#assertInput(input);
     return this.#views.peek(input, options.max ?? 100, options.sessionId);
   }
 
   async counts(input: string): Promise<TransportCounts> {
-    this.#assertOpen();
+    this.#assertOpen('counts');
     await this.#assertInput(input);
     return this.#views.counts(input);
   }
 
   async peekDeadLetters(input: string, max = 100): Promise<DeadLetteredMessage[]> {
-    this.#assertOpen();
+    this.#assertOpen('peekDeadLetters');
     await this.#assertInput(input);
     return this.#views.peekDeadLetters(input, max);
   }
 
   async requeueDeadLetters(input: string, ids?: readonly string[]): Promise<number> {
-    this.#assertOpen();
+    this.#assertOpen('requeueDeadLetters');
     await this.#assertInput(input);
     return this.#views.requeue(input, ids);
   }
 
   async purge(input: string, target: PurgeTarget): Promise<number> {
-    this.#assertOpen();
+    this.#assertOpen('purge');
     await this.#assertInput(input);
     return this.#views.purge(input, target);
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await Promise.all([...this.#sessions].map((s) => s.release()));
+  async #release(deadline: AbortSignal): Promise<void> {
+    const releases = Promise.all([...this.#sessions].map((s) => s.release()));
+    await Promise.race([releases, whenAborted(deadline)]);
     await this.#publisher.close();
     await this.#views.close();
     await this.#client.close();
@@ -247,9 +260,8 @@ export class ServiceBusTransport implements Transport {
     throw new TransportError(TransportErrorCode.EntityNotFound, `input '${input}' does not exist`);
   }
 
-  #assertOpen(): void {
-    if (this.#closed)
-      throw new TransportError(TransportErrorCode.Closed, 'the Service Bus transport is closed');
+  #assertOpen(operation: string): void {
+    this.lifecycle.assertUsable(operation);
   }
 }
 

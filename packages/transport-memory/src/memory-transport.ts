@@ -2,9 +2,11 @@ import {
   type AcceptOptions,
   type Clock,
   type DeadLetteredMessage,
+  LifecycleRunner,
   type PeekedMessage,
   type PublishRequest,
   type PurgeTarget,
+  RunnerLifecycle,
   type ScheduleHandle,
   type SessionHandle,
   systemClock,
@@ -33,13 +35,21 @@ export interface MemoryTransportOptions {
 
 const DEFAULTS = { lockDurationMs: 30_000, maxDeliveryCount: 10, maxBatchBytes: 256 * 1024 } as const;
 
-/** An in-process transport with Service Bus session semantics; for tests, `nimbus dev` and examples. */
-export class MemoryTransport implements Transport {
+/**
+ * An in-process transport with Service Bus session semantics; for tests, `nimbus dev` and examples. Usable from
+ * construction (`running`); `stop()` wakes every waiting accept with `Closed`, and later calls fail with `Closed`.
+ */
+export class MemoryTransport extends RunnerLifecycle implements Transport {
   readonly name = 'memory';
   readonly capabilities: TransportCapabilities;
   readonly #core: MemoryCore;
+  protected readonly lifecycle = new LifecycleRunner(
+    { stop: async () => this.#core.close() },
+    { name: 'the memory transport', closedError: (m) => new TransportError(TransportErrorCode.Closed, m) },
+  );
 
   constructor(options: MemoryTransportOptions = {}) {
+    super();
     const lockDurationMs = positiveInteger(
       'lockDurationMs',
       options.lockDurationMs ?? DEFAULTS.lockDurationMs,
@@ -148,14 +158,6 @@ export class MemoryTransport implements Transport {
   async purge(input: string, target: PurgeTarget): Promise<number> {
     this.#core.assertOpen();
     return this.#core.views.purge(input, target);
-  }
-
-  async close(): Promise<void> {
-    this.#core.close();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
   }
 }
 

@@ -3,11 +3,13 @@ import {
   assertPublishBatchSize,
   consoleLogger,
   type DeadLetteredMessage,
+  LifecycleRunner,
   type PeekedMessage,
   type PublishRequest,
   type PurgeTarget,
   probeReadiness,
   type Readiness,
+  RunnerLifecycle,
   type ScheduleHandle,
   type SessionHandle,
   type Topology,
@@ -19,6 +21,7 @@ import {
   TransportErrorCode,
   type TransportMessage,
   uuidv7,
+  whenAborted,
 } from '@nimbus/core';
 import { describeDriverError, ReconnectingPgListener } from '@nimbus/sql';
 import { sweepIdleSessionRows } from './idle-sessions.js';
@@ -37,15 +40,24 @@ const FOLLOWER_POLL_FACTOR = 10;
 /** Bounds one sweep call, so a huge backlog of idle rows is worked off over several intervals. */
 const MAX_SWEEP_BATCHES = 20;
 
-/** The durable transport over SQLite (one machine, many processes) or PostgreSQL (many machines). */
-export class SqlTransport implements Transport {
+/**
+ * The durable transport over SQLite (one machine, many processes) or PostgreSQL (many machines). Opened by
+ * `createSqlTransport` (`running`). `stop({ timeoutMs })`: later calls fail with `Closed`, an idle-session sweep in
+ * progress may finish (at most `timeoutMs`), then the LISTEN connection and the database are closed.
+ */
+export class SqlTransport extends RunnerLifecycle implements Transport {
   readonly name: string;
   readonly capabilities: TransportCapabilities;
+  protected readonly lifecycle = new LifecycleRunner(
+    { stop: ({ signal }) => this.#release(signal) },
+    { name: 'the SQL transport', closedError: (m) => new TransportError(TransportErrorCode.Closed, m) },
+  );
 
   private constructor(
     private readonly core: SqlCore,
     private readonly listener: ReconnectingPgListener | null,
   ) {
+    super();
     this.name = `sql-${core.db.dialect}`;
     const { options } = core;
     this.capabilities = {
@@ -64,7 +76,7 @@ export class SqlTransport implements Transport {
    * the transport polls and stays correct.
    */
   checkReadiness(): Promise<Readiness> {
-    if (this.#closing) return Promise.resolve({ ready: false, reason: 'SQL transport: closed' });
+    if (this.state !== 'running') return Promise.resolve({ ready: false, reason: 'SQL transport: closed' });
     return probeReadiness(`SQL transport (${this.core.db.dialect})`, () => this.core.db.all('SELECT 1'), {
       describeError: describeDriverError,
     });
@@ -285,23 +297,13 @@ export class SqlTransport implements Transport {
     return purge(this.core, input, target);
   }
 
-  async close(): Promise<void> {
-    if (this.#closing) return this.#closing;
+  async #release(deadline: AbortSignal): Promise<void> {
     if (this.#sweepTimer) clearInterval(this.#sweepTimer);
     const sweeping = this.#sweeping;
     this.core.markClosed();
-    this.#closing = (async () => {
-      await sweeping; // never rejects: failures were logged
-      await this.listener?.stop();
-      await this.core.db.close();
-    })();
-    return this.#closing;
-  }
-
-  #closing: Promise<void> | null = null;
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
+    await Promise.race([sweeping, whenAborted(deadline)]); // the sweep never rejects: failures were logged
+    await this.listener?.stop();
+    await this.core.db.close();
   }
 }
 

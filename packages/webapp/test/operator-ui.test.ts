@@ -147,7 +147,11 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
 
     await page.click('a:text-is("← Erp")');
     await page.locator('[data-testid=blocked-sessions] td.empty').waitFor(WAIT);
-    await page.locator('[data-testid=events] td.empty').waitFor(WAIT);
+    // Healthy now: the list shows the session's completed events instead of looking empty.
+    await page
+      .locator('[data-testid=events-filter-hint]', { hasText: 'Nothing needs attention on Erp' })
+      .waitFor(WAIT);
+    await expect.poll(() => statusesOf(rows), WAIT).toEqual(['Completed', 'Completed', 'Completed']);
     expect(await page.evaluate(() => (globalThis as unknown as { noReload?: boolean }).noReload)).toBe(true);
   }, 90_000);
 
@@ -181,7 +185,7 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
     // The selection survived the update, and the bulk action sends exactly the selected row.
     await page.locator('button:text-is("Skip selected (1)")').waitFor(WAIT);
     await page.click('button:text-is("Skip selected (1)")');
-    await page.locator('.notice', { hasText: 'skip started for 1 event(s)' }).waitFor(WAIT);
+    await page.locator('.notice', { hasText: 'Skip started for 1 event;' }).waitFor(WAIT);
 
     // A comment on an event shows up in its details without a reload.
     const commented = seeded[10]!;

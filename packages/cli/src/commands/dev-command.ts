@@ -63,6 +63,7 @@ export function devCommand(print: (line: string) => void): Command {
       print,
       environment: 'dev',
       enableHeartbeatsWhenUnconfigured: true,
+      printBlockedSessions: true,
       drainTimeoutMs: drainTimeoutFrom(options.drainTimeout),
       localCosmosWhenUnconfigured: true,
       localServiceBusWhenUnconfigured: true,

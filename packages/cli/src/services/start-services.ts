@@ -12,6 +12,7 @@ import type { NimbusConfig } from '../config.js';
 import { CliError } from '../exit-codes.js';
 import { migrationProgressLine } from '../migration-progress.js';
 import { startServiceMetrics } from '../observability/service-metrics.js';
+import { printBlockedSessions } from './blocked-session-lines.js';
 import { Closers } from './closers.js';
 import type { SampleModule } from './sample-module.js';
 import { describeTopologyChanges } from './topology-summary.js';
@@ -50,6 +51,8 @@ export interface ServicesOptions {
   readonly localCosmosWhenUnconfigured?: boolean;
   /** `--transport servicebus` without a namespace starts nimbus-sb-emulator in-process; `nimbus dev` does. */
   readonly localServiceBusWhenUnconfigured?: boolean;
+  /** Print a line when a session blocks (endpoint, session, error); `nimbus dev` does. */
+  readonly printBlockedSessions?: boolean;
   /** How long the Resolver and the WebApp get to finish in-flight work at stop. Default 30 000 ms. */
   readonly drainTimeoutMs?: number;
 }
@@ -111,6 +114,16 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       const resolver = createResolver({ transport, store, notifier, logger });
       await resolver.start();
       closers.add('the resolver', () => resolver.stop({ timeoutMs: drainTimeoutMs }));
+      if (options.printBlockedSessions) {
+        const stopPrinting = printBlockedSessions({
+          store,
+          notifier,
+          print,
+          since: new Date(),
+          onError: (error) => logger.warn({ err: String(error) }, 'Could not read blocked sessions'),
+        });
+        closers.add('the blocked-session lines', async () => stopPrinting());
+      }
 
       if (options.enableHeartbeatsWhenUnconfigured) {
         const settings = await store.getHeartbeatSettings();

@@ -52,6 +52,24 @@ export function runCli(
   });
 }
 
+/**
+ * Runs one CLI command whose stdout reader is gone before it writes, like `nimbus … | head` once `head` has
+ * its lines; returns the exit code and stderr.
+ */
+export async function runWithClosedStdout(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = cleanEnv(),
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [CLI_BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.destroy();
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stderr };
+}
+
 /** A long-running process (`nimbus dev`, an adapter) whose output the test can wait on. */
 export class CliDaemon {
   readonly child: ChildProcess;

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import { hasChanges } from '../transport/topology.js';
 import { engineReplayCases } from './cases/engine-replay.js';
 import { fairnessCases } from './cases/fairness.js';
+import { lifecycleCases } from './cases/lifecycle.js';
 import { operatorViewCases } from './cases/operator-views.js';
 import { parkedDeadLetterCases } from './cases/parked-dead-letters.js';
 import { parkingCases } from './cases/parking.js';
@@ -58,5 +59,10 @@ export function describeTransportConformance(name: string, factory: TransportCon
     describe('operator views and topology', () => operatorViewCases(current));
     describe('the engine over this transport', () => engineReplayCases(current));
     describe('messages that cannot be read (poison)', () => unreadableMessageCases(current));
+    describe('lifecycle (start, stop, state, Symbol.asyncDispose)', () =>
+      lifecycleCases(async () => {
+        const h = current();
+        return { component: h.transport, use: () => h.sendTo('Erp', 'lifecycle', 'x') };
+      }));
   });
 }

@@ -1,5 +1,11 @@
-/** Where a long-running component is in its life. `failed`: `start()` threw; `stop()` still cleans up. */
-export type LifecycleState = 'idle' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
+
+/**
+ * Where a long-running component is in its life. `created`: not started yet; `failed`: `start()` threw (a
+ * `stop()` still cleans up). Stores and transports are opened by their factory and begin `running`.
+ */
+export type LifecycleState = 'created' | 'starting' | 'running' | 'stopping' | 'stopped' | 'failed';
 
 export interface StopOptions {
   /**
@@ -7,6 +13,11 @@ export interface StopOptions {
    * Each component documents its default.
    */
   readonly timeoutMs?: number;
+}
+
+/** What a component's stop step gets: the caller's options and a signal aborted when `timeoutMs` runs out. */
+export interface StopContext extends StopOptions {
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -19,32 +30,73 @@ export interface ServiceLifecycle extends AsyncDisposable {
   readonly state: LifecycleState;
 }
 
+/** Whether `value` has the lifecycle shape (for code that takes any component, e.g. the conformance suites). */
+export function isServiceLifecycle(value: unknown): value is ServiceLifecycle {
+  const candidate = value as Partial<Record<string | symbol, unknown>> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.start === 'function' &&
+    typeof candidate.stop === 'function' &&
+    typeof candidate.state === 'string' &&
+    typeof candidate[Symbol.asyncDispose] === 'function'
+  );
+}
+
+export interface LifecycleSteps {
+  /** Absent for a component its factory already opened (stores, transports): it begins `running`. */
+  readonly start?: () => Promise<void>;
+  /** Releases what the component holds; once `signal` aborts, it abandons what is left and returns. */
+  readonly stop: (context: StopContext) => Promise<void>;
+}
+
+export interface LifecycleRunnerOptions {
+  /** How errors name the component, e.g. `the SQL transport`. Default `the component`. */
+  readonly name?: string;
+  /** The error for a call after `stop()` (default: a `NimBusError` with code `Closed`). */
+  readonly closedError?: (message: string) => Error;
+}
+
 /**
  * Runs a component's start and stop steps once each, in order, tracking `state`: a second `start()` while
- * running is a no-op, `stop()` before `start()` only marks it stopped, concurrent `stop()` calls share one run.
+ * starting or running shares the first, `stop()` before `start()` only marks it stopped, concurrent or repeated
+ * `stop()` calls share one run, and `start()` after `stop()` fails (a stopped component is not restarted).
+ * `assertUsable()` is the guard a component's operations call: after `stop()` they fail with the closed error.
  */
 export class LifecycleRunner {
-  #state: LifecycleState = 'idle';
+  #state: LifecycleState;
   #starting: Promise<void> | null = null;
   #stopping: Promise<void> | null = null;
+  readonly #name: string;
+  readonly #closedError: (message: string) => Error;
 
   constructor(
-    private readonly steps: {
-      readonly start: () => Promise<void>;
-      readonly stop: (options: StopOptions) => Promise<void>;
-    },
-  ) {}
+    private readonly steps: LifecycleSteps,
+    options: LifecycleRunnerOptions = {},
+  ) {
+    this.#name = options.name ?? 'the component';
+    this.#closedError =
+      options.closedError ?? ((message) => new NimBusError(NimBusErrorCode.Closed, message));
+    this.#state = steps.start ? 'created' : 'running';
+    if (!steps.start) this.#starting = Promise.resolve();
+  }
 
   get state(): LifecycleState {
     return this.#state;
   }
 
   start(): Promise<void> {
-    if (this.#stopping) return Promise.reject(new Error('Cannot start a component that was stopped'));
+    if (this.#stopping)
+      return Promise.reject(
+        this.#closedError(
+          `${capitalized(this.#name)} was stopped and cannot be started again; create a new one`,
+        ),
+      );
+    const start = this.steps.start;
     this.#starting ??= (async () => {
       this.#state = 'starting';
       try {
-        await this.steps.start();
+        await start?.();
         this.#state = 'running';
       } catch (error) {
         this.#state = 'failed';
@@ -56,14 +108,67 @@ export class LifecycleRunner {
 
   stop(options: StopOptions = {}): Promise<void> {
     this.#stopping ??= (async () => {
-      await this.#starting?.catch(() => undefined);
+      // Synchronous unless a start is under way, so `state` reads `stopping` as soon as `stop()` returns.
+      if (this.#state === 'starting') await this.#starting?.catch(() => undefined);
       this.#state = 'stopping';
+      const deadline = new AbortController();
+      const timer =
+        options.timeoutMs === undefined ? undefined : setTimeout(() => deadline.abort(), options.timeoutMs);
+      timer?.unref();
       try {
-        await this.steps.stop(options);
+        await this.steps.stop({ ...options, signal: deadline.signal });
       } finally {
+        clearTimeout(timer);
         this.#state = 'stopped';
       }
     })();
     return this.#stopping;
   }
+
+  /** Throws the closed error (naming `operation` when given) once `stop()` was called or `start()` failed. */
+  assertUsable(operation?: string): void {
+    const what = operation ? `${operation} cannot be called` : 'it cannot be used';
+    if (this.#stopping)
+      throw this.#closedError(`${capitalized(this.#name)} was stopped; ${what} after stop()`);
+    if (this.#state === 'failed')
+      throw this.#closedError(`${capitalized(this.#name)} failed to start; ${what}`);
+  }
+}
+
+/**
+ * The lifecycle members, delegated to the subclass's `LifecycleRunner`: the base of stores and transports, whose
+ * lifecycle is only their steps. `close()` is `stop()` (the name the `Transport` SPI and older code use).
+ */
+export abstract class RunnerLifecycle implements ServiceLifecycle {
+  protected abstract readonly lifecycle: LifecycleRunner;
+
+  get state(): LifecycleState {
+    return this.lifecycle.state;
+  }
+
+  start(): Promise<void> {
+    return this.lifecycle.start();
+  }
+
+  stop(options?: StopOptions): Promise<void> {
+    return this.lifecycle.stop(options);
+  }
+
+  close(): Promise<void> {
+    return this.stop();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.stop();
+  }
+}
+
+/** Resolves when `signal` aborts: a stop step races what it waits for against its deadline. */
+export function whenAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

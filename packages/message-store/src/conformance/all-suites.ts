@@ -2,6 +2,7 @@ import type { OpenMessageStore } from '../contracts/nimbus-message-store.js';
 import { describeEndpointMetadataStoreConformance } from './endpoint-metadata.js';
 import type { ConformanceStoreFactory } from './factory.js';
 import { describeHeartbeatHistoryStoreConformance } from './heartbeat-history.js';
+import { describeStoreLifecycleConformance } from './lifecycle.js';
 import { describeMessageTrackingStoreConformance } from './message-tracking.js';
 import { describeMetricsStoreConformance } from './metrics.js';
 import { describeServiceHealthStoreConformance } from './service-health.js';
@@ -18,4 +19,5 @@ export function describeMessageStoreConformance(
   describeServiceHealthStoreConformance(providerName, factory);
   describeHeartbeatHistoryStoreConformance(providerName, factory);
   describeSubscriptionStoreConformance(providerName, factory);
+  describeStoreLifecycleConformance(providerName, factory);
 }

@@ -3,6 +3,7 @@ export { describeEndpointMetadataStoreConformance } from './endpoint-metadata.js
 export type { ConformanceSetup, ConformanceStoreFactory, StoreUnderTest } from './factory.js';
 export { T0 } from './harness.js';
 export { describeHeartbeatHistoryStoreConformance } from './heartbeat-history.js';
+export { describeStoreLifecycleConformance } from './lifecycle.js';
 export { describeMessageTrackingStoreConformance } from './message-tracking.js';
 export { describeMetricsStoreConformance } from './metrics.js';
 export { describeServiceHealthStoreConformance } from './service-health.js';

@@ -1,3 +1,4 @@
+import type { ServiceLifecycle } from '@nimbus/core';
 import type { EndpointMetadataStore } from './endpoint-metadata-store.js';
 import type { HeartbeatHistoryStore } from './heartbeat-history-store.js';
 import type { MessageTrackingStore } from './message-tracking-store.js';
@@ -13,8 +14,12 @@ export interface NimBusMessageStore
     MetricsStore,
     ServiceHealthStore {}
 
-/** What a provider hands out: the aggregate, the heartbeat history, and a way to release resources. */
-export interface OpenMessageStore extends NimBusMessageStore, HeartbeatHistoryStore {
+/**
+ * What a provider hands out: the aggregate, the heartbeat history, and the lifecycle shape (opened, so
+ * `running`; `stop()`/`close()` release its resources, after which every call fails with `Closed`).
+ */
+export interface OpenMessageStore extends NimBusMessageStore, HeartbeatHistoryStore, ServiceLifecycle {
   readonly providerName: string;
+  /** The same as `stop()`. */
   close(): Promise<void>;
 }

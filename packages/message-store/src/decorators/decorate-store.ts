@@ -10,10 +10,13 @@ export interface StoreCall {
  */
 export type StoreDecorator = (call: StoreCall, proceed: () => Promise<unknown>) => Promise<unknown>;
 
+/** The lifecycle members (`ServiceLifecycle`): not store calls, so neither traced, translated nor notified. */
+const LIFECYCLE_METHODS: ReadonlySet<string> = new Set(['start', 'stop', 'close']);
+
 /**
  * The store with every method routed through `decorators`, the first one outermost. Properties that are
- * not functions (the provider name, flags) pass through untouched. Providers build their chain once
- * when they open (tracing → error translation → notification).
+ * not functions (the provider name, flags, `state`) and the lifecycle methods pass through untouched.
+ * Providers build their chain once when they open (tracing → error translation → notification).
  */
 export function decorateStore<T extends object>(store: T, decorators: readonly StoreDecorator[]): T {
   if (decorators.length === 0) return store;
@@ -21,7 +24,8 @@ export function decorateStore<T extends object>(store: T, decorators: readonly S
   return new Proxy(store, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || typeof property !== 'string') return value;
+      if (typeof value !== 'function' || typeof property !== 'string' || LIFECYCLE_METHODS.has(property))
+        return value;
       let decorated = wrapped.get(property);
       if (decorated === undefined) {
         const method = value as (...args: unknown[]) => Promise<unknown>;

@@ -15,12 +15,13 @@ export const EndpointSummary = z.object({
   failedCount: z.number(),
   deadletterCount: z.number(),
   unsupportedCount: z.number(),
-  eventTime: z.string().nullable(),
+  /** When an event of this endpoint last changed state (any status, Completed included); null: never. */
+  lastStateChangeAt: z.string().nullable(),
   error: z.string().nullable(),
 });
 type EndpointSummary = z.input<typeof EndpointSummary>;
 
-function summary(counts: EndpointStateCount): EndpointSummary {
+function summary(counts: EndpointStateCount, lastStateChangeAt: Date | null): EndpointSummary {
   const failed = counts.failedCount + counts.deadletterCount;
   const status =
     failed > 0
@@ -38,7 +39,7 @@ function summary(counts: EndpointStateCount): EndpointSummary {
     failedCount: counts.failedCount,
     deadletterCount: counts.deadletterCount,
     unsupportedCount: counts.unsupportedCount,
-    eventTime: iso(counts.eventTime),
+    lastStateChangeAt: iso(lastStateChangeAt),
     error: null,
   };
 }
@@ -75,7 +76,12 @@ export function endpointRoutes(deps: ApiDeps): AnyRouteSpec[] {
 
   const countsOf = async (endpointId: string): Promise<EndpointSummary> => {
     try {
-      return summary(await store.downloadEndpointStateCount(endpointId));
+      // The store's count carries the time it was read, not of a change: the newest row says when.
+      const [counts, newest] = await Promise.all([
+        store.downloadEndpointStateCount(endpointId),
+        store.getEventsByFilter({ filter: { endpointId }, continuationToken: null, maxItems: 1 }),
+      ]);
+      return summary(counts, newest.events[0]?.updatedAt ?? null);
     } catch (error) {
       logger.warn({ endpointId, err: (error as Error).message }, 'Endpoint counts unavailable');
       return {
@@ -86,7 +92,7 @@ export function endpointRoutes(deps: ApiDeps): AnyRouteSpec[] {
         failedCount: 0,
         deadletterCount: 0,
         unsupportedCount: 0,
-        eventTime: null,
+        lastStateChangeAt: null,
         error: (error as Error).message,
       };
     }

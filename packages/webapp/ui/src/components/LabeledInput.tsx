@@ -15,7 +15,7 @@ export function LabeledInput({
   name?: string;
 }) {
   return (
-    <label>
+    <label className="labeled-input">
       {label}
       <input
         name={name}

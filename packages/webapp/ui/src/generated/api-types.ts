@@ -1853,7 +1853,7 @@ export interface operations {
                         failedCount: number;
                         deadletterCount: number;
                         unsupportedCount: number;
-                        eventTime: string | null;
+                        lastStateChangeAt: string | null;
                         error: string | null;
                     }[];
                 };
@@ -1951,7 +1951,7 @@ export interface operations {
                             failedCount: number;
                             deadletterCount: number;
                             unsupportedCount: number;
-                            eventTime: string | null;
+                            lastStateChangeAt: string | null;
                             error: string | null;
                         };
                         description: string | null;

@@ -54,7 +54,7 @@ export function ApiTokensCard() {
         value={name}
         onChange={setName}
       />
-      <label>
+      <label className="labeled-input">
         Highest role
         <select name="maxRole" value={maxRole} onChange={(e) => setMaxRole(e.target.value)}>
           <option value="">My roles</option>

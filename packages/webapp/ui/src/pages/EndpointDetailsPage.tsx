@@ -7,32 +7,35 @@ import { DataTable } from '../components/DataTable.js';
 import { Link } from '../components/Link.js';
 import { PagingFooter } from '../components/PagingFooter.js';
 import { StatusBadge } from '../components/StatusBadge.js';
+import { plural } from '../operator/bulk-types.js';
 import { usePagedQuery } from '../paged-query.js';
+import { useNavigationNotice } from '../router.js';
 
 export const EVENTS_PAGE_SIZE = 50;
 
-const STATUSES = ['Failed', 'DeadLettered', 'Unsupported', 'Deferred', 'Pending', 'Completed', 'Skipped'];
+/** The statuses that need an operator: shown by default while the endpoint has any of them. */
+const NEEDS_ATTENTION = ['Failed', 'DeadLettered', 'Unsupported', 'Deferred', 'Pending'];
+const STATUSES = [...NEEDS_ATTENTION, 'Completed', 'Skipped'];
 
 export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
   const client = useQueryClient();
   const enc = encodeURIComponent(endpointId);
-  const [statuses, setStatuses] = useState<string[]>([
-    'Failed',
-    'DeadLettered',
-    'Unsupported',
-    'Deferred',
-    'Pending',
-  ]);
+  // null until the operator picks statuses: then the endpoint's state decides what is worth showing.
+  const [chosenStatuses, setStatuses] = useState<string[] | null>(null);
   const [eventType, setEventType] = useState('');
   const [sessionId, setSessionId] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
   const [bulkComment, setBulkComment] = useState('');
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useNavigationNotice();
 
   const details = useQuery({
     queryKey: ['endpoint', endpointId, 'details'],
     queryFn: () => ok(api.GET('/api/endpoints/{endpointId}', { params: { path: { endpointId } } })),
   });
+  const counts = details.data?.endpoint;
+  // A healthy endpoint shows its latest events of every status instead of an empty "needs attention" list.
+  const healthy = counts?.status === 'Healthy';
+  const statuses = chosenStatuses ?? (healthy ? STATUSES : NEEDS_ATTENTION);
   const query = {
     pageSize: EVENTS_PAGE_SIZE,
     ...(statuses.length > 0 ? { status: statuses.join(',') } : {}),
@@ -73,7 +76,10 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
         }),
       ),
     onSuccess: (job, action) => {
-      setNotice(`${action} started for ${job.total} event(s); progress appears as the endpoint updates.`);
+      const verb = action === 'resubmit' ? 'Resubmit' : 'Skip';
+      setNotice(
+        `${verb} started for ${plural(job.total, 'event')}; progress appears as the endpoint updates.`,
+      );
       setSelected([]);
       setBulkComment('');
       void client.invalidateQueries({ queryKey: ['endpoint', endpointId] });
@@ -97,7 +103,6 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
     { header: 'Resubmits', accessorKey: 'resubmitCount' },
     { header: 'Updated', accessorFn: (r) => new Date(r.updatedAt).toLocaleString() },
   ];
-  const counts = details.data?.endpoint;
   const total = counts && !eventType && !sessionId ? countOf(counts, statuses) : undefined;
   if (details.error) return <p className="error">{details.error.message}</p>;
 
@@ -126,6 +131,13 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
         <Link to={`/endpoints/${enc}/failure-groups`}>Failure groups on {endpointId}</Link>
       </p>
       <h2>Events</h2>
+      {chosenStatuses === null && counts && (
+        <p className="hint" data-testid="events-filter-hint">
+          {healthy
+            ? `Nothing needs attention on ${endpointId}: showing its latest events of every status.`
+            : 'Showing the events that need attention; tick Completed or Skipped to see those too.'}
+        </p>
+      )}
       <div className="filters">
         {STATUSES.map((s) => (
           <label key={s} className="chip">

@@ -17,7 +17,15 @@ const columns: ColumnDef<EndpointSummary, unknown>[] = [
   { header: 'Failed', accessorFn: (r) => r.failedCount + r.deadletterCount },
   { header: 'Deferred', accessorKey: 'deferredCount' },
   { header: 'Pending', accessorFn: (r) => r.pendingCount + r.unsupportedCount },
-  { header: 'Last update', accessorFn: (r) => (r.eventTime ? new Date(r.eventTime).toLocaleString() : '—') },
+  {
+    header: 'Last change',
+    id: 'lastStateChangeAt',
+    accessorFn: (r) => r.lastStateChangeAt ?? '',
+    cell: (c) => {
+      const at = c.row.original.lastStateChangeAt;
+      return at ? <time dateTime={at}>{new Date(at).toLocaleString()}</time> : 'never';
+    },
+  },
 ];
 
 export function EndpointsPage() {

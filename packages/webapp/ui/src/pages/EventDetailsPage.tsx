@@ -9,6 +9,7 @@ import { OutOfOrderWarning, resubmitRunsOutOfOrder } from '../components/OutOfOr
 import { PayloadDiff } from '../components/PayloadDiff.js';
 import { PayloadProblems, usePayloadProblems } from '../components/PayloadProblems.js';
 import { StatusBadge } from '../components/StatusBadge.js';
+import { navigate } from '../router.js';
 
 /** The optional comment an operator leaves for the audit of a resubmit or skip. */
 function ActionCommentField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
@@ -32,7 +33,6 @@ const SENT_NOTICE = {
   completeHandoff: 'Handoff marked complete.',
   failHandoff: 'Handoff marked failed.',
   reconcile: 'Event reconciled as completed.',
-  delete: 'Event deleted.',
   reprocessDeferred: 'Replay requested.',
 } as const;
 
@@ -89,6 +89,15 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
       setEditing(null);
       setConfirming(null);
       setActionComment('');
+      void client.invalidateQueries({ queryKey: ['endpoint', endpointId] });
+    },
+    onError: (error) => setMessage(error.message),
+  });
+  // The event is gone: go back to its endpoint and say so there, instead of a bare "not found" here.
+  const remove = useMutation({
+    mutationFn: () => ok(api.DELETE('/api/endpoints/{endpointId}/events/{eventId}', { params: { path } })),
+    onSuccess: () => {
+      navigate(`/endpoints/${encodeURIComponent(endpointId)}`, `Event ${eventId} deleted.`);
       void client.invalidateQueries({ queryKey: ['endpoint', endpointId] });
     },
     onError: (error) => setMessage(error.message),
@@ -204,13 +213,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
           <button
             type="button"
             className="danger"
-            onClick={() =>
-              window.confirm('Delete this event row? This cannot be undone.') &&
-              act.mutate({
-                notice: SENT_NOTICE.delete,
-                send: () => api.DELETE('/api/endpoints/{endpointId}/events/{eventId}', { params: { path } }),
-              })
-            }
+            onClick={() => window.confirm('Delete this event row? This cannot be undone.') && remove.mutate()}
           >
             Delete
           </button>
