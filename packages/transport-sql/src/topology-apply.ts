@@ -15,7 +15,7 @@ export async function applyTopology(core: SqlCore, topology: Topology): Promise<
   core.assertOpen();
   const { db, t } = core;
   const changes = await db.transaction(async (tx) => {
-    if (db.dialect === 'postgres') await tx.run(`SELECT pg_advisory_xact_lock(hashtext(?))`, [t.inputs]);
+    await core.dialect.locks.lockTopology(tx, t);
     core.invalidateTopology();
     const endpoints = (await tx.all(`SELECT name FROM ${t.inputs} WHERE kind = 'endpoint'`)).map((r) =>
       String(r.name),
