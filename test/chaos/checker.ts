@@ -1,6 +1,7 @@
 import type { HandlerRun } from './harness/handler-log.js';
 import type { ExitRecord } from './harness/managed-process.js';
 import type { PlannedEvent } from './workload.js';
+import { type AuditedWrite, checkWriteOrder } from './write-order.js';
 
 export interface StoreRow {
   readonly eventId: string;
@@ -33,6 +34,8 @@ export interface CheckInput {
   readonly databaseProblems?: readonly string[];
   /** When the database went down (epoch ms): a settlement in flight then was lost. */
   readonly databaseOutages?: readonly number[];
+  /** The write order the suite's triggers recorded while it ran (harness/write-audit.ts). */
+  readonly writes?: readonly AuditedWrite[];
 }
 
 /** How long after a handler run its settlement may still be in flight (a loaded machine). */
@@ -45,7 +48,16 @@ export interface CheckResult {
   readonly figures: Record<string, number>;
   /** Each violation with enough detail to find it in the logs. */
   readonly violations: Record<
-    'lost' | 'reordered' | 'skippedHandled' | 'staleRows' | 'leftovers' | 'died' | 'notRetried' | 'database',
+    | 'lost'
+    | 'reordered'
+    | 'skippedHandled'
+    | 'staleRows'
+    | 'leftovers'
+    | 'died'
+    | 'notRetried'
+    | 'database'
+    | 'overtaken'
+    | 'reopened',
     string[]
   >;
 }
@@ -64,6 +76,8 @@ export function check(input: CheckInput): CheckResult {
     died: [],
     notRetried: [],
     database: [...(input.databaseProblems ?? [])],
+    overtaken: [],
+    reopened: [],
   };
   const planned = new Map(published.map((e) => [key(e), e]));
   const eventIdOf = new Map<string, string>();
@@ -204,6 +218,10 @@ export function check(input: CheckInput): CheckResult {
     );
   }
 
+  const writeOrder = checkWriteOrder(input.writes ?? [], (eventId) => keyOfEventId.get(eventId) ?? eventId);
+  violations.overtaken.push(...writeOrder.overtaken);
+  violations.reopened.push(...writeOrder.reopened);
+
   const modes = (mode: string) => [...planned.values()].filter((e) => e.mode === mode).length;
   return {
     figures: {
@@ -225,6 +243,9 @@ export function check(input: CheckInput): CheckResult {
       redeliveredInOrder: rolledBack,
       declaredOutOfOrderEvents: declared.size,
       declaredOutOfOrderRuns: declaredRuns,
+      historyWritesAudited: writeOrder.historyWrites,
+      historyWritesUnmatched: writeOrder.historyUnmatched,
+      statusWritesAudited: writeOrder.statusWrites,
     },
     violations,
   };

@@ -10,6 +10,7 @@ import { runCliOnce } from './harness/run-cli.js';
 import { ServerLog } from './harness/server-log.js';
 import { Stack } from './harness/stack.js';
 import { WebAppClient } from './harness/webapp-client.js';
+import { WriteAudit } from './harness/write-audit.js';
 import { ChaosOperator, type OperatorFigures } from './operator.js';
 import { type PlannedEvent, planWorkload, random } from './workload.js';
 
@@ -26,6 +27,8 @@ export interface ScenarioOptions {
   readonly seed: number;
   /** How long the suite waits for everything to settle after the chaos. */
   readonly settleMs: number;
+  /** PostgreSQL: share of the Resolver's history inserts failed with a retryable error (see WriteAudit). */
+  readonly storeFailureRate: number;
   readonly log: (line: string) => void;
 }
 
@@ -33,6 +36,7 @@ export interface ScenarioResult extends CheckResult {
   readonly dialect: string;
   readonly kills: Record<string, number>;
   readonly databaseRestarts: number;
+  readonly injectedStoreFailures: number;
   readonly lateDuplicates: number;
   readonly operator: OperatorFigures;
   readonly refusals: Record<string, number>;
@@ -62,6 +66,12 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     const migrate = await runCliOnce(['store', 'migrate'], stack.cliEnv());
     if (migrate.code !== 0)
       throw new Error(`nimbus store migrate failed: ${migrate.stdout}${migrate.stderr}`);
+    // Installed before the server log is read from: the suite's own DDL is not the product's.
+    const audit = new WriteAudit(
+      url ? { dialect: 'postgres', url } : { dialect: 'sqlite', dataDir: stack.dataDir },
+      options.storeFailureRate,
+    );
+    await audit.install();
     const serverLog = cluster ? new ServerLog(join(cluster.dataDir, 'server.log')) : null;
     const ready = (p: ManagedProcess, pattern: RegExp) => p.start().waitFor(pattern, 60_000);
     await ready(stack.resolver(), /NimBus resolver ready/);
@@ -169,12 +179,14 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       declaredOutOfOrder: operator.declaredOutOfOrder,
       databaseProblems: serverLog?.problems() ?? [],
       databaseOutages,
+      writes: await audit.writes(),
     });
     return {
       ...result,
       dialect: options.dialect,
       kills,
       databaseRestarts,
+      injectedStoreFailures: await audit.injectedFailures(),
       lateDuplicates,
       operator: operator.figures,
       refusals: Object.fromEntries(operator.refusals),

@@ -97,11 +97,13 @@ export type {
 } from './entities/filters.js';
 export {
   DEFAULT_HEARTBEAT_SETTINGS,
+  DEFAULT_MISSED_BEATS_UNTIL_OFF,
   HEARTBEAT_SETTINGS_ID,
   type Heartbeat,
   type HeartbeatGap,
   type HeartbeatOverviewItem,
   type HeartbeatSettings,
+  type HeartbeatSettingsUpdate,
   type HeartbeatUptimeDay,
   heartbeatGapId,
   MAX_HEARTBEATS_PER_ENDPOINT,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HeartbeatStatus } from '@nimbus/message-store';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '../src/index.js';
@@ -138,19 +139,49 @@ describe.runIf(hasChromium)('administration in a real browser', () => {
     await form.locator('input[name=enabled]').check();
     await form.locator('input[name=intervalSeconds]').fill('60');
     await form.locator('input[name=timeoutSeconds]').fill('20');
+    // Three missed beats until Off unless changed: Late at 80 s, Off two intervals later.
+    expect(await form.locator('input[name=missedBeatsUntilOff]').inputValue()).toBe('3');
     await page.locator('[data-testid=overdue-rule]', { hasText: 'Late 80 s' }).waitFor(WAIT);
+    await page.locator('[data-testid=overdue-rule]', { hasText: 'Off after 200 s' }).waitFor(WAIT);
+    await form.locator('input[name=missedBeatsUntilOff]').fill('0');
+    await form.locator('button[type=submit]').click();
+    await form.locator('.error', { hasText: 'missedBeatsUntilOff' }).waitFor(WAIT);
+    await form.locator('input[name=missedBeatsUntilOff]').fill('5');
+    await page.locator('[data-testid=overdue-rule]', { hasText: 'Off after 320 s' }).waitFor(WAIT);
     await form.locator('button[type=submit]').click();
     await form.locator('.notice', { hasText: 'a probe every 60 s' }).waitFor(WAIT);
+    await form.locator('.notice', { hasText: 'Off after 5 missed beats' }).waitFor(WAIT);
     expect(await h.stores.store.getHeartbeatSettings()).toMatchObject({
       enabled: true,
       intervalSeconds: 60,
       timeoutSeconds: 20,
+      missedBeatsUntilOff: 5,
     });
     await page.reload();
     await expect.poll(() => form.locator('input[name=intervalSeconds]').inputValue(), WAIT).toBe('60');
+    expect(await form.locator('input[name=missedBeatsUntilOff]').inputValue()).toBe('5');
     expect(await form.locator('input[name=enabled]').isChecked()).toBe(true);
     const audit = await h.admin.get('/api/audits?auditType=UpdateHeartbeatSettings');
     expect((audit.body as { audits: unknown[] }).audits).toHaveLength(1);
+    // The heartbeat view applies the saved number: Erp answered 260 s ago, four missed beats (Off with three).
+    const answered = new Date(Date.now() - 260_000);
+    await h.stores.store.setHeartbeat({
+      endpointId: 'Erp',
+      heartbeat: {
+        messageId: 'hb-admin-ui',
+        startTime: answered,
+        receivedTime: answered,
+        endTime: answered,
+        intervalSeconds: 60,
+        sdkVersion: null,
+        endpointHeartbeatStatus: HeartbeatStatus.On,
+      },
+    });
+    const overview = (await h.admin.get('/api/heartbeat/overview')).body as {
+      endpointId: string;
+      status: string;
+    }[];
+    expect(overview.find((row) => row.endpointId === 'Erp')?.status).toBe('Late');
   });
 
   it('a Reader gets the server’s refusal on the administration pages, not just a hidden link', async () => {

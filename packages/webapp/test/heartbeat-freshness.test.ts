@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveHeartbeatStatus, lastSeenAgeSeconds } from '../src/operator/heartbeat-freshness.js';
 
-const settings = { enabled: true, intervalSeconds: 60, timeoutSeconds: 10 };
+const settings = { enabled: true, intervalSeconds: 60, timeoutSeconds: 10, missedBeatsUntilOff: 3 };
 const answeredAt = new Date('2026-12-01T10:00:00Z');
 const after = (seconds: number) => answeredAt.getTime() + seconds * 1000;
 
@@ -13,6 +13,13 @@ describe('heartbeat freshness', () => {
     expect(effectiveHeartbeatStatus('On', answeredAt, settings, after(71))).toBe('Late');
     expect(effectiveHeartbeatStatus('On', answeredAt, settings, after(190))).toBe('Late');
     expect(effectiveHeartbeatStatus('On', answeredAt, settings, after(191))).toBe('Off');
+  });
+  it('turns Off after as many missed beats as the settings say', () => {
+    const patient = { ...settings, missedBeatsUntilOff: 5 };
+    expect(effectiveHeartbeatStatus('On', answeredAt, patient, after(310))).toBe('Late');
+    expect(effectiveHeartbeatStatus('On', answeredAt, patient, after(311))).toBe('Off');
+    const strict = { ...settings, missedBeatsUntilOff: 1 };
+    expect(effectiveHeartbeatStatus('On', answeredAt, strict, after(71))).toBe('Off');
   });
   it('leaves other statuses and disabled heartbeats as stored', () => {
     expect(effectiveHeartbeatStatus('Off', answeredAt, settings, after(10))).toBe('Off');

@@ -8,6 +8,7 @@ import {
   type Heartbeat,
   type HeartbeatOverviewItem,
   type HeartbeatSettings,
+  type HeartbeatSettingsUpdate,
   HeartbeatStatus,
   heartbeatOverviewItem,
   heartbeatRollup,
@@ -154,7 +155,7 @@ export class CosmosEndpointMetadataStore implements EndpointMetadataStore {
     return (await readHeartbeatSettings(this.#settings)).settings;
   }
 
-  async setHeartbeatSettings(incoming: HeartbeatSettings): Promise<boolean> {
+  async setHeartbeatSettings(incoming: HeartbeatSettingsUpdate): Promise<boolean> {
     await this.#settings.update(HEARTBEAT_SETTINGS_ID, (body) => {
       const current = body === null ? DEFAULT_HEARTBEAT_SETTINGS : settingsOf(body);
       return toStored({
@@ -164,6 +165,7 @@ export class CosmosEndpointMetadataStore implements EndpointMetadataStore {
         timeoutSeconds: incoming.timeoutSeconds,
         lastSentAtUtc: incoming.lastSentAtUtc ?? current.lastSentAtUtc,
         lastHeartbeatFoldAtUtc: incoming.lastHeartbeatFoldAtUtc ?? current.lastHeartbeatFoldAtUtc,
+        missedBeatsUntilOff: incoming.missedBeatsUntilOff ?? current.missedBeatsUntilOff,
       }) as Body;
     });
     return true;

@@ -5,6 +5,7 @@ import { operatorReadsAtScaleMigration } from './0004_operator_reads_at_scale.js
 import { failureSignatureMigration } from './0005_failure_signature.js';
 import { statusCountDeltasMigration } from './0006_status_count_deltas.js';
 import { failureGroupCoveringIndexMigration } from './0007_failure_group_covering_index.js';
+import { heartbeatMissedBeatsMigration } from './0008_heartbeat_missed_beats.js';
 import type { Migration } from './migration.js';
 
 /** Every migration the package ships, in the order they apply. Append only; never edit an applied one. */
@@ -16,4 +17,5 @@ export const ALL_MIGRATIONS: readonly Migration[] = [
   failureSignatureMigration,
   statusCountDeltasMigration,
   failureGroupCoveringIndexMigration,
+  heartbeatMissedBeatsMigration,
 ];

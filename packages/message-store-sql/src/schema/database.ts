@@ -128,6 +128,8 @@ export interface HeartbeatSettingsTable {
   timeout_seconds: number;
   last_sent_at: number | null;
   last_fold_at: number | null;
+  /** Has a default: an insert without it takes DEFAULT_MISSED_BEATS_UNTIL_OFF. */
+  missed_beats_until_off: Generated<number>;
   updated_at: number;
 }
 

@@ -8,6 +8,7 @@ import {
   type Heartbeat,
   type HeartbeatOverviewItem,
   type HeartbeatSettings,
+  type HeartbeatSettingsUpdate,
   HeartbeatStatus,
   heartbeatOverviewItem,
   heartbeatRollup,
@@ -59,6 +60,7 @@ function settingsFromRow(row: Selectable<HeartbeatSettingsTable> | undefined): H
     timeoutSeconds: row.timeout_seconds,
     lastSentAtUtc: toDateOrNull(row.last_sent_at),
     lastHeartbeatFoldAtUtc: toDateOrNull(row.last_fold_at),
+    missedBeatsUntilOff: row.missed_beats_until_off,
   };
 }
 
@@ -316,13 +318,17 @@ export class SqlEndpointMetadataStore implements EndpointMetadataStore {
     return settingsFromRow(row);
   }
 
-  async setHeartbeatSettings(settings: HeartbeatSettings): Promise<boolean> {
+  async setHeartbeatSettings(settings: HeartbeatSettingsUpdate): Promise<boolean> {
     const now = this.context.clock.now();
     const values = {
       enabled: settings.enabled ? 1 : 0,
       interval_seconds: settings.intervalSeconds,
       timeout_seconds: settings.timeoutSeconds,
       updated_at: now,
+      // Absent: a new row takes the column's default, an existing one keeps its value.
+      ...(settings.missedBeatsUntilOff === undefined
+        ? {}
+        : { missed_beats_until_off: settings.missedBeatsUntilOff }),
     };
     const lastSent = toMsOrNull(settings.lastSentAtUtc);
     const lastFold = toMsOrNull(settings.lastHeartbeatFoldAtUtc);

@@ -193,6 +193,26 @@ export function describeEndpointMetadataStoreConformance(
       });
     });
 
+    it('missedBeatsUntilOff defaults to three, round-trips, and a write without it keeps it', async () => {
+      const { store } = await open();
+      expect((await store.getHeartbeatSettings()).missedBeatsUntilOff).toBe(3);
+      const write = {
+        id: '',
+        enabled: true,
+        intervalSeconds: 60,
+        timeoutSeconds: 30,
+        lastSentAtUtc: null,
+        lastHeartbeatFoldAtUtc: null,
+      };
+      await store.setHeartbeatSettings({ ...write, missedBeatsUntilOff: 5 });
+      expect((await store.getHeartbeatSettings()).missedBeatsUntilOff).toBe(5);
+      await store.setHeartbeatSettings({ ...write, intervalSeconds: 90 });
+      expect(await store.getHeartbeatSettings()).toMatchObject({
+        intervalSeconds: 90,
+        missedBeatsUntilOff: 5,
+      });
+    });
+
     it('tryClaimHeartbeatSend lets exactly one caller send per interval', async () => {
       const { store, clock } = await open();
       await store.setHeartbeatSettings({

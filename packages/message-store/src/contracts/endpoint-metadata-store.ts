@@ -1,5 +1,10 @@
 import type { EndpointMetadata, EndpointMetadataWrite } from '../entities/endpoint-metadata.js';
-import type { Heartbeat, HeartbeatOverviewItem, HeartbeatSettings } from '../entities/heartbeat.js';
+import type {
+  Heartbeat,
+  HeartbeatOverviewItem,
+  HeartbeatSettings,
+  HeartbeatSettingsUpdate,
+} from '../entities/heartbeat.js';
 
 /** Endpoint ownership metadata and endpoint heartbeat state. */
 export interface EndpointMetadataStore {
@@ -23,8 +28,8 @@ export interface EndpointMetadataStore {
   sweepTimedOutHeartbeats(cutoffUtc: Date): Promise<string[]>;
   /** Never null: defaults when nothing is stored. */
   getHeartbeatSettings(): Promise<HeartbeatSettings>;
-  /** Upserts the singleton; null claim timestamps keep the stored values. */
-  setHeartbeatSettings(settings: HeartbeatSettings): Promise<boolean>;
+  /** Upserts the singleton; null claim timestamps and an absent `missedBeatsUntilOff` keep the stored values. */
+  setHeartbeatSettings(settings: HeartbeatSettingsUpdate): Promise<boolean>;
   /** Atomic: succeeds only when enabled and (never sent or last sent <= dueBefore); then stamps now. */
   tryClaimHeartbeatSend(dueBefore: Date): Promise<boolean>;
   /** One row per metadata record, ordered by endpoint id. */

@@ -28,7 +28,16 @@ export interface HeartbeatSettings {
   readonly lastSentAtUtc: Date | null;
   /** Owned by the fold claim; a write with null keeps the stored value. */
   readonly lastHeartbeatFoldAtUtc: Date | null;
+  /** Beats missed in a row before an endpoint whose heartbeat is overdue (Late) counts as Off. */
+  readonly missedBeatsUntilOff: number;
 }
+
+/** A settings write: without `missedBeatsUntilOff` the stored value is kept (writers that predate it). */
+export type HeartbeatSettingsUpdate = Omit<HeartbeatSettings, 'missedBeatsUntilOff'> & {
+  readonly missedBeatsUntilOff?: number;
+};
+
+export const DEFAULT_MISSED_BEATS_UNTIL_OFF = 3;
 
 export const DEFAULT_HEARTBEAT_SETTINGS: HeartbeatSettings = Object.freeze({
   id: HEARTBEAT_SETTINGS_ID,
@@ -37,6 +46,7 @@ export const DEFAULT_HEARTBEAT_SETTINGS: HeartbeatSettings = Object.freeze({
   timeoutSeconds: 60,
   lastSentAtUtc: null,
   lastHeartbeatFoldAtUtc: null,
+  missedBeatsUntilOff: DEFAULT_MISSED_BEATS_UNTIL_OFF,
 });
 
 export interface HeartbeatOverviewItem {

@@ -143,6 +143,7 @@ export function createMemoryEndpointMetadata(state: MemoryState): EndpointMetada
         timeoutSeconds: incoming.timeoutSeconds,
         lastSentAtUtc: incoming.lastSentAtUtc ?? current.lastSentAtUtc,
         lastHeartbeatFoldAtUtc: incoming.lastHeartbeatFoldAtUtc ?? current.lastHeartbeatFoldAtUtc,
+        missedBeatsUntilOff: incoming.missedBeatsUntilOff ?? current.missedBeatsUntilOff,
       };
       return true;
     },

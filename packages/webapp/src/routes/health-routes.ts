@@ -11,6 +11,8 @@ const Settings = z.object({
   enabled: z.boolean(),
   intervalSeconds: z.number(),
   timeoutSeconds: z.number(),
+  /** Beats missed in a row before a Late endpoint counts as Off. */
+  missedBeatsUntilOff: z.number(),
   lastSentAtUtc: z.string().nullable(),
 });
 
@@ -19,6 +21,7 @@ function settingsDto(settings: HeartbeatSettings): z.infer<typeof Settings> {
     enabled: settings.enabled,
     intervalSeconds: settings.intervalSeconds,
     timeoutSeconds: settings.timeoutSeconds,
+    missedBeatsUntilOff: settings.missedBeatsUntilOff,
     lastSentAtUtc: iso(settings.lastSentAtUtc),
   };
 }
@@ -120,12 +123,14 @@ export function healthRoutes(deps: ApiDeps): AnyRouteSpec[] {
       url: '/api/heartbeat/settings',
       tag: 'Heartbeat',
       summary:
-        'Change the scheduled heartbeat (site Owner); interval at least 30 s, timeout 5 s to the interval',
+        'Change the scheduled heartbeat (site Owner); interval at least 30 s, timeout 5 s to the interval, ' +
+        '1 to 100 missed beats until Off (absent: unchanged)',
       access: 'authenticated',
       body: z.object({
         enabled: z.boolean(),
         intervalSeconds: z.number().int().min(30).max(86_400),
         timeoutSeconds: z.number().int().min(5).max(86_400),
+        missedBeatsUntilOff: z.number().int().min(1).max(100).optional(),
       }),
       response: Settings,
       handler: async ({ body, principal }) => {

@@ -778,7 +778,7 @@ export interface paths {
         };
         /** Scheduled heartbeat settings (site Reader) */
         get: operations["getApiHeartbeatSettings"];
-        /** Change the scheduled heartbeat (site Owner); interval at least 30 s, timeout 5 s to the interval */
+        /** Change the scheduled heartbeat (site Owner); interval at least 30 s, timeout 5 s to the interval, 1 to 100 missed beats until Off (absent: unchanged) */
         put: operations["putApiHeartbeatSettings"];
         post?: never;
         delete?: never;
@@ -6195,6 +6195,7 @@ export interface operations {
                         enabled: boolean;
                         intervalSeconds: number;
                         timeoutSeconds: number;
+                        missedBeatsUntilOff: number;
                         lastSentAtUtc: string | null;
                     };
                 };
@@ -6278,6 +6279,7 @@ export interface operations {
                     enabled: boolean;
                     intervalSeconds: number;
                     timeoutSeconds: number;
+                    missedBeatsUntilOff?: number;
                 };
             };
         };
@@ -6292,6 +6294,7 @@ export interface operations {
                         enabled: boolean;
                         intervalSeconds: number;
                         timeoutSeconds: number;
+                        missedBeatsUntilOff: number;
                         lastSentAtUtc: string | null;
                     };
                 };

@@ -6,8 +6,8 @@ import { LabeledInput } from '../../components/LabeledInput.js';
 
 /**
  * The scheduled heartbeat, stored in the message store: the scheduler probes every interval, and the
- * heartbeat view calls an endpoint Late once interval + timeout pass without an answer, Off after three
- * missed beats.
+ * heartbeat view calls an endpoint Late once interval + timeout pass without an answer, Off after the set
+ * number of missed beats.
  */
 export function HeartbeatSettingsPage() {
   const client = useQueryClient();
@@ -18,6 +18,7 @@ export function HeartbeatSettingsPage() {
   const [enabled, setEnabled] = useState(false);
   const [interval, setInterval] = useState('');
   const [timeout, setTimeout] = useState('');
+  const [missedBeats, setMissedBeats] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -25,6 +26,7 @@ export function HeartbeatSettingsPage() {
     setEnabled(settings.data.enabled);
     setInterval(String(settings.data.intervalSeconds));
     setTimeout(String(settings.data.timeoutSeconds));
+    setMissedBeats(String(settings.data.missedBeatsUntilOff));
   }, [settings.data]);
 
   const save = async (event: FormEvent) => {
@@ -34,13 +36,18 @@ export function HeartbeatSettingsPage() {
     try {
       const saved = await ok(
         api.PUT('/api/heartbeat/settings', {
-          body: { enabled, intervalSeconds: Number(interval), timeoutSeconds: Number(timeout) },
+          body: {
+            enabled,
+            intervalSeconds: Number(interval),
+            timeoutSeconds: Number(timeout),
+            missedBeatsUntilOff: Number(missedBeats),
+          },
         }),
       );
       setNotice(
         `Saved: ${saved.enabled ? `a probe every ${saved.intervalSeconds} s` : 'scheduled heartbeats off'}; Late after ${
           saved.intervalSeconds + saved.timeoutSeconds
-        } s without an answer.`,
+        } s without an answer, Off after ${saved.missedBeatsUntilOff} missed beats.`,
       );
       await client.invalidateQueries({ queryKey: ['heartbeat', 'settings'] });
       await client.invalidateQueries({ queryKey: ['health'] });
@@ -49,6 +56,7 @@ export function HeartbeatSettingsPage() {
     }
   };
   const lateAfter = Number(interval) + Number(timeout);
+  const beats = Number(missedBeats);
 
   return (
     <section>
@@ -81,12 +89,20 @@ export function HeartbeatSettingsPage() {
           value={timeout}
           onChange={setTimeout}
         />
+        <LabeledInput
+          label="Missed beats until Off (1 to 100)"
+          name="missedBeatsUntilOff"
+          type="text"
+          autoComplete="off"
+          value={missedBeats}
+          onChange={setMissedBeats}
+        />
         <p className="hint" data-testid="overdue-rule">
-          {Number.isFinite(lateAfter) && lateAfter > 0
+          {Number.isFinite(lateAfter) && lateAfter > 0 && Number.isInteger(beats) && beats >= 1
             ? `An endpoint is Late ${lateAfter} s after its last answer and Off after ${
-                lateAfter + 2 * Number(interval)
+                lateAfter + (beats - 1) * Number(interval)
               } s.`
-            : 'Give whole seconds.'}
+            : 'Give whole seconds and a whole number of beats.'}
         </p>
         <button type="submit">Save</button>
         {notice && <p className="notice">{notice}</p>}
