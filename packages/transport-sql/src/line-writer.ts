@@ -1,4 +1,4 @@
-import type { Delivery } from '@nimbus/core';
+import type { Delivery } from '@nimbus/core/transport-spi';
 import type { SqlExecutor } from './sql/database.js';
 import { headersEncoder, type StatementTexts } from './statement-texts.js';
 import type { Tables } from './tables.js';

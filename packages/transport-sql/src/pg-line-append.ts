@@ -1,4 +1,4 @@
-import type { Delivery } from '@nimbus/core';
+import type { Delivery } from '@nimbus/core/transport-spi';
 import { groupBySession, readySince } from './line-writer.js';
 import { headersEncoder } from './statement-texts.js';
 import type { Tables } from './tables.js';

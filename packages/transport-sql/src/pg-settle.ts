@@ -1,4 +1,4 @@
-import type { Delivery } from '@nimbus/core';
+import type { Delivery } from '@nimbus/core/transport-spi';
 import { sessionKey } from './line-writer.js';
 import { lineArrays, lineInsertSql, sessionUpsertSql } from './pg-line-append.js';
 import type { SqlExecutor } from './sql/database.js';

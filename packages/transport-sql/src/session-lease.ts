@@ -1,4 +1,5 @@
-import { MAX_DELIVERY_COUNT_REASON, maxDeliveryDescription, uuidv7 } from '@nimbus/core';
+import { MAX_DELIVERY_COUNT_REASON, uuidv7 } from '@nimbus/core';
+import { maxDeliveryDescription } from '@nimbus/core/transport-spi';
 import type { Row } from './sql/database.js';
 import type { SqlCore } from './sql-core.js';
 import { localExpiry, SqlSessionHandle } from './sql-session-handle.js';

@@ -1,20 +1,22 @@
 import {
-  assertPublishSource,
-  assertTransportMessage,
-  type Delivery,
   isTransportError,
   type Logger,
   type PublishRequest,
   RESOLVER_INPUT,
   type Route,
   replyInputOf,
-  routeKey,
-  routeMessage,
   type Topology,
   TransportError,
   TransportErrorCode,
   uuidv7,
 } from '@nimbus/core';
+import {
+  assertPublishSource,
+  assertTransportMessage,
+  type Delivery,
+  routeKey,
+  routeMessage,
+} from '@nimbus/core/transport-spi';
 import { appendToLines, type LineWriterContext, type OwnSessionUpdate } from './line-writer.js';
 import { NotifyCoalescer } from './notify-coalescer.js';
 import type { ResolvedOptions } from './options.js';

@@ -1,14 +1,6 @@
 import {
-  assertDeadLetterReason,
-  assertPublishBatchSize,
-  assertSessionState,
-  assertSettledOnce,
-  assertSettleEffects,
   type BatchSettlement,
-  type Delivery,
-  deadLetterOutcome,
   MAX_DELIVERY_COUNT_REASON,
-  maxDeliveryDescription,
   type ParkedMessage,
   type ReceivedMessage,
   type SessionHandle,
@@ -17,6 +9,16 @@ import {
   TransportError,
   TransportErrorCode,
 } from '@nimbus/core';
+import {
+  assertDeadLetterReason,
+  assertPublishBatchSize,
+  assertSessionState,
+  assertSettledOnce,
+  assertSettleEffects,
+  type Delivery,
+  deadLetterOutcome,
+  maxDeliveryDescription,
+} from '@nimbus/core/transport-spi';
 import type { HeldLease } from './held-lease.js';
 import { SessionLockLostSignal } from './line-writer.js';
 import { deliveryToken, parkedFromRow } from './rows.js';

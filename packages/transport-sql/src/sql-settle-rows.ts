@@ -1,12 +1,11 @@
 import {
-  type Delivery,
-  parkedMessageNotFound,
   type ReceivedMessage,
   type SettleEffects,
   TransportError,
   TransportErrorCode,
   uuidv7,
 } from '@nimbus/core';
+import { type Delivery, parkedMessageNotFound } from '@nimbus/core/transport-spi';
 import type { HeldLease } from './held-lease.js';
 import { settleInOneStatement } from './pg-settle.js';
 import type { SqlExecutor } from './sql/database.js';

@@ -1,6 +1,5 @@
 import {
   type AcceptOptions,
-  assertPublishBatchSize,
   consoleLogger,
   type DeadLetteredMessage,
   LifecycleRunner,
@@ -23,6 +22,7 @@ import {
   uuidv7,
   whenAborted,
 } from '@nimbus/core';
+import { assertPublishBatchSize } from '@nimbus/core/transport-spi';
 import { describeDriverError, ReconnectingPgListener } from '@nimbus/sql';
 import { sweepIdleSessionRows } from './idle-sessions.js';
 import { openTransportDatabase } from './open-database.js';

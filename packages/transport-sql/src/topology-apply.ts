@@ -1,6 +1,4 @@
 import {
-  diffTopology,
-  holdsMessages,
   RESOLVER_INPUT,
   type RetainedInput,
   replyInputOf,
@@ -8,6 +6,7 @@ import {
   type TopologyChanges,
   type TransportCounts,
 } from '@nimbus/core';
+import { diffTopology, holdsMessages } from '@nimbus/core/transport-spi';
 import type { SqlExecutor } from './sql/database.js';
 import type { SqlCore } from './sql-core.js';
 
