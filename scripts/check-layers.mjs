@@ -26,6 +26,20 @@ export const LAYERS = [
   ['@nimbus/cli'],
 ];
 
+/**
+ * Providers implement contracts (providers → contracts): they may use core, sql and message-store, never the
+ * application-facing SDK, even though it sits in a lower layer. A rule they share with applications belongs in
+ * core (the payload-depth rule moved there from the SDK for this reason).
+ */
+export const PROVIDERS = [
+  '@nimbus/transport-sql',
+  '@nimbus/transport-azure-service-bus',
+  '@nimbus/message-store-sql',
+  '@nimbus/message-store-cosmos',
+  '@nimbus/reliability',
+];
+const APPLICATION_FACING = ['@nimbus/sdk'];
+
 const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
 function packageNameOf(specifier) {
@@ -85,6 +99,11 @@ export function checkLayers(root) {
         }
         if (!runtime.has(target) && !(isTestKit && manifest.peerDependencies?.[target] !== undefined)) {
           problems.push(`${where}: imports ${target}, which ${name} does not declare as a dependency`);
+        }
+        if (PROVIDERS.includes(name) && APPLICATION_FACING.includes(target)) {
+          problems.push(
+            `${where}: ${name} is a provider and imports ${target}; providers depend on contracts (core, sql, message-store), not on the application-facing SDK`,
+          );
         }
         const targetLayer = layerOf(target);
         if (!isExample && targetLayer !== null && ownLayer !== null && targetLayer >= ownLayer) {

@@ -47,6 +47,19 @@ describe('layer check (scripts/check-layers.mjs)', () => {
     ]);
   });
 
+  it('fails when a provider imports the application-facing SDK, although the SDK is a lower layer', () => {
+    const root = workspace({
+      'packages/sdk/package.json': manifest('@nimbus/sdk'),
+      'packages/sdk/src/index.ts': 'export const MAX_PAYLOAD_DEPTH = 32;\n',
+      'packages/reliability/package.json': manifest('@nimbus/reliability', { '@nimbus/sdk': '*' }),
+      'packages/reliability/src/index.ts':
+        "import { MAX_PAYLOAD_DEPTH } from '@nimbus/sdk';\nexport const depth = MAX_PAYLOAD_DEPTH;\n",
+    });
+    expect(checkLayers(root)).toEqual([
+      'packages/reliability/src/index.ts: @nimbus/reliability is a provider and imports @nimbus/sdk; providers depend on contracts (core, sql, message-store), not on the application-facing SDK',
+    ]);
+  });
+
   it('fails on undeclared imports, unused dependencies and imports of an example package', () => {
     const root = workspace({
       'packages/core/package.json': manifest('@nimbus/core', { zod: '*' }),

@@ -14,7 +14,6 @@ export {
   type HandlerCancelReason,
   type MessageHandlingContext,
   type PendingHandoff,
-  runWithHandlerSignal,
 } from './engine/handler-context.js';
 export { type EngineInbox, InboxUnavailableError } from './engine/inbox-step.js';
 export {
@@ -22,16 +21,9 @@ export {
   GENERIC_DEAD_LETTER_REASON,
   MessageEngine,
   type MessageEngineOptions,
-  SDK_VERSION,
 } from './engine/message-engine.js';
 export type { HandlerOutcomeRecorder } from './engine/outcome-recorder.js';
 export { CONTROL_REQUEST_REFUSED, DUPLICATE_DETECTED, originatingOf } from './engine/responses.js';
-export {
-  type EngineSessionState,
-  modeOf,
-  readSessionState,
-  type SessionMode,
-} from './engine/session-state.js';
 export { createEnvelope, type EnvelopeInit, type MessageEnvelope } from './envelope/envelope.js';
 export { Header, type HeaderName, type Headers } from './envelope/headers.js';
 export { InvalidMessageError } from './envelope/invalid-message-error.js';
@@ -43,6 +35,7 @@ export {
   type MessageContent,
 } from './envelope/message-content.js';
 export { isMessageType, MessageType, REQUEST_TYPES, RESPONSE_TYPES } from './envelope/message-type.js';
+export { jsonDepth, MAX_PAYLOAD_DEPTH } from './envelope/payload-depth.js';
 export { decodeContent, decodeEnvelope, encodeContent, encodeEnvelope } from './envelope/wire.js';
 export { causeChain, errorMessage, errorTypeName, fullErrorText } from './errors/cause-chain.js';
 export { NimBusErrorCode, RETRYABLE_BY_DEFAULT } from './errors/error-codes.js';
@@ -144,34 +137,13 @@ export {
   type RetryPolicyProvider,
 } from './retry/retry-policy-provider.js';
 export * from './telemetry/index.js';
+export { MAX_ID_LENGTH } from './transport/message-validation.js';
+export { RESOLVER_INPUT, replyInputOf } from './transport/routing.js';
+export { MAX_DELIVERY_COUNT_REASON } from './transport/settle-validation.js';
 export {
-  describeValue,
-  headerProblems,
-  ID_HEADERS,
-  MAX_ID_LENGTH,
-} from './transport/message-validation.js';
-export { type Delivery, RESOLVER_INPUT, replyInputOf, routeMessage } from './transport/routing.js';
-export {
-  assertDeadLetterReason,
-  assertPublishBatchSize,
-  assertPublishSource,
-  assertSessionState,
-  assertSettledOnce,
-  assertSettleEffects,
-  assertTransportMessage,
-  deadLetterOutcome,
-  MAX_DELIVERY_COUNT_REASON,
-  maxDeliveryDescription,
-  parkedMessageNotFound,
-  transportMessageSize,
-} from './transport/settle-validation.js';
-export {
-  diffTopology,
   hasChanges,
-  holdsMessages,
   type RetainedInput,
   type Route,
-  routeKey,
   type Topology,
   type TopologyChanges,
   topologyFromPlatform,
@@ -196,4 +168,3 @@ export type {
 } from './transport/transport.js';
 export { isTransportError, TransportError, TransportErrorCode } from './transport/transport-error.js';
 export type { TransportMessage } from './transport/transport-message.js';
-export { type WakeReason, WorkWaiters } from './transport/work-waiters.js';

@@ -1,17 +1,19 @@
 import { CosmosClient, type CosmosClientOptions } from '@azure/cosmos';
 import { type Clock, systemClock } from '@nimbus/core';
 import {
-  ComposedMessageStore,
-  decorateStore,
-  type MessageStoreSlices,
   type OpenMessageStore,
   parseRetentionOptions,
   type RetentionOptions,
   type StorageProviderCapabilities,
   type StorageProviderRegistration,
+} from '@nimbus/message-store';
+import {
+  ComposedMessageStore,
+  decorateStore,
+  type MessageStoreSlices,
   traceStoreCalls,
   translateStoreErrors,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import {
   COSMOS_ENV,
   type CosmosConnectionOptions,

@@ -8,21 +8,23 @@ import {
   whenAborted,
 } from '@nimbus/core';
 import {
-  ComposedMessageStore,
-  decorateStore,
   type MessageStateChangeNotifier,
-  type MessageStoreSlices,
   noopStateChangeNotifier,
-  notifyStateChanges,
   type OpenMessageStore,
   parseRetentionOptions,
   type RetentionOptions,
   type RetentionSweepResult,
   type StorageProviderCapabilities,
   type StorageProviderRegistration,
+} from '@nimbus/message-store';
+import {
+  ComposedMessageStore,
+  decorateStore,
+  type MessageStoreSlices,
+  notifyStateChanges,
   traceStoreCalls,
   translateStoreErrors,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import { type ConnectionOptions, resolveConnectionSettings } from './config/resolve-connection-settings.js';
 import type { MigrationMode, SqlDialectName } from './config/sql-store-settings.js';
 import { openDialect } from './dialect/open-dialect.js';

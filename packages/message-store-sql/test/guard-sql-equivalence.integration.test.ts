@@ -1,12 +1,11 @@
 import { ManualClock, MessageType } from '@nimbus/core';
 import {
   ALL_RESOLUTION_STATUSES,
-  CONTROL_REQUEST_TYPES,
   DEFAULT_RETENTION,
-  decideStatusWrite,
   ResolutionStatus,
   type StatusWrite,
 } from '@nimbus/message-store';
+import { CONTROL_REQUEST_TYPES, decideStatusWrite } from '@nimbus/message-store/provider';
 import {
   createTemporaryDatabase,
   shouldRunPostgresSuite,

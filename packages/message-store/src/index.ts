@@ -1,7 +1,3 @@
-export { assertValidStatusWriteKey, requireNonEmptyString } from './argument-checks.js';
-export { isSelfOriginating, resolveOriginatingId } from './blocked-event-rules.js';
-export { ComposedMessageStore, type MessageStoreSlices } from './composed-message-store.js';
-export { compositeEventId } from './composite-id.js';
 export type { EndpointMetadataStore } from './contracts/endpoint-metadata-store.js';
 export type { HeartbeatHistoryStore } from './contracts/heartbeat-history-store.js';
 export type {
@@ -57,20 +53,6 @@ export type {
   TrackingBatch,
   TrackingBatchResult,
 } from './contracts/tracking-requests.js';
-export { decorateStore, type StoreCall, type StoreDecorator } from './decorators/decorate-store.js';
-export { notifyStateChanges } from './decorators/notify-state-changes.js';
-export { traceStoreCalls, translateStoreErrors } from './decorators/trace-store-calls.js';
-export { formatEndpointErrorList } from './endpoint-error-list.js';
-export {
-  compositeIdsWithStatus,
-  ERROR_LIST_STATUSES,
-  endpointStateCount,
-  endpointStatePage,
-  type RowStatus,
-  SESSION_BLOCKING_STATUSES,
-  sessionStateCount,
-  toBlockedMessageEvent,
-} from './endpoint-summaries.js';
 export type {
   EndpointMetadata,
   EndpointMetadataWrite,
@@ -98,7 +80,6 @@ export type {
 export {
   DEFAULT_HEARTBEAT_SETTINGS,
   DEFAULT_MISSED_BEATS_UNTIL_OFF,
-  HEARTBEAT_SETTINGS_ID,
   type Heartbeat,
   type HeartbeatGap,
   type HeartbeatOverviewItem,
@@ -106,7 +87,6 @@ export {
   type HeartbeatSettingsUpdate,
   type HeartbeatUptimeDay,
   heartbeatGapId,
-  MAX_HEARTBEATS_PER_ENDPOINT,
   type ServiceHealth,
   uptimeDayId,
 } from './entities/heartbeat.js';
@@ -152,66 +132,21 @@ export {
   StorageProviderRegistrationError,
   StorageProviderTransientError,
 } from './errors.js';
-export {
-  aggregateFailureGroups,
-  FAILURE_GROUP_STATUSES,
-  type FailureFields,
-  type FailureGroupRow,
-  rowFailureSignature,
-  sortFailureGroups,
-  splitFailureSignature,
-} from './failure-groups.js';
+export { rowFailureSignature } from './failure-groups.js';
 export {
   FAILURE_SIGNATURE_MAX_LENGTH,
   type FailureSignature,
   failureSignature,
   normaliseErrorMessage,
 } from './failure-signature.js';
-export { heartbeatOverviewItem, heartbeatRollup, newestHeartbeatsFirst } from './heartbeat-rollup.js';
 export {
   createMemoryMessageStore,
   MEMORY_PROVIDER_NAME,
   type MemoryMessageStoreOptions,
   memoryStorageProvider,
 } from './memory/create-memory-message-store.js';
-export {
-  endpointMetricsOf,
-  endpointTimeSeriesOf,
-  eventTypeTimeSeriesOf,
-  failedMessageInsightsOf,
-  latencyMetricsOf,
-  timeSeriesOf,
-} from './metrics-aggregation.js';
-export {
-  type StatusWriteKey,
-  toMessageAudit,
-  toMessageEntity,
-  toUnresolvedEvent,
-  withEventJsonStripped,
-  withoutEventJson,
-} from './normalize.js';
-export {
-  changedId,
-  InProcessStateChangeNotifier,
-  type StateChange,
-  type StateChangeListener,
-} from './notifier.js';
+export { InProcessStateChangeNotifier, type StateChange, type StateChangeListener } from './notifier.js';
 export { withStateChangeNotifications } from './notifying-store.js';
-export {
-  decodeOffsetToken,
-  nextOffsetToken,
-  type OffsetPage,
-  type OffsetPageRequest,
-  offsetPageOf,
-  offsetPageRequest,
-  sliceOffsetPage,
-} from './offset-paging.js';
-export { PaginationLimits } from './pagination.js';
-export {
-  assertValidStoreEndpointId,
-  isReservedStoreEndpointId,
-  RESERVED_STORE_ENDPOINT_IDS,
-} from './reserved-endpoint-ids.js';
 export {
   DEFAULT_RETENTION,
   FIXED_RETENTION_MS,
@@ -222,25 +157,4 @@ export {
   type RetentionSweepResult,
   UNLIMITED_RETENTION,
   UNRESOLVED_RETENTION_ENV,
-  unresolvedRetentionMs,
 } from './retention.js';
-export {
-  asciiLower,
-  matchesAnyText,
-  matchesPrefix,
-  matchesTrackedMessageFilter,
-  type TrackedMessageFields,
-} from './search-matching.js';
-export {
-  CONTROL_REQUEST_TYPES,
-  decideStatusWrite,
-  type GuardedRow,
-  type IncomingStatusWrite,
-  type StatusWriteDecision,
-} from './stale-write-guard.js';
-export {
-  newEndpointSubscription,
-  subscriptionsWantingFailure,
-  withSubscriptionUpdate,
-} from './subscription-rules.js';
-export { type BucketLength, bucketKey, bucketKeysBetween, normaliseBucketLength } from './time-buckets.js';

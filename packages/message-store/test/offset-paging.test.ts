@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  InvalidStoreArgumentError,
-  offsetPageOf,
-  offsetPageRequest,
-  PaginationLimits,
-  sliceOffsetPage,
-} from '../src/index.js';
+import { InvalidStoreArgumentError } from '../src/index.js';
+import { offsetPageOf, offsetPageRequest, PaginationLimits, sliceOffsetPage } from '../src/provider.js';
 
 describe('offset paging', () => {
   it('starts at 0 without a token and resolves the size through PaginationLimits', () => {

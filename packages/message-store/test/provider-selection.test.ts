@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  assertValidStoreEndpointId,
   memoryStorageProvider,
-  PaginationLimits,
   resolveSingleProvider,
   type StorageProviderRegistration,
 } from '../src/index.js';
+import { assertValidStoreEndpointId, PaginationLimits } from '../src/provider.js';
 
 const named = (providerName: string): StorageProviderRegistration => ({
   ...memoryStorageProvider({ env: {} }),

@@ -1,6 +1,7 @@
 import { MessageType } from '@nimbus/core';
 import { describe, expect, it } from 'vitest';
-import { decideStatusWrite, ResolutionStatus } from '../src/index.js';
+import { ResolutionStatus } from '../src/index.js';
+import { decideStatusWrite } from '../src/provider.js';
 
 const row = (
   resolutionStatus: ResolutionStatus,

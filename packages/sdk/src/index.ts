@@ -8,7 +8,7 @@ export type { HandlerContext, MessageLineage } from './handler-context.js';
 export { createHandoffClient, HandoffClient, type HandoffCoordinates } from './handoff-client.js';
 export { deterministicMessageId } from './message-id.js';
 export { createOperatorClient, OperatorClient, type OperatorTarget } from './operator-client.js';
-export { jsonDepth, MAX_PAYLOAD_DEPTH, readEventJson } from './payload.js';
+export { readEventJson } from './payload.js';
 export {
   type AnyPublishItem,
   createPublisher,

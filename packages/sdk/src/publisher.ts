@@ -2,7 +2,6 @@ import {
   type Clock,
   countMetric,
   createEnvelope,
-  describeValue,
   type Endpoint,
   type EventType,
   encodeEnvelope,
@@ -23,11 +22,11 @@ import {
   TelemetryScope,
   type Transport,
   type TransportMessage,
-  transportMessageSize,
   uuidv7,
   validateEvent,
   withSpan,
 } from '@nimbus/core';
+import { describeValue, transportMessageSize } from '@nimbus/core/transport-spi';
 import { SpanKind } from '@opentelemetry/api';
 import type { MessageLineage } from './handler-context.js';
 import { deterministicMessageId } from './message-id.js';

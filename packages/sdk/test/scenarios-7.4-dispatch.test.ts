@@ -1,4 +1,9 @@
-import { defineEvent, EventHandlerNotFoundError, PermanentFailureError } from '@nimbus/core';
+import {
+  defineEvent,
+  EventHandlerNotFoundError,
+  MAX_PAYLOAD_DEPTH,
+  PermanentFailureError,
+} from '@nimbus/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -7,7 +12,6 @@ import {
   defineHandler,
   type HandlerContext,
   HandlerRegistrationError,
-  MAX_PAYLOAD_DEPTH,
 } from '../src/index.js';
 import { InvoiceCreated, OrderPlaced } from './fixtures.js';
 import * as handlerModule from './handler-module.js';

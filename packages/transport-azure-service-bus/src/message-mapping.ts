@@ -1,6 +1,6 @@
 import type { ServiceBusMessage, ServiceBusReceivedMessage } from '@azure/service-bus';
 import type { ReceivedMessage, TransportMessage } from '@nimbus/core';
-import { TRANSPORT_PROPERTIES } from './names.js';
+import { BROKER_DEAD_LETTER_PROPERTIES, TRANSPORT_PROPERTIES } from './names.js';
 
 /** The Service Bus message for a delivery: headers as application properties, the body as UTF-8 bytes. */
 export function toServiceBus(
@@ -23,21 +23,31 @@ function bodyText(body: unknown): string {
   return typeof body === 'string' ? body : JSON.stringify(body);
 }
 
-export function headersOf(message: ServiceBusReceivedMessage): Record<string, string> {
+/** Where a message was read: only a dead-letter queue's copies carry the broker's dead-letter properties. */
+export type ReadFrom = 'queue' | 'dead-letter queue';
+
+export function headersOf(
+  message: ServiceBusReceivedMessage,
+  from: ReadFrom = 'queue',
+): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(message.applicationProperties ?? {})) {
-    if (!TRANSPORT_PROPERTIES.has(name) && value !== null && value !== undefined)
-      headers[name] = String(value);
+    if (TRANSPORT_PROPERTIES.has(name) || value === null || value === undefined) continue;
+    if (from === 'dead-letter queue' && BROKER_DEAD_LETTER_PROPERTIES.has(name)) continue;
+    headers[name] = String(value);
   }
   return headers;
 }
 
-export function fromServiceBus(message: ServiceBusReceivedMessage): TransportMessage {
+export function fromServiceBus(
+  message: ServiceBusReceivedMessage,
+  from: ReadFrom = 'queue',
+): TransportMessage {
   return {
     messageId: String(message.messageId ?? ''),
     sessionId: message.sessionId ?? '',
     correlationId: message.correlationId === undefined ? null : String(message.correlationId),
-    headers: headersOf(message),
+    headers: headersOf(message, from),
     body: bodyText(message.body),
   };
 }

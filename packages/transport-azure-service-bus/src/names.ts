@@ -20,6 +20,12 @@ export const TRANSPORT_PROPERTIES: ReadonlySet<string> = new Set([
   PARKED_SEQUENCE_PROPERTY,
   PARKED_AT_PROPERTY,
   DEAD_LETTERED_AT_PROPERTY,
+]);
+/**
+ * What the broker stamps on a message it dead-letters. NimBus envelopes use the same names for their own
+ * headers (a dead-letter notice to the Resolver carries them), so they are dropped only from dead-lettered copies.
+ */
+export const BROKER_DEAD_LETTER_PROPERTIES: ReadonlySet<string> = new Set([
   'DeadLetterReason',
   'DeadLetterErrorDescription',
 ]);

@@ -97,7 +97,7 @@ export class OperatorViews {
       const receiver = this.#peeker(input, subscription, true);
       for (const m of await guarded(`peek dead letters of '${input}'`, () => peekAll(receiver))) {
         all.push({
-          ...fromServiceBus(m),
+          ...fromServiceBus(m, 'dead-letter queue'),
           id: `${subscription}#${sequenceOf(m)}`,
           input,
           reason: m.deadLetterReason ?? '',
@@ -131,7 +131,7 @@ export class OperatorViews {
           await this.publisher.send(
             take.map((m) => ({
               topic: topicOf(input),
-              message: toServiceBus(fromServiceBus(m), { [INPUT_PROPERTY]: input }),
+              message: toServiceBus(fromServiceBus(m, 'dead-letter queue'), { [INPUT_PROPERTY]: input }),
             })),
           );
           for (const m of take) await guarded('requeue', () => receiver.completeMessage(m));

@@ -6,10 +6,10 @@ import type {
 import {
   type ParkedDeadLetter,
   type ParkedMessage,
-  parkedMessageNotFound,
   TransportErrorCode,
   type TransportMessage,
 } from '@nimbus/core';
+import { parkedMessageNotFound } from '@nimbus/core/transport-spi';
 import Long from 'long';
 import { widenDrainWait } from './drain-wait.js';
 import { guarded, isCode } from './errors.js';

@@ -1,16 +1,14 @@
 import type { ServiceBusClient, ServiceBusMessage, ServiceBusSender } from '@azure/service-bus';
 import {
-  assertPublishSource,
-  assertTransportMessage,
   Header,
   type PublishRequest,
   RESOLVER_INPUT,
-  routeMessage,
   type Topology,
   TransportError,
   TransportErrorCode,
   type TransportMessage,
 } from '@nimbus/core';
+import { assertPublishSource, assertTransportMessage, routeMessage } from '@nimbus/core/transport-spi';
 import { guarded } from './errors.js';
 import { toServiceBus } from './message-mapping.js';
 import { INPUT_PROPERTY, inputsOf, ROUTE_EVENT_PROPERTY, ROUTE_SOURCE_PROPERTY, topicOf } from './names.js';

@@ -2,7 +2,6 @@ import { DefaultAzureCredential } from '@azure/identity';
 import { ServiceBusAdministrationClient, ServiceBusClient } from '@azure/service-bus';
 import {
   type AcceptOptions,
-  assertPublishBatchSize,
   type DeadLetteredMessage,
   LifecycleRunner,
   type PeekedMessage,
@@ -21,6 +20,7 @@ import {
   type TransportMessage,
   whenAborted,
 } from '@nimbus/core';
+import { assertPublishBatchSize } from '@nimbus/core/transport-spi';
 import Long from 'long';
 import { acceptNamed, acceptNext } from './accept.js';
 import { guarded } from './errors.js';

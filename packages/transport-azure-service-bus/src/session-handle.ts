@@ -4,10 +4,6 @@ import type {
   ServiceBusSessionReceiver,
 } from '@azure/service-bus';
 import {
-  assertPublishBatchSize,
-  assertSessionState,
-  assertSettleEffects,
-  deadLetterOutcome,
   type ParkedMessage,
   type ReceivedMessage,
   type SessionHandle,
@@ -16,6 +12,12 @@ import {
   TransportError,
   TransportErrorCode,
 } from '@nimbus/core';
+import {
+  assertPublishBatchSize,
+  assertSessionState,
+  assertSettleEffects,
+  deadLetterOutcome,
+} from '@nimbus/core/transport-spi';
 import { guarded } from './errors.js';
 import { toReceived } from './message-mapping.js';
 import { DEAD_LETTERED_AT_PROPERTY } from './names.js';

@@ -1,12 +1,6 @@
 import type { CorrelationRuleFilter, ServiceBusAdministrationClient } from '@azure/service-bus';
-import {
-  diffTopology,
-  RESOLVER_INPUT,
-  type Route,
-  routeKey,
-  type Topology,
-  type TopologyChanges,
-} from '@nimbus/core';
+import { RESOLVER_INPUT, type Route, type Topology, type TopologyChanges } from '@nimbus/core';
+import { diffTopology, routeKey } from '@nimbus/core/transport-spi';
 import { guarded } from './errors.js';
 import {
   DIRECT_RULE,

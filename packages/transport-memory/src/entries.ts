@@ -1,4 +1,5 @@
-import type { Delivery, ParkedMessage, ReceivedMessage, SessionState, TransportMessage } from '@nimbus/core';
+import type { ParkedMessage, ReceivedMessage, SessionState, TransportMessage } from '@nimbus/core';
+import type { Delivery } from '@nimbus/core/transport-spi';
 
 // The in-memory broker's records: what the SQL transport keeps in table rows (see its rows.ts).
 

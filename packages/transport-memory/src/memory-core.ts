@@ -1,13 +1,12 @@
 import {
   type Clock,
-  type Delivery,
   RESOLVER_INPUT,
   replyInputOf,
   type Topology,
   TransportError,
   TransportErrorCode,
-  WorkWaiters,
 } from '@nimbus/core';
+import { type Delivery, WorkWaiters } from '@nimbus/core/transport-spi';
 import { MemoryDeadLetters } from './dead-letters.js';
 import { type LineMessage, newSessionEntry, type SessionEntry } from './entries.js';
 import { MemoryOperatorViews } from './operator-views.js';

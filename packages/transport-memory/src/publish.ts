@@ -1,13 +1,11 @@
+import { type PublishRequest, type TransportMessage, uuidv7 } from '@nimbus/core';
 import {
   assertPublishBatchSize,
   assertPublishSource,
   assertTransportMessage,
   type Delivery,
-  type PublishRequest,
   routeMessage,
-  type TransportMessage,
-  uuidv7,
-} from '@nimbus/core';
+} from '@nimbus/core/transport-spi';
 import type { MemoryCore } from './memory-core.js';
 
 /** A routed publish request: its copies, either for now or for a due time (scheduled). */

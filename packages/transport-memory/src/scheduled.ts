@@ -1,4 +1,5 @@
-import { type Delivery, TransportError, TransportErrorCode } from '@nimbus/core';
+import { TransportError, TransportErrorCode } from '@nimbus/core';
+import type { Delivery } from '@nimbus/core/transport-spi';
 import type { ScheduledEntry } from './entries.js';
 
 /** Scheduled copies waiting for their due time, with the earliest due time kept at hand for the hot paths. */

@@ -1,12 +1,12 @@
-import {
-  type BatchSettlement,
-  deadLetterOutcome,
-  type ParkedMessage,
-  type ReceivedMessage,
-  type SessionHandle,
-  type SessionState,
-  type SettleEffects,
+import type {
+  BatchSettlement,
+  ParkedMessage,
+  ReceivedMessage,
+  SessionHandle,
+  SessionState,
+  SettleEffects,
 } from '@nimbus/core';
+import { deadLetterOutcome } from '@nimbus/core/transport-spi';
 import type { SessionEntry } from './entries.js';
 import type { MemoryCore } from './memory-core.js';
 import { anotherSessionWaits, tryReceive } from './receive.js';

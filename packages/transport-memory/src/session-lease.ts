@@ -1,10 +1,5 @@
-import {
-  MAX_DELIVERY_COUNT_REASON,
-  maxDeliveryDescription,
-  TransportError,
-  TransportErrorCode,
-  uuidv7,
-} from '@nimbus/core';
+import { MAX_DELIVERY_COUNT_REASON, TransportError, TransportErrorCode, uuidv7 } from '@nimbus/core';
+import { maxDeliveryDescription } from '@nimbus/core/transport-spi';
 import { isLeaseFree, type SessionEntry } from './entries.js';
 import type { MemoryCore } from './memory-core.js';
 

@@ -1,18 +1,20 @@
 import {
-  assertDeadLetterReason,
-  assertSessionState,
-  assertSettledOnce,
-  assertSettleEffects,
   type BatchSettlement,
   MAX_DELIVERY_COUNT_REASON,
-  maxDeliveryDescription,
-  parkedMessageNotFound,
   type ReceivedMessage,
   type SessionState,
   type SettleEffects,
   TransportError,
   TransportErrorCode,
 } from '@nimbus/core';
+import {
+  assertDeadLetterReason,
+  assertSessionState,
+  assertSettledOnce,
+  assertSettleEffects,
+  maxDeliveryDescription,
+  parkedMessageNotFound,
+} from '@nimbus/core/transport-spi';
 import type { LineMessage, SessionEntry } from './entries.js';
 import type { MemoryCore } from './memory-core.js';
 import { applyPublish, assertBatchSize, planPublish } from './publish.js';

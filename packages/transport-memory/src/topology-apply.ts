@@ -1,4 +1,5 @@
-import { diffTopology, holdsMessages, replyInputOf, type Topology, type TopologyChanges } from '@nimbus/core';
+import { replyInputOf, type Topology, type TopologyChanges } from '@nimbus/core';
+import { diffTopology, holdsMessages } from '@nimbus/core/transport-spi';
 import type { MemoryCore } from './memory-core.js';
 
 /** Replaces the topology; inputs of removed endpoints that still hold messages are kept and reported. */

@@ -37,15 +37,14 @@ export async function deleteSessionIfIdle(
 }
 
 /**
- * Deletes up to `limit` idle session rows (those a lease lapsed on without release, or emptied by a purge).
- * PostgreSQL runs it under REPEATABLE READ with the candidates locked (`SKIP LOCKED`): a row a publisher,
- * consumer or lease touched after the snapshot fails the sweep with a serialization error instead of being
- * deleted on stale information (the transaction retries). SQLite's single writer needs neither.
+ * Deletes up to `limit` idle session rows (those a lease lapsed on without release, or emptied by a purge), in a
+ * transaction the dialect isolates (`isolateSweep`: PostgreSQL REPEATABLE READ with the candidates locked; a
+ * conflict fails the sweep and the transaction retries). SQLite's single writer needs neither.
  */
 export async function sweepIdleSessionRows(core: SqlCore, limit: number): Promise<number> {
   const { db, t, now } = core;
   return db.transaction(async (tx) => {
-    if (db.dialect === 'postgres') await tx.run('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+    await core.dialect.locks.isolateSweep(tx);
     return tx.run(
       `DELETE FROM ${t.sessions} AS s WHERE (s.input, s.session_id) IN (
          SELECT i.input, i.session_id FROM ${t.sessions} AS i WHERE ${isIdle(t, now, 'i')} LIMIT ?${db.skipLocked})`,

@@ -2,5 +2,10 @@
 export { MAX_DELIVERY_COUNT_REASON } from '@nimbus/core';
 export { TRANSPORT_MIGRATIONS } from './migrations/all-migrations.js';
 export { type MigrateSqlTransportOptions, migrateSqlTransport } from './open-database.js';
-export type { SqlTransportConnection, SqlTransportOptions } from './options.js';
+export type {
+  PostgresTransportConnection,
+  SqliteTransportConnection,
+  SqlTransportConnection,
+  SqlTransportOptions,
+} from './options.js';
 export { createSqlTransport, SqlTransport } from './sql-transport.js';

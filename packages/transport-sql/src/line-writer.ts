@@ -1,4 +1,4 @@
-import type { Delivery } from '@nimbus/core';
+import type { Delivery } from '@nimbus/core/transport-spi';
 import type { SqlExecutor } from './sql/database.js';
 import { headersEncoder, type StatementTexts } from './statement-texts.js';
 import type { Tables } from './tables.js';
@@ -20,10 +20,15 @@ export class SessionLockLostSignal extends Error {}
 export interface LineWriterContext {
   readonly t: Tables;
   readonly nowMs: string;
-  /** PostgreSQL NOTIFY channel, or null (SQLite). */
-  readonly channel: string | null;
-  /** NOTIFY payloads for these work keys to send inside this transaction (the rest are coalesced); absent on SQLite. */
-  readonly notifyNow: ((workKeys: Iterable<string>) => string[]) | null;
+  /** NOTIFY payloads for these work keys to send inside this transaction (the rest are coalesced; none on SQLite). */
+  readonly notifyNow: (workKeys: Iterable<string>) => string[];
+  /** Runs the last insert, sending `payloads` to other processes at commit (the dialect's `insertLastChunk`). */
+  readonly insertLastChunk: (
+    tx: SqlExecutor,
+    sql: string,
+    params: readonly unknown[],
+    payloads: readonly string[],
+  ) => Promise<void>;
   readonly texts: StatementTexts;
 }
 
@@ -48,7 +53,7 @@ export async function appendToLines(
   deliveries: readonly Delivery[],
   own?: OwnSessionUpdate,
 ): Promise<Set<string>> {
-  const { t, nowMs, channel, notifyNow, texts } = context;
+  const { t, nowMs, notifyNow, insertLastChunk, texts } = context;
   const groups = groupBySession(deliveries, own ?? null);
   if (groups.length === 0) return new Set();
   const ownKey = own ? sessionKey(own.input, own.sessionId) : null;
@@ -112,16 +117,8 @@ export async function appendToLines(
       ) => `INSERT INTO ${t.messages} (input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, visible_at)
        VALUES ${valuesList(`(?, ?, ?, ?, ?, ?, ?, ${nowMs}, ${nowMs})`)(n)}`,
     );
-    const toNotify = last && notifyNow ? notifyNow(inputs) : [];
-    if (toNotify.length > 0 && channel !== null) {
-      // Other processes hear about the new work when this transaction commits.
-      await tx.all(
-        `WITH inserted AS (${insert} RETURNING 1) SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`,
-        [...chunk, channel, toNotify],
-      );
-    } else {
-      await tx.run(insert, chunk);
-    }
+    if (last) await insertLastChunk(tx, insert, chunk, notifyNow(inputs));
+    else await tx.run(insert, chunk);
   }
   return inputs;
 }

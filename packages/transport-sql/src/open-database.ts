@@ -1,16 +1,25 @@
 import type { MigrationMode, MigrationProgress, MigrationRunResult } from '@nimbus/sql';
+import type { OpenedTransportDatabase, TransportDialect } from './dialect/dialect.js';
+import { postgresDialect } from './dialect/postgres/index.js';
+import { sqliteDialect } from './dialect/sqlite/index.js';
 import type { SqlTransportConnection } from './options.js';
 import { migrateTransportSchema } from './schema.js';
-import type { SqlDatabase } from './sql/database.js';
-import { openPostgresDatabase } from './sql/postgres-database.js';
-import { openSqliteDatabase } from './sql/sqlite-database.js';
-import { type Tables, tableNames } from './tables.js';
 
-export interface OpenedTransportDatabase {
-  readonly db: SqlDatabase;
-  readonly tables: Tables;
-  /** The PostgreSQL schema or the SQLite table prefix. */
-  readonly namespace: string;
+const DIALECTS: Readonly<Record<SqlTransportConnection['dialect'], TransportDialect<never>>> = {
+  sqlite: sqliteDialect,
+  postgres: postgresDialect,
+};
+
+/**
+ * The dialect of `connection`: the one place the transport decides which database it runs on. Everything that
+ * differs between them comes from the dialect after this.
+ */
+export function dialectOf<C extends SqlTransportConnection>(connection: C): TransportDialect<C> {
+  const name = String((connection as { dialect?: unknown }).dialect);
+  if (!Object.hasOwn(DIALECTS, name)) {
+    throw new RangeError(`SQL transport: dialect must be 'sqlite' or 'postgres', got '${name}'`);
+  }
+  return DIALECTS[name as SqlTransportConnection['dialect']] as TransportDialect<C>;
 }
 
 /** Validates the connection and opens its database (no statement runs yet). */
@@ -18,29 +27,7 @@ export function openTransportDatabase(
   connection: SqlTransportConnection,
   busyTimeoutMs: number,
 ): OpenedTransportDatabase {
-  if (connection.dialect === 'sqlite') {
-    if (typeof connection.path !== 'string' || connection.path.length === 0) {
-      throw new RangeError('SQL transport: sqlite connection needs a non-empty path');
-    }
-    const namespace = connection.tablePrefix ?? 'nimbus_transport_';
-    const tables = tableNames('sqlite', namespace);
-    return { db: openSqliteDatabase(connection.path, busyTimeoutMs), tables, namespace };
-  }
-  if (connection.dialect === 'postgres') {
-    if (typeof connection.connectionString !== 'string' || connection.connectionString.length === 0) {
-      throw new RangeError('SQL transport: postgres connection needs a non-empty connectionString');
-    }
-    const namespace = connection.schema ?? 'nimbus_transport';
-    const tables = tableNames('postgres', namespace);
-    return {
-      db: openPostgresDatabase(connection.connectionString, connection.poolSize ?? 10),
-      tables,
-      namespace,
-    };
-  }
-  throw new RangeError(
-    `SQL transport: dialect must be 'sqlite' or 'postgres', got '${String((connection as { dialect?: unknown }).dialect)}'`,
-  );
+  return dialectOf(connection).database.open(connection, busyTimeoutMs);
 }
 
 export interface MigrateSqlTransportOptions {
@@ -57,9 +44,10 @@ export async function migrateSqlTransport(
   connection: SqlTransportConnection,
   options: MigrateSqlTransportOptions = {},
 ): Promise<MigrationRunResult> {
-  const { db, tables, namespace } = openTransportDatabase(connection, 5000);
+  const dialect = dialectOf(connection);
+  const { db, tables, namespace } = dialect.database.open(connection, 5000);
   try {
-    return await migrateTransportSchema(db, tables, namespace, {
+    return await migrateTransportSchema(dialect, db, tables, namespace, {
       mode: options.mode ?? 'AutoApply',
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });

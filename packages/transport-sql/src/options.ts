@@ -1,23 +1,27 @@
 import type { Logger } from '@nimbus/core';
 import type { MigrationMode, MigrationProgress } from '@nimbus/sql';
 
+/** An SQLite file shared by the processes of one machine. */
+export interface SqliteTransportConnection {
+  readonly dialect: 'sqlite';
+  /** Database file; every process that opens the same file shares the transport (WAL mode). */
+  readonly path: string;
+  /** Prefix for table names (SQLite has no schemas); default `nimbus_transport_`. */
+  readonly tablePrefix?: string;
+}
+
+/** A PostgreSQL database shared by many machines. */
+export interface PostgresTransportConnection {
+  readonly dialect: 'postgres';
+  readonly connectionString: string;
+  /** Schema holding the tables; default `nimbus_transport`. */
+  readonly schema?: string;
+  /** Pool size for the pg pool; default 10. The LISTEN connection is extra. */
+  readonly poolSize?: number;
+}
+
 /** Where the transport keeps its tables. */
-export type SqlTransportConnection =
-  | {
-      readonly dialect: 'sqlite';
-      /** Database file; every process that opens the same file shares the transport (WAL mode). */
-      readonly path: string;
-      /** Prefix for table names (SQLite has no schemas); default `nimbus_transport_`. */
-      readonly tablePrefix?: string;
-    }
-  | {
-      readonly dialect: 'postgres';
-      readonly connectionString: string;
-      /** Schema holding the tables; default `nimbus_transport`. */
-      readonly schema?: string;
-      /** Pool size for the pg pool; default 10. The LISTEN connection is extra. */
-      readonly poolSize?: number;
-    };
+export type SqlTransportConnection = SqliteTransportConnection | PostgresTransportConnection;
 
 export interface SqlTransportOptions {
   /** Session lease length; default 30 000 ms. */
@@ -68,15 +72,13 @@ export interface ResolvedOptions {
   readonly idleSessionSweepMs: number;
 }
 
-export function resolveOptions(
-  dialect: 'sqlite' | 'postgres',
-  options: SqlTransportOptions,
-): ResolvedOptions {
+/** `defaultPollIntervalMs` is the dialect's (PostgreSQL polls only as a fallback, SQLite adaptively). */
+export function resolveOptions(options: SqlTransportOptions, defaultPollIntervalMs: number): ResolvedOptions {
   const resolved: ResolvedOptions = {
     lockDurationMs: options.lockDurationMs ?? 30_000,
     maxDeliveryCount: options.maxDeliveryCount ?? 10,
     maxBatchBytes: options.maxBatchBytes ?? 1024 * 1024,
-    pollIntervalMs: options.pollIntervalMs ?? (dialect === 'postgres' ? 1000 : 200),
+    pollIntervalMs: options.pollIntervalMs ?? defaultPollIntervalMs,
     minPollIntervalMs: options.minPollIntervalMs ?? 2,
     topologyCacheMs: options.topologyCacheMs ?? 1000,
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,

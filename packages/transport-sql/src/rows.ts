@@ -1,12 +1,12 @@
-import {
-  type DeadLetteredMessage,
-  type Headers,
-  headerProblems,
-  type ParkedMessage,
-  type PeekedMessage,
-  type ReceivedMessage,
-  type TransportMessage,
+import type {
+  DeadLetteredMessage,
+  Headers,
+  ParkedMessage,
+  PeekedMessage,
+  ReceivedMessage,
+  TransportMessage,
 } from '@nimbus/core';
+import { headerProblems } from '@nimbus/core/transport-spi';
 import type { Row } from './sql/database.js';
 
 /** The dead-letter reason of a message the transport cannot hand over (headers or size). */

@@ -5,6 +5,7 @@ import {
   type NamedMigration,
   runMigrations,
 } from '@nimbus/sql';
+import type { TransportDialect } from './dialect/dialect.js';
 import { TRANSPORT_MIGRATIONS } from './migrations/all-migrations.js';
 import { transportJournal } from './migrations/transport-journal.js';
 import type { SqlDatabase, SqlExecutor } from './sql/database.js';
@@ -20,6 +21,7 @@ export interface TransportMigrationOptions {
  * read the journal and run no DDL: DDL takes table locks that deadlocked live traffic when every process ran it.
  */
 export function migrateTransportSchema(
+  dialect: TransportDialect,
   db: SqlDatabase,
   t: Tables,
   namespace: string,
@@ -28,10 +30,11 @@ export function migrateTransportSchema(
   const migrations: NamedMigration<SqlExecutor>[] = TRANSPORT_MIGRATIONS.map((migration) => ({
     name: migration.name,
     async up(tx) {
-      for (const statement of migration.statements({ dialect: db.dialect, t })) await tx.run(statement);
+      for (const statement of migration.statements({ types: dialect.schema.columnTypes, t }))
+        await tx.run(statement);
     },
   }));
-  return runMigrations(transportJournal(db, t, namespace), {
+  return runMigrations(transportJournal(dialect.schema, db, t, namespace), {
     mode: options.mode,
     migrations,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),

@@ -1,22 +1,24 @@
 import {
-  assertPublishSource,
-  assertTransportMessage,
-  type Delivery,
   isTransportError,
   type Logger,
   type PublishRequest,
   RESOLVER_INPUT,
   type Route,
   replyInputOf,
-  routeKey,
-  routeMessage,
   type Topology,
   TransportError,
   TransportErrorCode,
   uuidv7,
 } from '@nimbus/core';
+import {
+  assertPublishSource,
+  assertTransportMessage,
+  type Delivery,
+  routeKey,
+  routeMessage,
+} from '@nimbus/core/transport-spi';
+import type { TransportDialect, WorkNotifier } from './dialect/dialect.js';
 import { appendToLines, type LineWriterContext, type OwnSessionUpdate } from './line-writer.js';
-import { NotifyCoalescer } from './notify-coalescer.js';
 import type { ResolvedOptions } from './options.js';
 import type { Row, SqlDatabase, SqlExecutor } from './sql/database.js';
 import { StatementTexts } from './statement-texts.js';
@@ -42,44 +44,39 @@ export class SqlCore {
   readonly wakeups = new Wakeups(this.origin);
   readonly texts = new StatementTexts();
   #lineWriter: LineWriterContext | null = null;
-  readonly #notifier: NotifyCoalescer | null;
+  readonly #notifier: WorkNotifier;
   #cache: CachedTopology | null = null;
   #closed = false;
 
   constructor(
+    /** The dialect chosen at open: every statement that differs between SQLite and PostgreSQL comes from it. */
+    readonly dialect: TransportDialect,
     readonly db: SqlDatabase,
     readonly t: Tables,
     readonly options: ResolvedOptions,
     readonly logger: Logger,
   ) {
-    this.#notifier =
-      db.dialect === 'postgres'
-        ? new NotifyCoalescer(
-            this.origin,
-            options.notifyWindowMs,
-            async (payloads) => {
-              await db.all(`SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`, [t.channel, payloads]);
-            },
-            (error) =>
-              logger.warn(
-                { error },
-                'SQL transport: a coalesced NOTIFY failed; listeners fall back to polling',
-              ),
-          )
-        : null;
+    this.#notifier = dialect.wakeups.createNotifier({
+      origin: this.origin,
+      windowMs: options.notifyWindowMs,
+      db,
+      channel: t.channel,
+      logger,
+    });
   }
 
-  /** PostgreSQL: the NOTIFY payloads for these work keys that belong in the current transaction; SQLite: none. */
+  /** The NOTIFY payloads for these work keys that belong in the current transaction (none on SQLite). */
   notifyNow(workKeys: Iterable<string>): string[] {
-    return this.#notifier ? this.#notifier.take(workKeys) : [];
+    return this.#notifier.take(workKeys);
   }
 
   get lineWriter(): LineWriterContext {
     this.#lineWriter ??= {
       t: this.t,
       nowMs: this.db.nowMs,
-      channel: this.db.dialect === 'postgres' ? this.t.channel : null,
-      notifyNow: this.#notifier ? (workKeys) => this.notifyNow(workKeys) : null,
+      notifyNow: (workKeys) => this.notifyNow(workKeys),
+      insertLastChunk: (tx, sql, params, payloads) =>
+        this.dialect.lineAppend.insertLastChunk(tx, sql, params, payloads, this.t.channel),
       texts: this.texts,
     };
     return this.#lineWriter;
@@ -95,7 +92,7 @@ export class SqlCore {
 
   markClosed(): void {
     this.#closed = true;
-    this.#notifier?.close();
+    this.#notifier.close();
     this.wakeups.shutDown();
   }
 
@@ -234,13 +231,6 @@ export class SqlCore {
         ],
       );
     }
-  }
-
-  /** PostgreSQL: NOTIFY other processes of these work keys when the transaction commits. */
-  async notifyInTransaction(tx: SqlExecutor, workKeys: ReadonlySet<string>): Promise<void> {
-    const now = this.notifyNow(workKeys);
-    if (now.length === 0) return;
-    await tx.all(`SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`, [this.t.channel, now]);
   }
 
   /** Wakes one waiter in this process per work key. */

@@ -1,14 +1,6 @@
 import {
-  assertDeadLetterReason,
-  assertPublishBatchSize,
-  assertSessionState,
-  assertSettledOnce,
-  assertSettleEffects,
   type BatchSettlement,
-  type Delivery,
-  deadLetterOutcome,
   MAX_DELIVERY_COUNT_REASON,
-  maxDeliveryDescription,
   type ParkedMessage,
   type ReceivedMessage,
   type SessionHandle,
@@ -17,20 +9,22 @@ import {
   TransportError,
   TransportErrorCode,
 } from '@nimbus/core';
+import {
+  assertDeadLetterReason,
+  assertPublishBatchSize,
+  assertSessionState,
+  assertSettledOnce,
+  assertSettleEffects,
+  deadLetterOutcome,
+  maxDeliveryDescription,
+} from '@nimbus/core/transport-spi';
 import type { HeldLease } from './held-lease.js';
-import { SessionLockLostSignal } from './line-writer.js';
 import { deliveryToken, parkedFromRow } from './rows.js';
 import { releaseLease } from './session-release.js';
 import type { Row, SqlExecutor } from './sql/database.js';
-import type { PublishPlan, SqlCore } from './sql-core.js';
+import type { SqlCore } from './sql-core.js';
 import { receiveFromLine } from './sql-receive.js';
-import {
-  type PlannedSettlement,
-  removeHeld,
-  runOneStatement,
-  settleManyInOneStatement,
-  settleRows,
-} from './sql-settle-rows.js';
+import type { PlannedSettlement } from './sql-settle-rows.js';
 import { workKey } from './wakeups.js';
 
 /** A lease on one session row; every operation re-checks the lease against the database clock. */
@@ -161,17 +155,7 @@ export class SqlSessionHandle implements SessionHandle {
     assertPublishBatchSize(publish, core.options.maxBatchBytes);
     const plans = await core.planPublish(publish);
     assertSettleEffects(effects);
-    // The one-statement path covers settle, publish and state; anything touching parked rows is transactional.
-    const touchesParked =
-      (effects?.park?.length ?? 0) +
-        (effects?.unpark?.length ?? 0) +
-        (effects?.deadLetterParked?.length ?? 0) >
-      0;
-    if (core.db.dialect === 'postgres' && !touchesParked) {
-      await this.#settleInOneStatement(message, plans, effects?.state, deadLetter);
-      return;
-    }
-    await this.#settleInTransaction(message, plans, effects, deadLetter);
+    await core.dialect.settle.one(this.#held, { message, plans, effects, deadLetter });
   }
 
   async settleMany(settlements: readonly BatchSettlement[]): Promise<void> {
@@ -198,109 +182,7 @@ export class SqlSessionHandle implements SessionHandle {
       planned.push({ message, plans, effects, deadLetter: deadLetter ?? null });
     }
     if (planned.length === 0) return;
-    const oneStatement =
-      core.db.dialect === 'postgres' &&
-      planned.every(
-        ({ effects, plans }) =>
-          (effects?.park?.length ?? 0) +
-            (effects?.unpark?.length ?? 0) +
-            (effects?.deadLetterParked?.length ?? 0) ===
-            0 && plans.every((plan) => plan.dueAt === null),
-      );
-    if (oneStatement) {
-      await settleManyInOneStatement(this.#held, planned);
-      return;
-    }
-    let woken: Set<string>;
-    try {
-      woken = await core.db.transaction(async (tx) => {
-        // Each settlement's own rows in order; the line appends of all of them in one write at the end, in the
-        // same order, so sequences come out as they would with one call per settlement.
-        const completed = planned.filter((item) => item.deadLetter === null).map((item) => item.message);
-        if (completed.length > 1) await removeHeld(this.#held, tx, completed);
-        for (const item of planned) {
-          const removed = completed.length > 1 && item.deadLetter === null;
-          await settleRows(this.#held, tx, item.message, item.effects, item.deadLetter, removed);
-        }
-        let state: string | null | undefined;
-        for (const item of planned) {
-          const next = item.effects?.state;
-          if (next !== undefined) state = next === null ? null : JSON.stringify(next);
-        }
-        return core.writePlans(
-          tx,
-          planned.flatMap((item) => item.plans),
-          {
-            input: this.input,
-            sessionId: this.sessionId,
-            leaseToken: this.token,
-            countDelta: -planned.length,
-            state,
-          },
-        );
-      });
-    } catch (error) {
-      if (error instanceof SessionLockLostSignal) throw this.#lockLost();
-      throw error;
-    }
-    core.wakeLocal(woken);
-  }
-
-  async #settleInTransaction(
-    message: ReceivedMessage,
-    plans: readonly PublishPlan[],
-    effects: Omit<SettleEffects, 'publish'> | undefined,
-    deadLetter: { reason: string; description: string | null } | null,
-  ): Promise<void> {
-    const { core } = this;
-    let woken: Set<string>;
-    try {
-      woken = await core.db.transaction(async (tx) => {
-        await settleRows(this.#held, tx, message, effects, deadLetter);
-        const state = effects?.state;
-        return core.writePlans(tx, plans, {
-          input: this.input,
-          sessionId: this.sessionId,
-          leaseToken: this.token,
-          countDelta: -1,
-          state: state === undefined ? undefined : state === null ? null : JSON.stringify(state),
-        });
-      });
-    } catch (error) {
-      if (error instanceof SessionLockLostSignal) throw this.#lockLost();
-      throw error;
-    }
-    core.wakeLocal(woken);
-  }
-
-  async #settleInOneStatement(
-    message: ReceivedMessage,
-    plans: readonly PublishPlan[],
-    state: SessionState | null | undefined,
-    deadLetter: { reason: string; description: string | null } | null,
-  ): Promise<void> {
-    const { core } = this;
-    const deliveries: Delivery[] = [];
-    let scheduled = false;
-    for (const plan of plans) {
-      if (plan.dueAt === null) deliveries.push(...plan.deliveries);
-      else scheduled = true;
-    }
-    if (scheduled) {
-      // Scheduled copies go to their own table: take the general transactional path.
-      await this.#settleInTransaction(message, plans, { state }, deadLetter);
-      return;
-    }
-    const { outcome, inputs } = await runOneStatement(
-      this.#held,
-      [{ message, deadLetter }],
-      state === undefined ? undefined : state === null ? null : JSON.stringify(state),
-      deliveries,
-    );
-    // With one message only the lease check can trip the guard.
-    if (outcome === 'guard') throw this.#lockLost();
-    if (outcome === 'notHeld') await this.#throwSettleFailure(core.db, message);
-    core.wakeLocal(inputs);
+    await core.dialect.settle.many(this.#held, planned);
   }
 
   async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {

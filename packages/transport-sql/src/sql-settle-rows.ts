@@ -1,19 +1,13 @@
-import {
-  type Delivery,
-  parkedMessageNotFound,
-  type ReceivedMessage,
-  type SettleEffects,
-  TransportError,
-  TransportErrorCode,
-  uuidv7,
-} from '@nimbus/core';
+import type { ReceivedMessage, SettleEffects } from '@nimbus/core';
+import { parkedMessageNotFound } from '@nimbus/core/transport-spi';
 import type { HeldLease } from './held-lease.js';
-import { settleInOneStatement } from './pg-settle.js';
+import { SessionLockLostSignal } from './line-writer.js';
 import type { SqlExecutor } from './sql/database.js';
 import type { PublishPlan } from './sql-core.js';
 
-// Row-level settlement of a leased session's messages: removing settled rows, parked effects, and PostgreSQL's
-// one-statement settle.
+// Settlement of a leased session's messages in one transaction: removing settled rows, parked effects, the
+// published copies and the new state. Every dialect can take this path; PostgreSQL takes a one-statement path
+// when nothing touches parked rows (dialect/postgres/settle.ts).
 
 export interface PlannedSettlement {
   readonly message: ReceivedMessage;
@@ -107,53 +101,77 @@ export async function settleRows(
   }
 }
 
-/** PostgreSQL: settles these held messages, with `state` and `deliveries`, in one statement. */
-export function runOneStatement(
-  lease: HeldLease,
-  settled: readonly Pick<PlannedSettlement, 'message' | 'deadLetter'>[],
-  state: string | null | undefined,
-  deliveries: readonly Delivery[],
-): ReturnType<typeof settleInOneStatement> {
+/** One settlement and its effects in one transaction. */
+export async function settleInTransaction(lease: HeldLease, settlement: PlannedSettlement): Promise<void> {
   const { core } = lease;
-  return settleInOneStatement(
-    core.db,
-    core.t,
-    core.now,
-    {
-      input: lease.input,
-      sessionId: lease.sessionId,
-      leaseToken: lease.token,
-      messages: settled.map(({ message, deadLetter }) => ({
-        sequence: message.sequence,
-        deliveryCount: message.deliveryCount,
-        deadLetter: deadLetter ? { id: uuidv7(), ...deadLetter } : null,
-      })),
-      state,
-      deliveries,
-    },
-    (touched) => core.notifyNow(touched),
-  );
+  const { message, plans, effects, deadLetter } = settlement;
+  let woken: Set<string>;
+  try {
+    woken = await core.db.transaction(async (tx) => {
+      await settleRows(lease, tx, message, effects, deadLetter);
+      return core.writePlans(tx, plans, {
+        input: lease.input,
+        sessionId: lease.sessionId,
+        leaseToken: lease.token,
+        countDelta: -1,
+        state: stateText(effects?.state),
+      });
+    });
+  } catch (error) {
+    if (error instanceof SessionLockLostSignal) throw lease.lockLost();
+    throw error;
+  }
+  core.wakeLocal(woken);
 }
 
-/** PostgreSQL: settlements without parked effects or scheduled copies, in one statement. */
-export async function settleManyInOneStatement(
+/**
+ * A batch of settlements in one transaction: each settlement's own rows in order, then the line appends of all
+ * of them in one write at the end, in the same order, so sequences come out as they would with one call each.
+ */
+export async function settleManyInTransaction(
   lease: HeldLease,
   planned: readonly PlannedSettlement[],
 ): Promise<void> {
   const { core } = lease;
-  const deliveries = planned.flatMap((item) => item.plans.flatMap((plan) => plan.deliveries));
+  let woken: Set<string>;
+  try {
+    woken = await core.db.transaction(async (tx) => {
+      const completed = planned.filter((item) => item.deadLetter === null).map((item) => item.message);
+      if (completed.length > 1) await removeHeld(lease, tx, completed);
+      for (const item of planned) {
+        const removed = completed.length > 1 && item.deadLetter === null;
+        await settleRows(lease, tx, item.message, item.effects, item.deadLetter, removed);
+      }
+      return core.writePlans(
+        tx,
+        planned.flatMap((item) => item.plans),
+        {
+          input: lease.input,
+          sessionId: lease.sessionId,
+          leaseToken: lease.token,
+          countDelta: -planned.length,
+          state: lastState(planned),
+        },
+      );
+    });
+  } catch (error) {
+    if (error instanceof SessionLockLostSignal) throw lease.lockLost();
+    throw error;
+  }
+  core.wakeLocal(woken);
+}
+
+/** A new session state as stored: JSON text, `null` to clear, `undefined` to keep. */
+export function stateText(state: SettleEffects['state']): string | null | undefined {
+  return state === undefined ? undefined : state === null ? null : JSON.stringify(state);
+}
+
+/** The state the last settlement that sets one asks for (JSON text, `null`, or `undefined` to keep). */
+export function lastState(planned: readonly PlannedSettlement[]): string | null | undefined {
   let state: string | null | undefined;
   for (const item of planned) {
     const next = item.effects?.state;
     if (next !== undefined) state = next === null ? null : JSON.stringify(next);
   }
-  const { outcome, inputs } = await runOneStatement(lease, planned, state, deliveries);
-  if (outcome !== 'settled') {
-    await lease.assertLease(core.db);
-    throw new TransportError(
-      TransportErrorCode.MessageLockLost,
-      `settleMany: not every message of session '${lease.sessionId}' at '${lease.input}' is held by this lease (already settled, purged or redelivered); nothing was settled`,
-    );
-  }
-  core.wakeLocal(inputs);
+  return state;
 }

@@ -1,6 +1,5 @@
 import {
   type AcceptOptions,
-  assertPublishBatchSize,
   consoleLogger,
   type DeadLetteredMessage,
   LifecycleRunner,
@@ -23,12 +22,13 @@ import {
   uuidv7,
   whenAborted,
 } from '@nimbus/core';
-import { describeDriverError, ReconnectingPgListener } from '@nimbus/sql';
+import { assertPublishBatchSize } from '@nimbus/core/transport-spi';
+import { describeDriverError } from '@nimbus/sql';
+import type { WakeupListener } from './dialect/dialect.js';
 import { sweepIdleSessionRows } from './idle-sessions.js';
-import { openTransportDatabase } from './open-database.js';
+import { dialectOf } from './open-database.js';
 import { counts, peek, peekDeadLetters, purge, requeueDeadLetters } from './operator-views.js';
 import { resolveOptions, type SqlTransportConnection, type SqlTransportOptions } from './options.js';
-import { publishInOneStatement } from './pg-settle.js';
 import { migrateTransportSchema } from './schema.js';
 import { tryLease } from './session-lease.js';
 import { SqlCore } from './sql-core.js';
@@ -55,10 +55,10 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
 
   private constructor(
     private readonly core: SqlCore,
-    private readonly listener: ReconnectingPgListener | null,
+    private readonly listener: WakeupListener | null,
   ) {
     super();
-    this.name = `sql-${core.db.dialect}`;
+    this.name = `sql-${core.dialect.name}`;
     const { options } = core;
     this.capabilities = {
       atomicSettleAndPublish: true,
@@ -77,7 +77,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
    */
   checkReadiness(): Promise<Readiness> {
     if (this.state !== 'running') return Promise.resolve({ ready: false, reason: 'SQL transport: closed' });
-    return probeReadiness(`SQL transport (${this.core.db.dialect})`, () => this.core.db.all('SELECT 1'), {
+    return probeReadiness(`SQL transport (${this.core.dialect.name})`, () => this.core.db.all('SELECT 1'), {
       describeError: describeDriverError,
     });
   }
@@ -87,30 +87,19 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     connection: SqlTransportConnection,
     options: SqlTransportOptions = {},
   ): Promise<SqlTransport> {
-    const resolved = resolveOptions(connection.dialect, options);
-    const { db, tables, namespace } = openTransportDatabase(connection, resolved.busyTimeoutMs);
+    const dialect = dialectOf(connection);
+    const resolved = resolveOptions(options, dialect.defaultPollIntervalMs);
+    const opened = dialect.database.open(connection, resolved.busyTimeoutMs);
+    const { db, tables, namespace } = opened;
     const logger = options.logger ?? consoleLogger;
-    const core = new SqlCore(db, tables, resolved, logger);
-    let listener: ReconnectingPgListener | null = null;
+    const core = new SqlCore(dialect, db, tables, resolved, logger);
+    let listener: WakeupListener | null = null;
     try {
-      await migrateTransportSchema(db, tables, namespace, {
+      await migrateTransportSchema(dialect, db, tables, namespace, {
         mode: options.migrationMode ?? 'AutoApply',
         ...(options.onMigrationProgress ? { onProgress: options.onMigrationProgress } : {}),
       });
-      if (connection.dialect === 'postgres') {
-        listener = new ReconnectingPgListener({
-          connectionString: connection.connectionString,
-          applicationName: 'nimbus-transport-listen',
-          channels: [tables.channel],
-          // Notifications sent while disconnected are lost; waking every waiter makes them re-poll now.
-          events: {
-            onNotification: (_channel, payload) => core.wakeups.onPayload(payload),
-            onConnected: () => core.wakeups.notifyAll(),
-          },
-          logger,
-        });
-        await listener.start();
-      }
+      listener = await opened.listen(core.wakeups, logger);
     } catch (error) {
       await db.close();
       throw error;
@@ -175,17 +164,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     assertPublishBatchSize(requests, core.options.maxBatchBytes);
     const plans = await core.planPublish(requests);
     if (plans.every((plan) => plan.deliveries.length === 0)) return;
-    const inputs =
-      core.db.dialect === 'postgres' && plans.every((plan) => plan.dueAt === null)
-        ? await publishInOneStatement(
-            core.db,
-            core.t,
-            core.now,
-            plans.flatMap((plan) => plan.deliveries),
-            (inputs) => core.notifyNow(inputs),
-          )
-        : await core.db.transaction((tx) => core.writePlans(tx, plans));
-    core.wakeLocal(inputs);
+    core.wakeLocal(await core.dialect.lineAppend.publish(core, plans));
   }
 
   async schedule(source: string, message: TransportMessage, at: Date): Promise<ScheduleHandle> {
@@ -242,7 +221,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
   ): Promise<SessionHandle | null> {
     const { core } = this;
     const deadline = Date.now() + options.waitMs;
-    let interval = core.options.minPollIntervalMs;
+    let interval = core.dialect.wakeups.firstPollMs(core.options);
     for (;;) {
       core.assertOpen();
       if (options.signal?.aborted) return null;
@@ -261,8 +240,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
         options.sessionId === null || options.sessionId === undefined
           ? core.wakeups.waitingAccepts(input) > 0
           : false;
-      const lead = core.db.dialect === 'postgres' ? core.options.pollIntervalMs : interval;
-      const poll = follower ? FOLLOWER_POLL_FACTOR * core.options.pollIntervalMs : lead;
+      const poll = follower ? FOLLOWER_POLL_FACTOR * core.options.pollIntervalMs : interval;
       state.waited = true;
       await core.wakeups.wait(
         input,
@@ -270,7 +248,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
         Math.max(1, Math.min(remaining, poll, nextDue ?? poll)),
         options.signal ? { signal: options.signal } : {},
       );
-      interval = Math.min(interval * 2 || 1, core.options.pollIntervalMs);
+      interval = core.dialect.wakeups.nextPollMs(interval, core.options);
     }
   }
 

@@ -1,5 +1,3 @@
-import type { SqlDialect } from '@nimbus/sql';
-
 /** Fully qualified table names: `"schema"."messages"` on PostgreSQL, `"prefix_messages"` on SQLite. */
 export interface Tables {
   readonly inputs: string;
@@ -17,23 +15,27 @@ export interface Tables {
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,40}$/;
 
-export function tableNames(dialect: SqlDialect, namespace: string): Tables {
+/**
+ * The tables in `namespace`, named by `qualify` (the dialect's: schema-qualified or prefixed). `option` names the
+ * connection option the namespace came from, for the error about a bad one.
+ */
+export function tableNames(
+  namespace: string,
+  option: 'schema' | 'tablePrefix',
+  qualify: (table: string) => string,
+): Tables {
   if (!IDENTIFIER.test(namespace)) {
-    throw new RangeError(
-      `SQL transport ${dialect === 'postgres' ? 'schema' : 'tablePrefix'} '${namespace}' must match ${IDENTIFIER}`,
-    );
+    throw new RangeError(`SQL transport ${option} '${namespace}' must match ${IDENTIFIER}`);
   }
-  const name = (table: string) =>
-    dialect === 'postgres' ? `"${namespace}"."${table}"` : `"${namespace}${table}"`;
   return {
-    inputs: name('inputs'),
-    routes: name('routes'),
-    sessions: name('sessions'),
-    messages: name('messages'),
-    scheduled: name('scheduled'),
-    parked: name('parked'),
-    deadLetters: name('dead_letters'),
-    journal: name('schema_migrations'),
+    inputs: qualify('inputs'),
+    routes: qualify('routes'),
+    sessions: qualify('sessions'),
+    messages: qualify('messages'),
+    scheduled: qualify('scheduled'),
+    parked: qualify('parked'),
+    deadLetters: qualify('dead_letters'),
+    journal: qualify('schema_migrations'),
     channel: `${namespace}_wakeup`,
   };
 }

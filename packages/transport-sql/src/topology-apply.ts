@@ -1,6 +1,4 @@
 import {
-  diffTopology,
-  holdsMessages,
   RESOLVER_INPUT,
   type RetainedInput,
   replyInputOf,
@@ -8,6 +6,7 @@ import {
   type TopologyChanges,
   type TransportCounts,
 } from '@nimbus/core';
+import { diffTopology, holdsMessages } from '@nimbus/core/transport-spi';
 import type { SqlExecutor } from './sql/database.js';
 import type { SqlCore } from './sql-core.js';
 
@@ -16,7 +15,7 @@ export async function applyTopology(core: SqlCore, topology: Topology): Promise<
   core.assertOpen();
   const { db, t } = core;
   const changes = await db.transaction(async (tx) => {
-    if (db.dialect === 'postgres') await tx.run(`SELECT pg_advisory_xact_lock(hashtext(?))`, [t.inputs]);
+    await core.dialect.locks.lockTopology(tx, t);
     core.invalidateTopology();
     const endpoints = (await tx.all(`SELECT name FROM ${t.inputs} WHERE kind = 'endpoint'`)).map((r) =>
       String(r.name),

@@ -1,4 +1,5 @@
-import { systemClock, TransportError, TransportErrorCode, WorkWaiters } from '@nimbus/core';
+import { systemClock, TransportError, TransportErrorCode } from '@nimbus/core';
+import { WorkWaiters } from '@nimbus/core/transport-spi';
 
 /**
  * A unit of new work: a session at an input. The writers return sets of these keys; they decide whom to wake

@@ -4,14 +4,13 @@ import {
   defineEndpoint,
   defineEvent,
   definePlatform,
-  diffTopology,
   Header,
   hasChanges,
   MessageType,
-  routeMessage,
   type TransportMessage,
   topologyFromPlatform,
 } from '../../src/index.js';
+import { diffTopology, routeMessage } from '../../src/transport-spi.js';
 
 const Ping = defineEvent('Ping', { schema: z.object({}) });
 const platform = definePlatform([

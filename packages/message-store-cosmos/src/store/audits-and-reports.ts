@@ -3,20 +3,22 @@ import {
   type AuditSearchRequest,
   type AuditSearchResult,
   type AuditWrite,
-  asciiLower,
-  assertValidStoreEndpointId,
   type EndpointEventsRef,
   type EventReport,
   type EventReportWrite,
   FIXED_RETENTION_MS,
   type MessageAuditEntity,
   MessageAuditType,
+  type TrackingAuditsAndReports,
+} from '@nimbus/message-store';
+import {
+  asciiLower,
+  assertValidStoreEndpointId,
   offsetPageRequest,
   requireNonEmptyString,
   sliceOffsetPage,
-  type TrackingAuditsAndReports,
   toMessageAudit,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import { type CosmosStoreContext, queryAll } from './cosmos-context.js';
 import { encodeId } from './layout.js';
 import { Where } from './where.js';

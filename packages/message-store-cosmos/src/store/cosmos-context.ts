@@ -1,6 +1,7 @@
 import type { Container, CosmosClient, Database, SqlParameter } from '@azure/cosmos';
 import type { Clock } from '@nimbus/core';
-import { isReservedStoreEndpointId, type RetentionOptions } from '@nimbus/message-store';
+import type { RetentionOptions } from '@nimbus/message-store';
+import { isReservedStoreEndpointId } from '@nimbus/message-store/provider';
 import { isCosmosStatus } from './cosmos-errors.js';
 import { ENDPOINT_PARTITION_KEY, encodeId, STORE_CONTAINERS, type StoreContainerSpec } from './layout.js';
 

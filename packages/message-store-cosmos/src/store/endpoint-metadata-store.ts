@@ -1,21 +1,23 @@
 import {
-  assertValidStoreEndpointId,
   DEFAULT_HEARTBEAT_SETTINGS,
   type EndpointMetadata,
   type EndpointMetadataStore,
   type EndpointMetadataWrite,
-  HEARTBEAT_SETTINGS_ID,
   type Heartbeat,
   type HeartbeatOverviewItem,
   type HeartbeatSettings,
   type HeartbeatSettingsUpdate,
   HeartbeatStatus,
+  InvalidStoreArgumentError,
+} from '@nimbus/message-store';
+import {
+  assertValidStoreEndpointId,
+  HEARTBEAT_SETTINGS_ID,
   heartbeatOverviewItem,
   heartbeatRollup,
-  InvalidStoreArgumentError,
   MAX_HEARTBEATS_PER_ENDPOINT,
   newestHeartbeatsFirst,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import type { CosmosStoreContext } from './cosmos-context.js';
 import { MetadataKind } from './layout.js';
 import { MetadataDocuments, reviveDates, toStored } from './metadata-documents.js';

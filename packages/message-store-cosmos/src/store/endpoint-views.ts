@@ -1,29 +1,31 @@
 import {
   type BlockedMessageEventPage,
-  compositeEventId,
   type EndpointPageRequest,
   EndpointRole,
   type EndpointState,
   type EndpointStateCount,
+  ResolutionStatus,
+  type SessionPageRequest,
+  type SessionRef,
+  type SessionStateCount,
+  type SessionsRef,
+  type TrackingEndpointViews,
+  UNRESOLVED_STATUSES,
+  type UnresolvedEvent,
+} from '@nimbus/message-store';
+import {
+  compositeEventId,
   ERROR_LIST_STATUSES,
   endpointStateCount,
   endpointStatePage,
   formatEndpointErrorList,
   offsetPageRequest,
   PaginationLimits,
-  ResolutionStatus,
   SESSION_BLOCKING_STATUSES,
-  type SessionPageRequest,
-  type SessionRef,
-  type SessionStateCount,
-  type SessionsRef,
   sessionStateCount,
   sliceOffsetPage,
-  type TrackingEndpointViews,
   toBlockedMessageEvent,
-  UNRESOLVED_STATUSES,
-  type UnresolvedEvent,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import { EndpointRows } from './endpoint-rows.js';
 
 const STATUSES_COUNTED = [

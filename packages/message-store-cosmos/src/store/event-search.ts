@@ -1,13 +1,15 @@
+import type {
+  EventFilter,
+  EventSearchRequest,
+  SearchResponse,
+  TrackingEventSearch,
+} from '@nimbus/message-store';
 import {
-  type EventFilter,
-  type EventSearchRequest,
   matchesPrefix,
   offsetPageRequest,
-  type SearchResponse,
   sliceOffsetPage,
-  type TrackingEventSearch,
   withEventJsonStripped,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import { EndpointRows } from './endpoint-rows.js';
 import { fromTrackingDocument, type TrackingDocument } from './tracking-document.js';
 import type { Where } from './where.js';

@@ -1,11 +1,10 @@
-import {
-  aggregateFailureGroups,
-  type FailureGroup,
-  type FailureGroupRequest,
-  type FailureGroupRow,
-  type ResolutionStatus,
-  type TrackingFailureGroups,
+import type {
+  FailureGroup,
+  FailureGroupRequest,
+  ResolutionStatus,
+  TrackingFailureGroups,
 } from '@nimbus/message-store';
+import { aggregateFailureGroups, type FailureGroupRow } from '@nimbus/message-store/provider';
 import { type CosmosStoreContext, queryAll } from './cosmos-context.js';
 import { LIVE } from './tracking-document.js';
 import { Where } from './where.js';

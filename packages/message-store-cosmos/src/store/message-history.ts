@@ -1,6 +1,5 @@
 import { MessageType } from '@nimbus/core';
 import {
-  assertValidStoreEndpointId,
   type EndpointEventRef,
   FIXED_RETENTION_MS,
   type MessageEntity,
@@ -8,13 +7,16 @@ import {
   type MessageRef,
   type MessageSearchRequest,
   type MessageSearchResult,
+  type TrackingMessageHistory,
+} from '@nimbus/message-store';
+import {
+  assertValidStoreEndpointId,
   offsetPageRequest,
   requireNonEmptyString,
   sliceOffsetPage,
-  type TrackingMessageHistory,
   toMessageEntity,
   withEventJsonStripped,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import { type CosmosStoreContext, queryAll } from './cosmos-context.js';
 import { isCosmosStatus } from './cosmos-errors.js';
 import { encodeId } from './layout.js';

@@ -1,14 +1,12 @@
-import type { TimeSeriesRequest } from '@nimbus/message-store';
+import type { MessageEntity, MetricsStore, TimeSeriesRequest } from '@nimbus/message-store';
 import {
   endpointMetricsOf,
   endpointTimeSeriesOf,
   eventTypeTimeSeriesOf,
   failedMessageInsightsOf,
   latencyMetricsOf,
-  type MessageEntity,
-  type MetricsStore,
   timeSeriesOf,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import { type CosmosStoreContext, queryAll } from './cosmos-context.js';
 import { fromMessageDocument, type MessageDocument } from './message-document.js';
 

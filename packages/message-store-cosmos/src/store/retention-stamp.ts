@@ -3,8 +3,8 @@ import {
   FIXED_RETENTION_MS,
   type ResolutionStatus,
   type RetentionOptions,
-  unresolvedRetentionMs,
 } from '@nimbus/message-store';
+import { unresolvedRetentionMs } from '@nimbus/message-store/provider';
 
 /** How a document is kept: Cosmos `ttl` in seconds (-1 = never) and the same instant for `sweepExpired`. */
 export interface RetentionStamp {

@@ -1,13 +1,10 @@
 import type { Container } from '@azure/cosmos';
 import {
-  assertValidStatusWriteKey,
-  decideStatusWrite,
   FIXED_RETENTION_MS,
   type PendingCompletion,
   type PurgeScope,
   ResolutionStatus,
   type StatusWrite,
-  type StatusWriteKey,
   TERMINAL_STATUSES,
   type TrackedEventKey,
   type TrackingBatch,
@@ -15,9 +12,14 @@ import {
   type TrackingMessageHistory,
   type TrackingRowLifecycle,
   type TrackingStatusWrites,
-  toUnresolvedEvent,
   type UnresolvedEventWrite,
 } from '@nimbus/message-store';
+import {
+  assertValidStatusWriteKey,
+  decideStatusWrite,
+  type StatusWriteKey,
+  toUnresolvedEvent,
+} from '@nimbus/message-store/provider';
 import { type CosmosStoreContext, queryAll } from './cosmos-context.js';
 import { isCosmosStatus, LostWriteRaceError } from './cosmos-errors.js';
 import { trackingDocumentId } from './layout.js';

@@ -1,4 +1,5 @@
-import { FAILURE_GROUP_STATUSES, rowFailureSignature } from '@nimbus/message-store';
+import { rowFailureSignature } from '@nimbus/message-store';
+import { FAILURE_GROUP_STATUSES } from '@nimbus/message-store/provider';
 import { sql } from 'kysely';
 import type { SqlDialect, StoreDb } from '../dialect/sql-dialect.js';
 import { decodeDocument } from '../store/document-codec.js';

@@ -1,5 +1,6 @@
 import type { Logger } from '@nimbus/core';
-import { changedId, type StateChange } from '@nimbus/message-store';
+import type { StateChange } from '@nimbus/message-store';
+import { changedId } from '@nimbus/message-store/provider';
 import { encodeChanges, PendingChanges } from './change-payloads.js';
 
 export interface CoalescingSenderOptions {

@@ -2,18 +2,20 @@ import {
   type AuditSearchRequest,
   type AuditSearchResult,
   type AuditWrite,
-  asciiLower,
-  assertValidStoreEndpointId,
   type EndpointEventsRef,
   type EventReport,
   type EventReportWrite,
   type MessageAuditEntity,
   MessageAuditType,
+  type TrackingAuditsAndReports,
+} from '@nimbus/message-store';
+import {
+  asciiLower,
+  assertValidStoreEndpointId,
   offsetPageRequest,
   requireNonEmptyString,
-  type TrackingAuditsAndReports,
   toMessageAudit,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import { type SqlBool, sql } from 'kysely';
 import { decodeDocument, encodeDocument, toDateOrNull, toMs } from './document-codec.js';
 import { fetchOffsetPage } from './fetch-offset-page.js';

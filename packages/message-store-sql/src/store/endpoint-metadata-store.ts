@@ -1,20 +1,22 @@
 import {
-  assertValidStoreEndpointId,
   DEFAULT_HEARTBEAT_SETTINGS,
   type EndpointMetadata,
   type EndpointMetadataStore,
   type EndpointMetadataWrite,
-  HEARTBEAT_SETTINGS_ID,
   type Heartbeat,
   type HeartbeatOverviewItem,
   type HeartbeatSettings,
   type HeartbeatSettingsUpdate,
   HeartbeatStatus,
+  InvalidStoreArgumentError,
+} from '@nimbus/message-store';
+import {
+  assertValidStoreEndpointId,
+  HEARTBEAT_SETTINGS_ID,
   heartbeatOverviewItem,
   heartbeatRollup,
-  InvalidStoreArgumentError,
   MAX_HEARTBEATS_PER_ENDPOINT,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import type { Selectable } from 'kysely';
 import type { StoreDb } from '../dialect/sql-dialect.js';
 import type { EndpointMetadataTable, HeartbeatSettingsTable, HeartbeatsTable } from '../schema/database.js';

@@ -1,29 +1,29 @@
+import type {
+  BlockedMessageEvent,
+  BlockedMessageEventPage,
+  EndpointPageRequest,
+  EndpointState,
+  EndpointStateCount,
+  SessionPageRequest,
+  SessionRef,
+  SessionStateCount,
+  SessionsRef,
+  TrackingEndpointViews,
+  UnresolvedEvent,
+} from '@nimbus/message-store';
+import { EndpointRole, ResolutionStatus, UNRESOLVED_STATUSES } from '@nimbus/message-store';
 import {
-  type BlockedMessageEvent,
-  type BlockedMessageEventPage,
   compositeEventId,
-  type EndpointPageRequest,
-  EndpointRole,
-  type EndpointState,
-  type EndpointStateCount,
   ERROR_LIST_STATUSES,
   endpointStateCount,
   endpointStatePage,
   formatEndpointErrorList,
   offsetPageRequest,
   PaginationLimits,
-  ResolutionStatus,
   SESSION_BLOCKING_STATUSES,
-  type SessionPageRequest,
-  type SessionRef,
-  type SessionStateCount,
-  type SessionsRef,
   sessionStateCount,
-  type TrackingEndpointViews,
   toBlockedMessageEvent,
-  UNRESOLVED_STATUSES,
-  type UnresolvedEvent,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import { fetchOffsetPage } from './fetch-offset-page.js';
 import { chunks } from './query-helpers.js';
 import { readStatusCounts } from './status-counts.js';

@@ -1,5 +1,5 @@
-import type { SearchResponse, TrackingEventSearch } from '@nimbus/message-store';
-import { type EventSearchRequest, offsetPageRequest, withEventJsonStripped } from '@nimbus/message-store';
+import type { EventSearchRequest, SearchResponse, TrackingEventSearch } from '@nimbus/message-store';
+import { offsetPageRequest, withEventJsonStripped } from '@nimbus/message-store/provider';
 import { toMs } from './document-codec.js';
 import { fetchOffsetPage } from './fetch-offset-page.js';
 import type { StoreContext } from './store-context.js';

@@ -2,11 +2,10 @@ import {
   type FailureGroup,
   type FailureGroupRequest,
   ResolutionStatus,
-  sortFailureGroups,
-  splitFailureSignature,
   type TrackingFailureGroups,
   type UnresolvedEvent,
 } from '@nimbus/message-store';
+import { sortFailureGroups, splitFailureSignature } from '@nimbus/message-store/provider';
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
 import { decodeDocument } from './document-codec.js';

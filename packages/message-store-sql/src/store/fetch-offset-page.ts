@@ -1,4 +1,4 @@
-import { type OffsetPage, type OffsetPageRequest, offsetPageOf } from '@nimbus/message-store';
+import { type OffsetPage, type OffsetPageRequest, offsetPageOf } from '@nimbus/message-store/provider';
 
 /** An ordered select that can still be limited, offset and run (any Kysely select qualifies). */
 interface PageableQuery<Row> {

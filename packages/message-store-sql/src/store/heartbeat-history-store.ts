@@ -1,5 +1,4 @@
 import {
-  HEARTBEAT_SETTINGS_ID,
   type HeartbeatGap,
   type HeartbeatHistoryStore,
   type HeartbeatUptimeDay,
@@ -7,6 +6,7 @@ import {
   InvalidStoreArgumentError,
   uptimeDayId,
 } from '@nimbus/message-store';
+import { HEARTBEAT_SETTINGS_ID } from '@nimbus/message-store/provider';
 import { toDateOrNull, toMs, toMsOrNull } from './document-codec.js';
 import { ordinalCompare } from './query-helpers.js';
 import type { StoreContext } from './store-context.js';

@@ -1,15 +1,14 @@
 import { MessageType } from '@nimbus/core';
-import {
-  type EndpointEventRef,
-  type MessageEntity,
-  type MessageEntityWrite,
-  type MessageRef,
-  type MessageSearchRequest,
-  type MessageSearchResult,
-  offsetPageRequest,
-  type TrackingMessageHistory,
-  withEventJsonStripped,
+import type {
+  EndpointEventRef,
+  MessageEntity,
+  MessageEntityWrite,
+  MessageRef,
+  MessageSearchRequest,
+  MessageSearchResult,
+  TrackingMessageHistory,
 } from '@nimbus/message-store';
+import { offsetPageRequest, withEventJsonStripped } from '@nimbus/message-store/provider';
 import { decodeDocument } from './document-codec.js';
 import { fetchOffsetPage } from './fetch-offset-page.js';
 import { insertMessages } from './message-rows.js';

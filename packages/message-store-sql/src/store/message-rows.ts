@@ -1,9 +1,9 @@
+import type { MessageEntityWrite } from '@nimbus/message-store';
 import {
   assertValidStoreEndpointId,
-  type MessageEntityWrite,
   requireNonEmptyString,
   toMessageEntity,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import type { StoreDb } from '../dialect/sql-dialect.js';
 import { encodeDocument, toMs } from './document-codec.js';
 import { chunks } from './query-helpers.js';

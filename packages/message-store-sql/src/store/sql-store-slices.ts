@@ -1,4 +1,5 @@
-import type { MessageStoreSlices, TrackingRetention } from '@nimbus/message-store';
+import type { TrackingRetention } from '@nimbus/message-store';
+import type { MessageStoreSlices } from '@nimbus/message-store/provider';
 import { sweepExpiredRows } from '../retention/sweep-expired.js';
 import { AuditsAndReports } from './audits-and-reports.js';
 import { SqlEndpointMetadataStore } from './endpoint-metadata-store.js';

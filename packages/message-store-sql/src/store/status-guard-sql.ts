@@ -1,5 +1,6 @@
 import { MessageType } from '@nimbus/core';
-import { CONTROL_REQUEST_TYPES, ResolutionStatus, TERMINAL_STATUSES } from '@nimbus/message-store';
+import { ResolutionStatus, TERMINAL_STATUSES } from '@nimbus/message-store';
+import { CONTROL_REQUEST_TYPES } from '@nimbus/message-store/provider';
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
 

@@ -1,5 +1,4 @@
 import {
-  assertValidStatusWriteKey,
   FINISHED_STATUSES,
   FIXED_RETENTION_MS,
   type PendingCompletion,
@@ -9,9 +8,12 @@ import {
   type TrackingBatch,
   type TrackingBatchResult,
   type TrackingStatusWrites,
+} from '@nimbus/message-store';
+import {
+  assertValidStatusWriteKey,
   toUnresolvedEvent,
   unresolvedRetentionMs,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import type { StoreDb } from '../dialect/sql-dialect.js';
 import { insertMessages } from './message-rows.js';
 import { chunks } from './query-helpers.js';

@@ -1,13 +1,15 @@
+import type {
+  EndpointSubscription,
+  EndpointSubscriptionWrite,
+  SubscriptionFailureQuery,
+  SubscriptionStore,
+} from '@nimbus/message-store';
 import {
   assertValidStoreEndpointId,
-  type EndpointSubscription,
-  type EndpointSubscriptionWrite,
   newEndpointSubscription,
-  type SubscriptionFailureQuery,
-  type SubscriptionStore,
   subscriptionsWantingFailure,
   withSubscriptionUpdate,
-} from '@nimbus/message-store';
+} from '@nimbus/message-store/provider';
 import { decodeDocument, encodeDocument } from './document-codec.js';
 import type { StoreContext } from './store-context.js';
 

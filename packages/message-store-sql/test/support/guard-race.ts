@@ -1,11 +1,6 @@
 import { MessageType } from '@nimbus/core';
-import {
-  decideStatusWrite,
-  type GuardedRow,
-  type MessageTrackingStore,
-  ResolutionStatus,
-  TERMINAL_STATUSES,
-} from '@nimbus/message-store';
+import { type MessageTrackingStore, ResolutionStatus, TERMINAL_STATUSES } from '@nimbus/message-store';
+import { decideStatusWrite, type GuardedRow } from '@nimbus/message-store/provider';
 
 /** One status write in a race: `tag` (stored in the row's `to`) identifies it in the committed log. */
 export interface RaceWrite {

@@ -1,4 +1,4 @@
-import { jsonDepth, MAX_PAYLOAD_DEPTH } from '@nimbus/sdk';
+import { jsonDepth, MAX_PAYLOAD_DEPTH } from '@nimbus/core';
 import { InvalidReplyError } from './errors.js';
 
 /**

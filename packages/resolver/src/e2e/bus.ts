@@ -59,6 +59,11 @@ export class Bus {
   readonly resolver: ResolverHandler;
   /** A session of this bus alone, so buses can share one store. */
   readonly session = `customer-${uuidv7()}`;
+  /**
+   * The engine's retry delay: 1 s on a manual clock; on real time 2.5 s, so a pump under load ends before the
+   * retry falls due and the case sees the failure first.
+   */
+  readonly retryDelayMs: number;
   readonly #engine: MessageEngine;
   readonly #attempts = new Map<string, number>();
   readonly #timing: DeliveryTiming;
@@ -70,6 +75,7 @@ export class Bus {
     this.clock = fixture.clock ?? new ManualClock(Date.now());
     this.transport = new RecordingTransport(fixture.transport);
     this.#timing = deliveryTiming(fixture);
+    this.retryDelayMs = fixture.clock ? 1_000 : 2_500;
     const notifier = new InProcessStateChangeNotifier();
     notifier.subscribe((change) => {
       this.changes.push(change);
@@ -117,7 +123,7 @@ export class Bus {
       clock: fixture.clock ?? systemClock,
       logger: silentLogger,
       retryPolicies: {
-        retryPolicyFor: () => new RetryPolicy({ maxRetries: 2, baseDelayMs: 1_000 }),
+        retryPolicyFor: () => new RetryPolicy({ maxRetries: 2, baseDelayMs: this.retryDelayMs }),
       },
     });
   }

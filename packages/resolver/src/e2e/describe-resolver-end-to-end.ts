@@ -133,7 +133,7 @@ export function describeResolverEndToEnd(name: string, options: ResolverEndToEnd
       await b.publish({ id: 'a', mode: 'flaky' });
       await b.pump();
       expect((await rowOf(b, 'a')).resolutionStatus).toBe(ResolutionStatus.Failed);
-      await b.elapse(1_000);
+      await b.elapse(b.retryDelayMs);
       await b.pump();
       expect((await rowOf(b, 'a')).resolutionStatus).toBe(ResolutionStatus.Completed);
       expect(b.handled).toEqual(['a', 'a']);

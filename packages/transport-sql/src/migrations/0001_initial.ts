@@ -8,12 +8,8 @@ import { index, type TransportMigration } from './transport-migration.js';
  */
 export const initialMigration: TransportMigration = {
   name: '0001_initial',
-  statements({ dialect, t }) {
-    const pg = dialect === 'postgres';
-    const bigint = pg ? 'bigint' : 'INTEGER';
-    const identity = pg
-      ? 'bigint generated always as identity primary key'
-      : 'INTEGER PRIMARY KEY AUTOINCREMENT';
+  statements({ types, t }) {
+    const { bigint, identity } = types;
     return [
       `CREATE TABLE IF NOT EXISTS ${t.inputs} (name text PRIMARY KEY, kind text NOT NULL)`,
       `CREATE TABLE IF NOT EXISTS ${t.routes} (source text NOT NULL, event_type_id text NOT NULL, target text NOT NULL,

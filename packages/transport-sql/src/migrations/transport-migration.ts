@@ -1,8 +1,9 @@
-import type { SqlDialect } from '@nimbus/sql';
+import type { DialectSchema } from '../dialect/dialect.js';
 import type { Tables } from '../tables.js';
 
 export interface TransportSchemaContext {
-  readonly dialect: SqlDialect;
+  /** The dialect's column types (`bigint`, `identity`). */
+  readonly types: DialectSchema['columnTypes'];
   readonly t: Tables;
 }
 

@@ -9,12 +9,7 @@ export interface SqlExecutor {
   run(sql: string, params?: readonly unknown[]): Promise<number>;
 }
 
-export type { SqlDialect } from '@nimbus/sql';
-
-import type { SqlDialect } from '@nimbus/sql';
-
 export interface SqlDatabase extends SqlExecutor {
-  readonly dialect: SqlDialect;
   /** SQL expression for the database clock in epoch milliseconds. */
   readonly nowMs: string;
   /** Row-lock suffix for a candidate SELECT (empty on SQLite, where a write transaction is exclusive). */

@@ -1,8 +1,11 @@
 import { openSqliteDatabase as openSqliteFile } from '@nimbus/sql';
 import type Database from 'better-sqlite3';
-import { AsyncMutex } from './async-mutex.js';
-import type { Row, SqlDatabase, SqlExecutor } from './database.js';
-import { translateDriverError } from './driver-errors.js';
+import type { SqliteTransportConnection } from '../../options.js';
+import { AsyncMutex } from '../../sql/async-mutex.js';
+import type { Row, SqlDatabase, SqlExecutor } from '../../sql/database.js';
+import { translateDriverError } from '../../sql/driver-errors.js';
+import { tableNames } from '../../tables.js';
+import type { DialectDatabase } from '../dialect.js';
 
 interface QueuedTransaction {
   readonly fn: (tx: SqlExecutor) => Promise<unknown>;
@@ -11,6 +14,19 @@ interface QueuedTransaction {
 }
 
 const MAX_GROUP = 64;
+
+export const sqliteDatabase: DialectDatabase<SqliteTransportConnection> = {
+  open(connection, busyTimeoutMs) {
+    if (typeof connection.path !== 'string' || connection.path.length === 0) {
+      throw new RangeError('SQL transport: sqlite connection needs a non-empty path');
+    }
+    const namespace = connection.tablePrefix ?? 'nimbus_transport_';
+    const tables = tableNames(namespace, 'tablePrefix', (table) => `"${namespace}${table}"`);
+    // No LISTEN: other processes' work is found by polling (adaptively, see wakeups.ts).
+    const listen = async () => null;
+    return { db: openSqliteDatabase(connection.path, busyTimeoutMs), tables, namespace, listen };
+  },
+};
 
 /**
  * better-sqlite3 is synchronous: statements are cached, and an in-process mutex keeps async callers from
@@ -119,7 +135,6 @@ export function openSqliteDatabase(path: string, busyTimeoutMs: number): SqlData
   };
 
   return {
-    dialect: 'sqlite',
     nowMs: `CAST(unixepoch('subsec') * 1000 AS INTEGER)`,
     skipLocked: '',
     all: (sql, params) =>

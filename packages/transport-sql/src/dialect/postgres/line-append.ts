@@ -1,8 +1,49 @@
-import type { Delivery } from '@nimbus/core';
-import { groupBySession, readySince } from './line-writer.js';
-import { headersEncoder } from './statement-texts.js';
-import type { Tables } from './tables.js';
-import { workKey } from './wakeups.js';
+import type { Delivery } from '@nimbus/core/transport-spi';
+import { groupBySession, readySince } from '../../line-writer.js';
+import type { SqlCore } from '../../sql-core.js';
+import { headersEncoder } from '../../statement-texts.js';
+import type { Tables } from '../../tables.js';
+import { workKey } from '../../wakeups.js';
+import type { DialectLineAppend } from '../dialect.js';
+
+export const postgresLineAppend: DialectLineAppend = {
+  async publish(core, plans) {
+    // Scheduled copies go to their own table: those publishes take the general transactional path.
+    if (!plans.every((plan) => plan.dueAt === null))
+      return core.db.transaction((tx) => core.writePlans(tx, plans));
+    return publishInOneStatement(
+      core,
+      plans.flatMap((plan) => plan.deliveries),
+    );
+  },
+  async insertLastChunk(tx, insertSql, params, payloads, channel) {
+    if (payloads.length === 0) {
+      await tx.run(insertSql, params);
+      return;
+    }
+    // Other processes hear about the new work when this transaction commits.
+    await tx.all(
+      `WITH inserted AS (${insertSql} RETURNING 1) SELECT pg_notify(?, x) FROM unnest(?::text[]) AS x`,
+      [...params, channel, payloads],
+    );
+  },
+};
+
+/**
+ * A plain publish: session rows and messages in one autocommitted statement, so the session rows are locked only
+ * for that statement (a settling consumer waits for it as little as possible).
+ */
+async function publishInOneStatement(core: SqlCore, deliveries: readonly Delivery[]): Promise<Set<string>> {
+  const { t, now } = core;
+  const { sessions, lines, inputs } = lineArrays(deliveries, null);
+  await core.db.all(
+    `WITH up AS (${sessionUpsertSql(t, now, 1)}), ins AS (${lineInsertSql(t, now, 5)})
+     SELECT (SELECT count(*) FROM ins) AS inserted, (SELECT count(pg_notify($13, x)) FROM unnest($14::text[]) AS x) AS notified`,
+    [...sessions, ...lines, t.channel, core.notifyNow(inputs)],
+    { prepared: true },
+  );
+  return inputs;
+}
 
 // The PostgreSQL one-statement writers (plain publish, settle) share two data-modifying CTEs: `up` takes the
 // touched session rows in key order and hands out sequences, `ins` appends the messages. Both read column arrays

@@ -1,8 +1,29 @@
 import { createHash } from 'node:crypto';
 import { classifyDriverError, openPostgresPool } from '@nimbus/sql';
 import type pg from 'pg';
-import type { Row, SqlDatabase, SqlExecutor } from './database.js';
-import { translateDriverError } from './driver-errors.js';
+import type { PostgresTransportConnection } from '../../options.js';
+import type { Row, SqlDatabase, SqlExecutor } from '../../sql/database.js';
+import { translateDriverError } from '../../sql/driver-errors.js';
+import { tableNames } from '../../tables.js';
+import type { DialectDatabase } from '../dialect.js';
+import { listenForWork } from './wakeups.js';
+
+export const postgresDatabase: DialectDatabase<PostgresTransportConnection> = {
+  open(connection) {
+    if (typeof connection.connectionString !== 'string' || connection.connectionString.length === 0) {
+      throw new RangeError('SQL transport: postgres connection needs a non-empty connectionString');
+    }
+    const namespace = connection.schema ?? 'nimbus_transport';
+    const tables = tableNames(namespace, 'schema', (table) => `"${namespace}"."${table}"`);
+    return {
+      db: openPostgresDatabase(connection.connectionString, connection.poolSize ?? 10),
+      tables,
+      namespace,
+      listen: (wakeups, logger) =>
+        listenForWork(connection.connectionString, tables.channel, wakeups, logger),
+    };
+  },
+};
 
 export interface PostgresDatabase extends SqlDatabase {
   readonly pool: pg.Pool;
@@ -53,7 +74,6 @@ export function openPostgresDatabase(connectionString: string, poolSize: number)
   });
 
   return {
-    dialect: 'postgres',
     pool,
     nowMs: `(extract(epoch from clock_timestamp()) * 1000)::bigint`,
     skipLocked: ' FOR UPDATE SKIP LOCKED',

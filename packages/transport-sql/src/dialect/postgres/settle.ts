@@ -1,8 +1,56 @@
-import type { Delivery } from '@nimbus/core';
-import { sessionKey } from './line-writer.js';
-import { lineArrays, lineInsertSql, sessionUpsertSql } from './pg-line-append.js';
-import type { SqlExecutor } from './sql/database.js';
-import type { Tables } from './tables.js';
+import { TransportError, TransportErrorCode, uuidv7 } from '@nimbus/core';
+import type { Delivery } from '@nimbus/core/transport-spi';
+import type { HeldLease } from '../../held-lease.js';
+import { sessionKey } from '../../line-writer.js';
+import type { SqlExecutor } from '../../sql/database.js';
+import {
+  lastState,
+  type PlannedSettlement,
+  settleInTransaction,
+  settleManyInTransaction,
+  stateText,
+} from '../../sql-settle-rows.js';
+import type { Tables } from '../../tables.js';
+import type { DialectSettle } from '../dialect.js';
+import { lineArrays, lineInsertSql, sessionUpsertSql } from './line-append.js';
+
+// Settlement on PostgreSQL. The common case (nothing touches parked rows, no scheduled copies) is one statement of
+// data-modifying CTEs: one round trip and one commit however many messages are settled. Anything else takes the
+// transactional path every dialect shares.
+
+export const postgresSettle: DialectSettle = {
+  async one(lease, settlement) {
+    const { message, plans, effects, deadLetter } = settlement;
+    if (touchesParked(settlement) || plans.some((plan) => plan.dueAt !== null)) {
+      await settleInTransaction(lease, settlement);
+      return;
+    }
+    const { outcome, inputs } = await runOneStatement(
+      lease,
+      [{ message, deadLetter }],
+      stateText(effects?.state),
+      plans.flatMap((plan) => plan.deliveries),
+    );
+    // With one message only the lease check can trip the guard.
+    if (outcome === 'guard') throw lease.lockLost();
+    if (outcome === 'notHeld') await lease.throwSettleFailure(lease.core.db, message);
+    lease.core.wakeLocal(inputs);
+  },
+  async many(lease, planned) {
+    const oneStatement = planned.every(
+      (item) => !touchesParked(item) && item.plans.every((plan) => plan.dueAt === null),
+    );
+    if (oneStatement) await settleManyInOneStatement(lease, planned);
+    else await settleManyInTransaction(lease, planned);
+  },
+};
+
+function touchesParked({ effects }: PlannedSettlement): boolean {
+  return (
+    (effects?.park?.length ?? 0) + (effects?.unpark?.length ?? 0) + (effects?.deadLetterParked?.length ?? 0) >
+    0
+  );
+}
 
 /** One settled message of a one-statement settlement. */
 export interface OneStatementMessage {
@@ -32,34 +80,13 @@ export type OneStatementOutcome = 'settled' | 'notHeld' | 'guard';
 const DIVISION_BY_ZERO = '22012';
 
 /**
- * PostgreSQL fast path for a plain publish: session rows and messages in one autocommitted statement, so the
- * session rows are locked only for that statement (a settling consumer waits for it as little as possible).
- */
-export async function publishInOneStatement(
-  db: SqlExecutor,
-  t: Tables,
-  nowMs: string,
-  deliveries: readonly Delivery[],
-  notifyNow: (inputs: Iterable<string>) => string[],
-): Promise<Set<string>> {
-  const { sessions, lines, inputs } = lineArrays(deliveries, null);
-  await db.all(
-    `WITH up AS (${sessionUpsertSql(t, nowMs, 1)}), ins AS (${lineInsertSql(t, nowMs, 5)})
-     SELECT (SELECT count(*) FROM ins) AS inserted, (SELECT count(pg_notify($13, x)) FROM unnest($14::text[]) AS x) AS notified`,
-    [...sessions, ...lines, t.channel, notifyNow(inputs)],
-    { prepared: true },
-  );
-  return inputs;
-}
-
-/**
- * PostgreSQL fast path for settlements that touch no parked rows: removes the messages, dead-letters those that
+ * The one-statement path for settlements that touch no parked rows: removes the messages, dead-letters those that
  * ask for it, updates the session row (only while the lease holds), appends the published copies and notifies
  * listeners, all in one statement, so one round trip and one commit however many messages are settled.
  * Data-modifying CTEs share the statement's atomicity: if messages were removed but the lease check failed, or
  * only some of the messages were held, the guard divides by zero and the whole statement rolls back.
  */
-export async function settleInOneStatement(
+async function settleInOneStatement(
   db: SqlExecutor,
   t: Tables,
   nowMs: string,
@@ -138,4 +165,50 @@ export async function settleInOneStatement(
       return { outcome: 'guard', inputs: new Set() };
     throw error;
   }
+}
+
+/** Settles these held messages, with `state` and `deliveries`, in one statement. */
+function runOneStatement(
+  lease: HeldLease,
+  settled: readonly Pick<PlannedSettlement, 'message' | 'deadLetter'>[],
+  state: string | null | undefined,
+  deliveries: readonly Delivery[],
+): ReturnType<typeof settleInOneStatement> {
+  const { core } = lease;
+  return settleInOneStatement(
+    core.db,
+    core.t,
+    core.now,
+    {
+      input: lease.input,
+      sessionId: lease.sessionId,
+      leaseToken: lease.token,
+      messages: settled.map(({ message, deadLetter }) => ({
+        sequence: message.sequence,
+        deliveryCount: message.deliveryCount,
+        deadLetter: deadLetter ? { id: uuidv7(), ...deadLetter } : null,
+      })),
+      state,
+      deliveries,
+    },
+    (touched) => core.notifyNow(touched),
+  );
+}
+
+/** Settlements without parked effects or scheduled copies, in one statement. */
+async function settleManyInOneStatement(
+  lease: HeldLease,
+  planned: readonly PlannedSettlement[],
+): Promise<void> {
+  const { core } = lease;
+  const deliveries = planned.flatMap((item) => item.plans.flatMap((plan) => plan.deliveries));
+  const { outcome, inputs } = await runOneStatement(lease, planned, lastState(planned), deliveries);
+  if (outcome !== 'settled') {
+    await lease.assertLease(core.db);
+    throw new TransportError(
+      TransportErrorCode.MessageLockLost,
+      `settleMany: not every message of session '${lease.sessionId}' at '${lease.input}' is held by this lease (already settled, purged or redelivered); nothing was settled`,
+    );
+  }
+  core.wakeLocal(inputs);
 }

@@ -1,0 +1,34 @@
+import type { SqlCore } from './sql-core.js';
+
+// Statement parts both dialects' lease (dialect/<name>/lease.ts) share.
+
+/**
+ * The UPDATE that leases the named session, or the free session with work that has waited longest, with `token`,
+ * and its parameters. Sessions are served in `locked_until` order: when their last lease ended (release stamps
+ * it) or when they got work while free (`readySince`), so the session that has waited longest goes first.
+ */
+export function leaseStatement(
+  core: SqlCore,
+  input: string,
+  sessionId: string | null,
+  token: string,
+): { readonly sql: string; readonly params: unknown[] } {
+  const { t, now, db } = core;
+  const named = sessionId === null ? '' : ' AND session_id = ?';
+  const params: unknown[] = [core.options.lockDurationMs, token, input, input];
+  if (sessionId !== null) params.push(sessionId);
+  const sql = `UPDATE ${t.sessions} SET locked_until = ${now} + ?, lock_token = ?
+     WHERE input = ? AND session_id = (
+       SELECT session_id FROM ${t.sessions} WHERE input = ? AND message_count > 0 AND locked_until <= ${now}${named}
+       ORDER BY locked_until LIMIT 1${db.skipLocked})
+     RETURNING session_id, locked_until, state, ${now} AS db_now`;
+  return { sql, params };
+}
+
+/** SELECT-list items `exhausted` and `pending` of a session's line; parameters: input, token, input. */
+export function lineFlags(core: SqlCore, sessionId: string): string {
+  const { t } = core;
+  return `EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ${sessionId} AND held_by IS NOT NULL
+                    AND held_by <> ? AND delivery_count >= ${core.options.maxDeliveryCount}) AS exhausted,
+          EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ${sessionId}) AS pending`;
+}
