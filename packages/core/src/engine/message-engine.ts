@@ -34,6 +34,7 @@ import {
 } from './engine-support.js';
 import { type EngineTelemetry, engineTelemetry } from './engine-telemetry.js';
 import { HandlerFailedError } from './errors.js';
+import { processLive } from './live-after-replay.js';
 import { type HandlerOutcomeRecorder, SettlementOutcomes } from './outcome-recorder.js';
 import { EffectsBuilder, type Verdict } from './plan.js';
 import { dispatch } from './procedures.js';
@@ -247,8 +248,8 @@ export class MessageEngine {
           outcomes,
           run,
         );
-      verdict = await this.#process(work, state, effects, notices, outcomes);
-      if (verdict.kind === 'transient') throw new TransientAbort(verdict.error);
+      const live = { work, state, effects, notices, outcomes, run, replayed };
+      verdict = await processLive(this.#replayContext, session, live);
       if (modeOf(state) === 'replaying')
         await replayParked(this.#replayContext, session, state, effects, notices, replayed, outcomes, run);
     } catch (error) {

@@ -33,7 +33,7 @@ export interface ReplayContext {
 
 /** How often a parked message that keeps failing transiently is replayed again before it is dead-lettered. */
 export const MAX_REPLAY_TRANSIENT_ATTEMPTS = 10;
-const REPLAY_RETRY_BASE_MS = 500;
+export const REPLAY_RETRY_BASE_MS = 500;
 const REPLAY_RETRY_MAX_MS = 30_000;
 
 /**

@@ -173,4 +173,39 @@ describe('engine: ContinuationRequest (reference 7.1-50..59, adapted)', () => {
     expect(f.handler.handledEventIds).toEqual(['p1', 'p1']);
     expect(f.session.parked.size).toBe(0);
   });
+
+  it('(fixed, issue 12 long-form chaos) a live event that fails transiently after its settlement replayed the line: the replay stays settled, the event is parked last and retried with the line', async () => {
+    const f = setup();
+    parkedLine(f, ['p1', 'p2']);
+    f.session.state = { ...f.session.state, replaying: true };
+    let liveFailures = 1;
+    f.handler.script = (c) => {
+      if (c.message.eventId === 'live' && liveFailures-- > 0) throw new TransientError('database busy');
+    };
+    await f.deliver(event({ eventId: 'live' }));
+    expect(f.handler.handledEventIds).toEqual(['p1', 'p2', 'live']);
+    // Not abandoned: the unparking of p1 and p2 is applied, so neither can run again after a later event.
+    expect(f.session.settlements.map((s) => s.kind)).toEqual(['complete']);
+    expect([...f.session.parked.keys()]).toEqual([3]);
+    expect(f.session.responses(MessageType.ResolutionResponse).map((r) => r.eventId)).toEqual(['p1', 'p2']);
+    expect(f.session.responses(MessageType.DeferralResponse).map((r) => r.eventId)).toEqual(['live']);
+    expect(f.session.state).toMatchObject({ replaying: true, deferredCount: 1, nextSequence: 4 });
+    const [retry] = f.session.scheduled();
+    expect(retry?.envelope).toMatchObject({ messageType: MessageType.ContinuationRequest, retryCount: 1 });
+
+    await f.deliver(retry!.envelope);
+    expect(f.handler.handledEventIds).toEqual(['p1', 'p2', 'live', 'live']);
+    expect(f.session.parked.size).toBe(0);
+    expect(f.session.state).toMatchObject({ replaying: false, deferredCount: 0 });
+  });
+
+  it('a live event that fails transiently with nothing replayed before it is delivered again, as before', async () => {
+    const f = setup();
+    f.handler.script = () => {
+      throw new TransientError('database busy');
+    };
+    await f.deliver(event({ eventId: 'live' }));
+    expect(f.session.settlements.map((s) => s.kind)).toEqual(['abandon']);
+    expect(f.session.parked.size).toBe(0);
+  });
 });
