@@ -23,7 +23,7 @@ setsid npm start >"$log" 2>&1 &
 pid=$!
 url=""
 while [ $(( $(date +%s) - t1 )) -lt 60 ]; do
-  url=$(grep -o 'NimBus dev ready at http://[^ ]*' "$log" | head -n 1 | sed 's/NimBus dev ready at //') || true
+  url=$(grep -o 'NimBus dev ready at http://[^ ]*' "$log" 2>/dev/null | head -n 1 | sed 's/NimBus dev ready at //') || true
   if [ -n "$url" ] && curl -fsS "$url/" -o "$work/index.html" 2>/dev/null && grep -qi '<div id="root"' "$work/index.html"; then
     break
   fi
