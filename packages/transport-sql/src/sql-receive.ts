@@ -19,7 +19,7 @@ export async function receiveFromLine(
   if (!(waitMs >= 0)) throw new RangeError(`receive: waitMs must be ≥ 0, got ${waitMs}`);
   const { core } = lease;
   const deadline = Date.now() + waitMs;
-  let interval = core.dialect.wakeups.firstPollMs(core.options);
+  const interval = core.dialect.wakeups.receivePollMs(core.options);
   for (;;) {
     core.assertOpen();
     const { rows, nextDue, othersWaiting } = await core.dialect.receive.takeHead(lease, max);
@@ -52,7 +52,6 @@ export async function receiveFromLine(
       },
     );
     if (woken === 'yield') return [];
-    interval = core.dialect.wakeups.nextPollMs(interval, core.options);
   }
 }
 

@@ -99,7 +99,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
         mode: options.migrationMode ?? 'AutoApply',
         ...(options.onMigrationProgress ? { onProgress: options.onMigrationProgress } : {}),
       });
-      listener = await opened.listen(core.wakeups, logger);
+      listener = await opened.listen(core.wakeups, logger, resolved);
     } catch (error) {
       await db.close();
       throw error;

@@ -43,6 +43,7 @@ const MAX_UNCLAIMED = 1_024;
 export class WorkWaiters {
   readonly #inputs = new Map<string, InputWaiters>();
   #closedWith: Error | null = null;
+  #holderWaitsStarted = 0;
 
   constructor(private readonly clock: Clock) {}
 
@@ -132,6 +133,22 @@ export class WorkWaiters {
    */
   acceptsRunning(input: string): number {
     return this.#inputs.get(input)?.accepting ?? 0;
+  }
+
+  /** How many receives on held sessions have begun to wait so far (a poller looks soon after a new one). */
+  get holderWaitsStarted(): number {
+    return this.#holderWaitsStarted;
+  }
+
+  /** The sessions whose holder's receive waits now, per input (what a poller looks for work for). */
+  waitingHolders(): [input: string, sessionIds: string[]][] {
+    const result: [string, string[]][] = [];
+    for (const [input, waiters] of this.#inputs) {
+      const sessions = new Set<string>();
+      for (const waiter of waiters.holders) if (waiter.sessionId !== null) sessions.add(waiter.sessionId);
+      if (sessions.size > 0) result.push([input, [...sessions]]);
+    }
+    return result;
   }
 
   /** How many accepts of the next available session wait on `input` now. */
@@ -234,7 +251,10 @@ export class WorkWaiters {
       waiters.bySession.set(waiter.sessionId, own);
     }
     own.add(waiter);
-    if (waiter.holdsSession) waiters.holders.add(waiter);
+    if (waiter.holdsSession) {
+      waiters.holders.add(waiter);
+      this.#holderWaitsStarted += 1;
+    }
   }
 
   #remove(waiter: Waiter): void {

@@ -19,8 +19,8 @@ export interface OpenedTransportDatabase {
   readonly tables: Tables;
   /** The PostgreSQL schema or the SQLite table prefix. */
   readonly namespace: string;
-  /** Starts listening for other processes' work (PostgreSQL LISTEN); null where polling is the only way (SQLite). */
-  listen(wakeups: Wakeups, logger: Logger): Promise<WakeupListener | null>;
+  /** Starts hearing about other processes' work: PostgreSQL LISTEN, SQLite one poller for the held lines. */
+  listen(wakeups: Wakeups, logger: Logger, options: ResolvedOptions): Promise<WakeupListener | null>;
 }
 
 export interface WakeupListener {
@@ -64,6 +64,8 @@ export interface DialectWakeups {
   firstPollMs(options: ResolvedOptions): number;
   /** The interval after an empty poll that waited `current`. */
   nextPollMs(current: number, options: ResolvedOptions): number;
+  /** How often a receive on a held session looks at its own line while nothing wakes it (the fallback). */
+  receivePollMs(options: ResolvedOptions): number;
 }
 
 /** line-append.ts: how copies reach the session lines. */

@@ -21,6 +21,7 @@ export const postgresWakeups: DialectWakeups = {
   },
   firstPollMs: (options) => options.pollIntervalMs,
   nextPollMs: (_current, options) => options.pollIntervalMs,
+  receivePollMs: (options) => options.pollIntervalMs,
 };
 
 /** LISTENs on `channel` and hands every notification to `wakeups`. */

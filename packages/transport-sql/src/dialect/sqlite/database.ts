@@ -5,7 +5,8 @@ import { AsyncMutex } from '../../sql/async-mutex.js';
 import type { Row, SqlDatabase, SqlExecutor } from '../../sql/database.js';
 import { translateDriverError } from '../../sql/driver-errors.js';
 import { tableNames } from '../../tables.js';
-import type { DialectDatabase } from '../dialect.js';
+import type { DialectDatabase, OpenedTransportDatabase } from '../dialect.js';
+import { startHeldLinePoller } from './held-line-poller.js';
 
 interface QueuedTransaction {
   readonly fn: (tx: SqlExecutor) => Promise<unknown>;
@@ -22,9 +23,11 @@ export const sqliteDatabase: DialectDatabase<SqliteTransportConnection> = {
     }
     const namespace = connection.tablePrefix ?? 'nimbus_transport_';
     const tables = tableNames(namespace, 'tablePrefix', (table) => `"${namespace}${table}"`);
-    // No LISTEN: other processes' work is found by polling (adaptively, see wakeups.ts).
-    const listen = async () => null;
-    return { db: openSqliteDatabase(connection.path, busyTimeoutMs), tables, namespace, listen };
+    const db = openSqliteDatabase(connection.path, busyTimeoutMs);
+    // No LISTEN: other processes' work is found by polling (held-line-poller.ts, wakeups.ts).
+    const listen: OpenedTransportDatabase['listen'] = async (wakeups, logger, options) =>
+      startHeldLinePoller(db, tables, wakeups, logger, options);
+    return { db, tables, namespace, listen };
   },
 };
 
