@@ -1,5 +1,5 @@
-// Generated from the WebApp's OpenAPI document by `npm run generate:api-types -w @nimbus/webapp`.
-// Do not edit: packages/webapp/test/api-types.test.ts fails when this file and the routes disagree.
+// Generated from the WebApp's OpenAPI document by `npm run generate:api-types -w @nimbus/webapp`
+// (every `build:ui` runs it; the file is not committed). Do not edit.
 export interface paths {
     "/account/login": {
         parameters: {

@@ -4,12 +4,12 @@ import { silentLogger } from '@nimbus/core';
 import { createMemoryMessageStore } from '@nimbus/message-store';
 import { MemoryTransport } from '@nimbus/transport-memory';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import { createMemoryIdentityStore, createWebApp } from '../../src/index.js';
+import { createMemoryIdentityStore, createWebApp } from '../src/index.js';
 
-export const API_TYPES_FILE = fileURLToPath(new URL('../../ui/src/generated/api-types.ts', import.meta.url));
+export const API_TYPES_FILE = fileURLToPath(new URL('../ui/src/generated/api-types.ts', import.meta.url));
 
-const HEADER = `// Generated from the WebApp's OpenAPI document by \`npm run generate:api-types -w @nimbus/webapp\`.
-// Do not edit: packages/webapp/test/api-types.test.ts fails when this file and the routes disagree.
+const HEADER = `// Generated from the WebApp's OpenAPI document by \`npm run generate:api-types -w @nimbus/webapp\`
+// (every \`build:ui\` runs it; the file is not committed). Do not edit.
 `;
 
 /** The document of a WebApp with every optional route on (metrics, storage hooks), so the types cover all. */

@@ -1,4 +1,4 @@
-/** `npm run generate:api-types -w @nimbus/webapp`: rewrites ui/src/generated/api-types.ts. */
+/** `npm run generate:api-types -w @nimbus/webapp` (run by `build:ui`): writes ui/src/generated/api-types.ts. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { API_TYPES_FILE, fullOpenApiDocument, generateApiTypes } from './api-types.js';
