@@ -1,5 +1,5 @@
-import { openPostgresPool, openSqliteDatabase } from '@nimbus/sql';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { openWebAppDatabase, type WebAppDatabaseOptions } from '../sql/open-webapp-database.js';
 import type {
   AlertDelivery,
   AlertStore,
@@ -44,9 +44,7 @@ interface AlertDatabase {
   nimbus_alert_attempts: AttemptsTable;
 }
 
-export type SqlAlertStoreOptions =
-  | { readonly dialect: 'sqlite'; readonly filename: string }
-  | { readonly dialect: 'postgres'; readonly connectionString: string; readonly schema?: string };
+export type SqlAlertStoreOptions = WebAppDatabaseOptions;
 
 function toDelivery(row: DeliveriesTable): AlertDelivery {
   return {
@@ -73,22 +71,10 @@ const ACTIVE: DeliveryStatus[] = ['Pending', 'Retrying'];
  * of `lease_until` lets one of them send each delivery at a time.
  */
 export function createSqlAlertStore(options: SqlAlertStoreOptions): AlertStore {
-  const schema = options.dialect === 'postgres' ? (options.schema ?? 'nimbus') : null;
-  if (schema !== null && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema))
-    throw new Error(`Alert store schema '${schema}' is not a safe SQL identifier.`);
-  const root = new Kysely<AlertDatabase>({
-    dialect:
-      options.dialect === 'sqlite'
-        ? new SqliteDialect({ database: openSqliteDatabase(options.filename) })
-        : new PostgresDialect({
-            pool: openPostgresPool({
-              connectionString: options.connectionString,
-              max: 2,
-              applicationName: 'nimbus-alerts',
-            }),
-          }),
+  const { root, db, schema } = openWebAppDatabase<AlertDatabase>(options, 'Alert store', {
+    max: 2,
+    applicationName: 'nimbus-alerts',
   });
-  const db = schema === null ? root : root.withSchema(schema);
   const big = options.dialect === 'postgres' ? 'bigint' : 'integer';
 
   const createTables = async (tx: Kysely<AlertDatabase>) => {

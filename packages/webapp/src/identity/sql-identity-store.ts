@@ -1,5 +1,5 @@
-import { openPostgresPool, openSqliteDatabase } from '@nimbus/sql';
-import { type Kysely, Kysely as KyselyDb, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { openWebAppDatabase, type WebAppDatabaseOptions } from '../sql/open-webapp-database.js';
 import {
   DuplicateEmailError,
   type IdentitySession,
@@ -19,16 +19,7 @@ import {
 } from './sql-login-attempts.js';
 import { addDisabledColumn, sqlUserAdmin } from './sql-user-admin.js';
 
-export type SqlIdentityStoreOptions =
-  | { readonly dialect: 'sqlite'; readonly filename: string }
-  | {
-      readonly dialect: 'postgres';
-      readonly connectionString: string;
-      /** PostgreSQL schema holding the tables (default `nimbus`). */
-      readonly schema?: string;
-    };
-
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+export type SqlIdentityStoreOptions = WebAppDatabaseOptions;
 
 function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -50,24 +41,10 @@ function toUser(row: UsersTable): IdentityUser {
 
 /** Identity tables in the store's SQLite file or PostgreSQL database (one Kysely implementation). */
 export function createSqlIdentityStore(options: SqlIdentityStoreOptions): IdentityStore {
-  const schema = options.dialect === 'postgres' ? (options.schema ?? 'nimbus') : null;
-  if (schema !== null && !SCHEMA_NAME.test(schema)) {
-    throw new Error(`Identity store schema '${schema}' is not a safe SQL identifier.`);
-  }
-  const root: Kysely<IdentityDatabase> =
-    options.dialect === 'sqlite'
-      ? new KyselyDb({ dialect: new SqliteDialect({ database: openSqliteDatabase(options.filename) }) })
-      : new KyselyDb({
-          dialect: new PostgresDialect({
-            // With error listeners on the pool and every client: a database restart (57P01) must not kill the WebApp.
-            pool: openPostgresPool({
-              connectionString: options.connectionString,
-              max: 5,
-              applicationName: 'nimbus-identity',
-            }),
-          }),
-        });
-  const db = schema === null ? root : root.withSchema(schema);
+  const { root, db, schema } = openWebAppDatabase<IdentityDatabase>(options, 'Identity store', {
+    max: 5,
+    applicationName: 'nimbus-identity',
+  });
   const context: SqlIdentityContext = { dialect: options.dialect, root, schema };
 
   const insertUser = async (executor: Kysely<IdentityDatabase>, user: NewIdentityUser) => {

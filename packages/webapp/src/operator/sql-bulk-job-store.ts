@@ -1,5 +1,5 @@
-import { openPostgresPool, openSqliteDatabase } from '@nimbus/sql';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { openWebAppDatabase, type WebAppDatabaseOptions } from '../sql/open-webapp-database.js';
 import type {
   BulkItemOutcome,
   BulkJobItem,
@@ -10,13 +10,7 @@ import type {
 } from './bulk-job-store.js';
 import { type BulkJobDatabase, type BulkJobsTable, ensureBulkJobTables } from './sql-bulk-job-tables.js';
 
-export type SqlBulkJobStoreOptions =
-  | {
-      readonly dialect: 'sqlite';
-      /** A file of its own (better-sqlite3 waits for locks synchronously; one writer per file per process). */
-      readonly filename: string;
-    }
-  | { readonly dialect: 'postgres'; readonly connectionString: string; readonly schema?: string };
+export type SqlBulkJobStoreOptions = WebAppDatabaseOptions;
 
 /** Items per insert statement (8 columns each, inside both engines' parameter limits). */
 const ITEMS_PER_STATEMENT = 500;
@@ -67,23 +61,12 @@ function progressColumns(progress: BulkJobProgress) {
  * store's database, its schema). Tables from an older version get the new columns when opened.
  */
 export function createSqlBulkJobStore(options: SqlBulkJobStoreOptions): BulkJobStore {
-  const schema = options.dialect === 'postgres' ? (options.schema ?? 'nimbus') : null;
-  if (schema !== null && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema))
-    throw new Error(`Bulk job store schema '${schema}' is not a safe SQL identifier.`);
-  const root: Kysely<BulkJobDatabase> = new Kysely<BulkJobDatabase>({
-    dialect:
-      options.dialect === 'sqlite'
-        ? new SqliteDialect({ database: openSqliteDatabase(options.filename) })
-        : new PostgresDialect({
-            pool: openPostgresPool({
-              connectionString: options.connectionString,
-              max: 2,
-              applicationName: 'nimbus-bulk-jobs',
-            }),
-          }),
+  const { root, db, schema } = openWebAppDatabase<BulkJobDatabase>(options, 'Bulk job store', {
+    max: 2,
+    applicationName: 'nimbus-bulk-jobs',
   });
-  const scoped = (db: Kysely<BulkJobDatabase>) => (schema === null ? db : db.withSchema(schema));
-  const db = scoped(root);
+  const scoped = (executor: Kysely<BulkJobDatabase>) =>
+    schema === null ? executor : executor.withSchema(schema);
   const setOutcome = (
     jobId: string,
     position: number,
