@@ -1,8 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type Answer, ApiError, api, ok } from '../../api.js';
+import { type Answer, api, ok } from '../../api.js';
 import { AdminNav } from '../../components/AdminNav.js';
 import { AlertDeliveries } from './AlertDeliveries.js';
+import { useAdminAction } from './admin-action.js';
 import { NewAlertForm } from './NewAlertForm.js';
 
 type Subscription = Answer<'/api/alert-subscriptions'>['subscriptions'][number];
@@ -23,26 +24,13 @@ function triggers(s: Subscription): string {
 
 /** Alert subscriptions per endpoint: what they watch, where they go, and how their last delivery went. */
 export function AlertsPage() {
-  const client = useQueryClient();
   const list = useQuery({
     queryKey: ['alerts'],
     queryFn: () => ok(api.GET('/api/alert-subscriptions')),
     refetchInterval: 5_000,
   });
   const [open, setOpen] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (what: string, call: () => Promise<unknown>) => {
-    setNotice(null);
-    setError(null);
-    try {
-      await call();
-      setNotice(what);
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
-    }
-    await client.invalidateQueries({ queryKey: ['alerts'] });
-  };
+  const { notice, error, run } = useAdminAction(['alerts']);
   const path = (s: Subscription) => ({
     params: { path: { endpointId: s.endpointId, subscriptionId: s.id } },
   });

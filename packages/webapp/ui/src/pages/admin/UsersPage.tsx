@@ -1,7 +1,8 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { type Answer, ApiError, api, ok } from '../../api.js';
+import { type Answer, api, ok } from '../../api.js';
 import { AdminNav } from '../../components/AdminNav.js';
+import { useAdminAction } from './admin-action.js';
 import { CreateUserForm } from './CreateUserForm.js';
 import { EndpointRoleForm } from './EndpointRoleForm.js';
 import { ResetPasswordForm } from './ResetPasswordForm.js';
@@ -12,21 +13,8 @@ type SiteRole = (typeof SITE_ROLES)[number];
 
 /** Local users: create, change site and endpoint roles, disable or enable, reset the password, delete. */
 export function UsersPage({ myEmail }: { myEmail: string | null }) {
-  const client = useQueryClient();
   const users = useQuery({ queryKey: ['admin', 'users'], queryFn: () => ok(api.GET('/api/users')) });
-  const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (what: string, call: () => Promise<unknown>) => {
-    setNotice(null);
-    setError(null);
-    try {
-      await call();
-      setNotice(what);
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
-    }
-    await client.invalidateQueries({ queryKey: ['admin', 'users'] });
-  };
+  const { notice, error, run } = useAdminAction(['admin', 'users']);
   const path = (user: User) => ({ params: { path: { userId: user.id } } });
   const setSiteRole = (user: User, role: SiteRole) =>
     run(`${user.email} is now ${role} site-wide.`, () =>
