@@ -133,6 +133,8 @@ describe.runIf(hasChromium)('administration in a real browser', () => {
   it('heartbeat settings are saved in the store, audited, and shown again after a reload', async () => {
     await page.goto(`${h.url}/admin/heartbeat`);
     const form = page.locator('form[aria-label="heartbeat settings"]');
+    // The form is seeded from the stored settings once they load; typing before that would be overwritten.
+    await expect.poll(() => form.locator('input[name=intervalSeconds]').inputValue(), WAIT).not.toBe('');
     await form.locator('input[name=intervalSeconds]').fill('10');
     await form.locator('button[type=submit]').click();
     await form.locator('.error', { hasText: 'intervalSeconds' }).waitFor(WAIT);
