@@ -106,12 +106,13 @@ export class Stack {
     );
   }
 
-  host(name: string): ManagedProcess {
+  /** An adapter host; `extra` tunes it (LEASE_MS, RECEIVE_BATCH_SIZE, HANDLER_DELAY_MS: see adapter-host.mjs). */
+  host(name: string, extra: Record<string, string> = {}): ManagedProcess {
     return this.#add(
       new ManagedProcess({
         name,
         script: join(FIXTURES, 'adapter-host.mjs'),
-        env: this.fixtureEnv({ HOST_NAME: name }),
+        env: this.fixtureEnv({ ...extra, HOST_NAME: name }),
         logFile: this.#log(name),
       }),
     );

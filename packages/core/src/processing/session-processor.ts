@@ -1,6 +1,5 @@
 import { setMaxListeners } from 'node:events';
 import { type Clock, systemClock } from '../clock.js';
-import { HandlerCancelledError } from '../engine/handler-context.js';
 import { isRetryableError } from '../errors/nimbus-error.js';
 import type { StopOptions } from '../lifecycle/service-lifecycle.js';
 import { consoleLogger, type Logger } from '../logger.js';
