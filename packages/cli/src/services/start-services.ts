@@ -94,7 +94,9 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       migrationMode: options.migrationMode,
       onMigrationProgress: (progress) => print(migrationProgressLine(progress, 'transport')),
       serviceBus: { localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false, print },
-      ...(options.lease?.lockDurationMs === undefined ? {} : { lockDurationMs: options.lease.lockDurationMs }),
+      ...(options.lease?.lockDurationMs === undefined
+        ? {}
+        : { lockDurationMs: options.lease.lockDurationMs }),
     });
     closers.add('the transport', () => transport.close());
     const { notifier, close: closeNotifier } = await openNotifier(config, logger);
