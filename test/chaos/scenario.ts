@@ -55,9 +55,6 @@ const STALL_VICTIMS: Record<string, number> = {
   resolver: RESOLVER_LEASE_MS,
 };
 
-/** host-2 receives batches (settled in one transaction): a stall then leaves messages in hand to fence. */
-const HOST_TUNING: Record<string, Record<string, string>> = { 'host-2': { RECEIVE_BATCH_SIZE: '8' } };
-
 /** Share of the faults that are stalls instead of kills. */
 const STALL_SHARE = 0.3;
 
@@ -92,9 +89,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     await ready(stack.resolver(), /NimBus resolver ready/);
     await ready(stack.webapp(), /NimBus webapp ready/);
     await Promise.all(
-      VICTIMS.filter((v) => v.startsWith('host')).map((name) =>
-        ready(stack.host(name, HOST_TUNING[name]), /ready/),
-      ),
+      VICTIMS.filter((v) => v.startsWith('host')).map((name) => ready(stack.host(name), /ready/)),
     );
     const publisher = stack.publisher();
     await ready(publisher, /publisher ready/);

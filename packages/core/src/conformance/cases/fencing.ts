@@ -52,7 +52,9 @@ export function fencingCases(harness: () => Harness): void {
       await expect(old.settleMany([{ message: a! }, { message: b! }])).rejects.toMatchObject(lockLost);
 
     // Nothing of it was applied: no copy published, no state, no dead letter, the line intact for the new holder.
-    expect((await h.transport.counts('Billing')).active).toBe(0);
+    // (A transport without atomic settle-and-publish applies a settlement's publishes first: at-least-once.)
+    if (h.transport.capabilities.atomicSettleAndPublish)
+      expect((await h.transport.counts('Billing')).active).toBe(0);
     expect(await h.transport.peekDeadLetters('Erp')).toEqual([]);
     expect(await taker.getState()).toBeNull();
     const again = await h.receiveAll(taker, 3);
