@@ -13,6 +13,11 @@ export interface OpenTransportOptions {
   readonly onMigrationProgress?: (progress: MigrationProgress) => void;
   /** For `--transport servicebus`: whether to start the emulator without a namespace (`nimbus dev`), and where to say so. */
   readonly serviceBus?: Omit<ServiceBusConnection, 'connectionString'>;
+  /**
+   * The session lease (`--lease-ms`) of the SQL and memory transports; default: the transport's own (30 000 ms).
+   * Service Bus takes it from its subscriptions' lock duration.
+   */
+  readonly lockDurationMs?: number;
 }
 
 /**
@@ -23,12 +28,14 @@ export async function openTransport(
   config: NimbusConfig,
   options: OpenTransportOptions = {},
 ): Promise<Transport> {
+  const lease = options.lockDurationMs === undefined ? {} : { lockDurationMs: options.lockDurationMs };
   const sqlOptions: SqlTransportOptions = {
+    ...lease,
     migrationMode: options.migrationMode ?? 'AutoApply',
     ...(options.onMigrationProgress ? { onMigrationProgress: options.onMigrationProgress } : {}),
   };
   try {
-    if (config.transport === 'memory') return createMemoryTransport();
+    if (config.transport === 'memory') return createMemoryTransport(lease);
     if (config.transport === 'servicebus') {
       return await openServiceBusTransport({
         ...options.serviceBus,
