@@ -1,5 +1,11 @@
 export { determineEndpoint, type ResolvedEndpoint } from './endpoint.js';
-export { type HealthServer, type HealthServerOptions, startHealthServer } from './health/health-server.js';
+export {
+  type HealthRoutesOptions,
+  type HealthServer,
+  type HealthServerOptions,
+  healthRequestListener,
+  startHealthServer,
+} from './health/health-server.js';
 export {
   foldHeartbeatHistory,
   type HeartbeatFoldResult,

@@ -1,4 +1,4 @@
-export { Backoff, type BackoffOptions, sleep } from './backoff.js';
+export { Backoff, type BackoffOptions, RECONNECT_BACKOFF, sleep } from './backoff.js';
 export { isSqlDialect, SQL_DIALECTS, type SqlDialect } from './dialect.js';
 export {
   classifyDriverError,

@@ -45,6 +45,10 @@ export async function openStore(config: NimbusConfig, options: OpenStoreOptions)
     });
   } catch (error) {
     if (error instanceof SchemaOutOfDateError) throw new CliError(error.message, ExitCode.SchemaOutOfDate);
-    throw new CliError(`Could not open the ${config.store} message store: ${(error as Error).message}`);
+    throw new CliError(
+      `Could not open the ${config.store} message store: ${(error as Error).message}`,
+      ExitCode.Failed,
+      { cause: error },
+    );
   }
 }

@@ -46,6 +46,10 @@ export async function openTransport(
   } catch (error) {
     if (error instanceof SchemaOutOfDateError) throw new CliError(error.message, ExitCode.SchemaOutOfDate);
     if (error instanceof CliError) throw error;
-    throw new CliError(`Could not open the ${config.transport} transport: ${(error as Error).message}`);
+    throw new CliError(
+      `Could not open the ${config.transport} transport: ${(error as Error).message}`,
+      ExitCode.Failed,
+      { cause: error },
+    );
   }
 }

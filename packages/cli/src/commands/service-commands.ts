@@ -2,7 +2,7 @@ import type { MigrationMode } from '@nimbus/message-store-sql';
 import { Command, Option } from 'commander';
 import { createCliLogger } from '../cli-logger.js';
 import { usageError } from '../exit-codes.js';
-import { startServices } from '../services/start-services.js';
+import { startServicesWhenReachable } from '../services/start-when-reachable.js';
 import { waitForShutdownSignal } from '../shutdown-signal.js';
 import {
   configFrom,
@@ -19,6 +19,7 @@ interface ServiceOptions extends ServiceCommandOptions {
   healthHost?: string;
   trustProxy?: boolean;
   drainTimeout?: string;
+  failFast?: boolean;
 }
 
 function migrationModeOption(): Option {
@@ -37,7 +38,12 @@ async function runUntilSignal(
   const logger = createCliLogger(options.verbose ? 'info' : 'warn');
   const platform = await platformFrom(options.platform, false);
   const signal = waitForShutdownSignal();
-  const services = await startServices({
+  const shutdown = new AbortController();
+  void signal.then(() => shutdown.abort());
+  const services = await startServicesWhenReachable({
+    name,
+    failFast: failFastFrom(options.failFast),
+    shutdown: shutdown.signal,
     config,
     logger,
     platform,
@@ -53,6 +59,10 @@ async function runUntilSignal(
     trustProxy: options.trustProxy ?? trustProxyFromEnv(),
     ...(process.env.NIMBUS_METRICS_TOKEN ? { metricsToken: process.env.NIMBUS_METRICS_TOKEN } : {}),
   });
+  if (services === null) {
+    print(`NimBus ${name} stopped (${await signal}) before it was ready.`);
+    return;
+  }
   printSignIn(print, services.bootstrap);
   if (services.healthUrl)
     print(`NimBus ${name} health at ${services.healthUrl} (/healthz, /readyz, /metrics)`);
@@ -84,11 +94,24 @@ export function drainTimeoutFrom(option: string | undefined): number {
 export const DRAIN_TIMEOUT_HELP =
   'on SIGTERM, how long in-flight work may finish before it is abandoned (env NIMBUS_DRAIN_TIMEOUT_MS, default 30000)';
 
+export const FAIL_FAST_HELP =
+  'exit at once when the database does not answer at start, instead of waiting for it with /healthz 200 and /readyz 503 (env NIMBUS_FAIL_FAST=true)';
+
+/** `--fail-fast` / `NIMBUS_FAIL_FAST`: a start during a database outage exits 1 instead of waiting. */
+export function failFastFrom(option: boolean | undefined): boolean {
+  if (option) return true;
+  return booleanFromEnv('NIMBUS_FAIL_FAST');
+}
+
 function trustProxyFromEnv(): boolean {
-  const raw = (process.env.NIMBUS_TRUST_PROXY ?? '').toLowerCase();
+  return booleanFromEnv('NIMBUS_TRUST_PROXY');
+}
+
+function booleanFromEnv(name: string): boolean {
+  const raw = (process.env[name] ?? '').toLowerCase();
   if (raw === '' || raw === '0' || raw === 'false') return false;
   if (raw === '1' || raw === 'true') return true;
-  throw usageError(`NIMBUS_TRUST_PROXY must be true or false; got '${process.env.NIMBUS_TRUST_PROXY}'.`);
+  throw usageError(`${name} must be true or false; got '${process.env[name]}'.`);
 }
 
 /** `nimbus resolver`: the Resolver worker alone. */
@@ -105,6 +128,7 @@ export function resolverCommand(print: (line: string) => void): Command {
       '--health-host <host>',
       'interface of the health port (env NIMBUS_HEALTH_HOST, default 127.0.0.1)',
     )
+    .option('--fail-fast', FAIL_FAST_HELP)
     .option('--verbose', 'log at info level');
   withBackendOptions(command);
   return command.action((options: ServiceOptions) =>
@@ -125,6 +149,7 @@ export function webappCommand(print: (line: string) => void): Command {
       '--trust-proxy',
       'behind a reverse proxy: take the client IP and https from X-Forwarded-* (env NIMBUS_TRUST_PROXY=true)',
     )
+    .option('--fail-fast', FAIL_FAST_HELP)
     .option('--verbose', 'log at info level');
   withServerOptions(withBackendOptions(command));
   return command.action((options: ServiceOptions) =>
