@@ -28,6 +28,7 @@ export {
   type PostgresPoolOptions,
   postgresTypes,
   quotePostgresIdentifier,
+  type StatementTimeouts,
 } from './postgres.js';
 export { openSqliteDatabase, type SqliteOpenOptions } from './sqlite.js';
 export { cachingStatements, type PreparingDatabase } from './statement-cache.js';

@@ -3,6 +3,7 @@ import type { Transport } from '@nimbus/core';
 import { type MigrationMode, type MigrationProgress, SchemaOutOfDateError } from '@nimbus/sql';
 import { createMemoryTransport } from '@nimbus/transport-memory';
 import { createSqlTransport, type SqlTransportOptions } from '@nimbus/transport-sql';
+import type { DatabaseTimeouts } from '../commands/timeout-options.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { openServiceBusTransport, type ServiceBusConnection } from './open-servicebus-transport.js';
@@ -13,6 +14,8 @@ export interface OpenTransportOptions {
   readonly onMigrationProgress?: (progress: MigrationProgress) => void;
   /** For `--transport servicebus`: whether to start the emulator without a namespace (`nimbus dev`), and where to say so. */
   readonly serviceBus?: Omit<ServiceBusConnection, 'connectionString'>;
+  /** Bounded statement and lock waits (the long-running services); absent: the driver's defaults. */
+  readonly timeouts?: DatabaseTimeouts;
 }
 
 /**
@@ -23,8 +26,10 @@ export async function openTransport(
   config: NimbusConfig,
   options: OpenTransportOptions = {},
 ): Promise<Transport> {
+  const timeouts = options.timeouts;
   const sqlOptions: SqlTransportOptions = {
     migrationMode: options.migrationMode ?? 'AutoApply',
+    ...(timeouts && timeouts.lockTimeoutMs > 0 ? { busyTimeoutMs: timeouts.lockTimeoutMs } : {}),
     ...(options.onMigrationProgress ? { onMigrationProgress: options.onMigrationProgress } : {}),
   };
   try {
@@ -40,7 +45,13 @@ export async function openTransport(
       return await createSqlTransport({ dialect: 'sqlite', path: config.transportSqlitePath }, sqlOptions);
     }
     return await createSqlTransport(
-      { dialect: 'postgres', connectionString: config.postgresUrl ?? '' },
+      {
+        dialect: 'postgres',
+        connectionString: config.postgresUrl ?? '',
+        ...(timeouts
+          ? { statementTimeoutMs: timeouts.statementTimeoutMs, lockTimeoutMs: timeouts.lockTimeoutMs }
+          : {}),
+      },
       sqlOptions,
     );
   } catch (error) {

@@ -18,8 +18,9 @@ import {
   failFastFrom,
 } from './service-commands.js';
 import { printSignIn } from './sign-in-banner.js';
+import { type TimeoutCommandOptions, timeoutsFrom, withTimeoutOptions } from './timeout-options.js';
 
-interface DevOptions extends ServiceCommandOptions {
+interface DevOptions extends ServiceCommandOptions, TimeoutCommandOptions {
   sample?: boolean;
   trafficInterval: string;
   drainTimeout?: string;
@@ -39,7 +40,7 @@ export function devCommand(print: (line: string) => void): Command {
     .option('--drain-timeout <ms>', DRAIN_TIMEOUT_HELP)
     .option('--fail-fast', FAIL_FAST_HELP)
     .option('--verbose', 'log at info level');
-  withServerOptions(withBackendOptions(command));
+  withTimeoutOptions(withServerOptions(withBackendOptions(command)));
   return command.action(async (options: DevOptions) => {
     const config = configFrom(options);
     const logger = createCliLogger(options.verbose ? 'info' : 'warn');
@@ -77,6 +78,7 @@ export function devCommand(print: (line: string) => void): Command {
       enableHeartbeatsWhenUnconfigured: true,
       printBlockedSessions: true,
       drainTimeoutMs: drainTimeoutFrom(options.drainTimeout),
+      timeouts: timeoutsFrom(options),
       localCosmosWhenUnconfigured: true,
       localServiceBusWhenUnconfigured: true,
     });

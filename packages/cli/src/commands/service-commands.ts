@@ -11,9 +11,10 @@ import {
   withServerOptions,
 } from './backend-options.js';
 import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
+import { type TimeoutCommandOptions, timeoutsFrom, withTimeoutOptions } from './timeout-options.js';
 import { printSignIn } from './sign-in-banner.js';
 
-interface ServiceOptions extends ServiceCommandOptions {
+interface ServiceOptions extends ServiceCommandOptions, TimeoutCommandOptions {
   migrationMode: MigrationMode;
   healthPort?: string;
   healthHost?: string;
@@ -56,6 +57,7 @@ async function runUntilSignal(
     generateBootstrapPassword: true,
     health: healthFrom(options),
     drainTimeoutMs: drainTimeoutFrom(options.drainTimeout),
+    timeouts: timeoutsFrom(options),
     trustProxy: options.trustProxy ?? trustProxyFromEnv(),
     ...(process.env.NIMBUS_METRICS_TOKEN ? { metricsToken: process.env.NIMBUS_METRICS_TOKEN } : {}),
   });
@@ -130,7 +132,7 @@ export function resolverCommand(print: (line: string) => void): Command {
     )
     .option('--fail-fast', FAIL_FAST_HELP)
     .option('--verbose', 'log at info level');
-  withBackendOptions(command);
+  withTimeoutOptions(withBackendOptions(command));
   return command.action((options: ServiceOptions) =>
     runUntilSignal('resolver', { resolver: true, webapp: false }, options, print),
   );
@@ -151,7 +153,7 @@ export function webappCommand(print: (line: string) => void): Command {
     )
     .option('--fail-fast', FAIL_FAST_HELP)
     .option('--verbose', 'log at info level');
-  withServerOptions(withBackendOptions(command));
+  withTimeoutOptions(withServerOptions(withBackendOptions(command)));
   return command.action((options: ServiceOptions) =>
     runUntilSignal('webapp', { resolver: false, webapp: true }, options, print),
   );

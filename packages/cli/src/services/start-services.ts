@@ -8,6 +8,7 @@ import { openIdentityStore } from '../backends/open-identity.js';
 import { openNotifier } from '../backends/open-notifier.js';
 import { openStore } from '../backends/open-store.js';
 import { openTransport } from '../backends/open-transport.js';
+import type { DatabaseTimeouts } from '../commands/timeout-options.js';
 import type { NimbusConfig } from '../config.js';
 import { migrationProgressLine } from '../migration-progress.js';
 import { startServiceMetrics } from '../observability/service-metrics.js';
@@ -60,6 +61,8 @@ export interface ServicesOptions {
   readonly printBlockedSessions?: boolean;
   /** How long the Resolver and the WebApp get to finish in-flight work at stop. Default 30 000 ms. */
   readonly drainTimeoutMs?: number;
+  /** Statement and lock timeouts of every store, transport and WebApp database connection. */
+  readonly timeouts?: DatabaseTimeouts;
 }
 
 const DEV_HEARTBEAT_INTERVAL_SECONDS = 60;
@@ -88,6 +91,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       migrationMode: options.migrationMode,
       onMigrationProgress: (progress) => print(migrationProgressLine(progress)),
       retentionSweep: true,
+      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
       localCosmosWhenUnconfigured: options.localCosmosWhenUnconfigured ?? false,
       print,
     });
@@ -96,6 +100,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       migrationMode: options.migrationMode,
       onMigrationProgress: (progress) => print(migrationProgressLine(progress, 'transport')),
       serviceBus: { localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false, print },
+      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     });
     closers.add('the transport', () => transport.close());
     const { notifier, close: closeNotifier } = await openNotifier(config, logger);
@@ -159,11 +164,11 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     let url: string | null = null;
     let bootstrap: BootstrapResult | null = null;
     if (options.webapp) {
-      const identityStore = openIdentityStore(config);
+      const identityStore = openIdentityStore(config, options.timeouts);
       closers.add('the identity store', () => identityStore.close());
-      const bulkJobStore = openBulkJobStore(config);
+      const bulkJobStore = openBulkJobStore(config, options.timeouts);
       closers.add('the bulk job store', () => bulkJobStore.close());
-      const alertStore = openAlertStore(config);
+      const alertStore = openAlertStore(config, options.timeouts);
       closers.add('the alert store', () => alertStore.close());
       const smtp = smtpFromEnv(process.env);
       const webapp = await createWebApp({
