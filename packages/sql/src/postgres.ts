@@ -70,7 +70,9 @@ function clientConfig(options: PostgresConnectionOptions): pg.ClientConfig {
 function timeout(name: string, value: number | undefined): number {
   if (value === undefined) return 0;
   if (!(Number.isInteger(value) && value >= 0))
-    throw new RangeError(`PostgreSQL option ${name} must be a whole number of milliseconds >= 0, got ${String(value)}`);
+    throw new RangeError(
+      `PostgreSQL option ${name} must be a whole number of milliseconds >= 0, got ${String(value)}`,
+    );
   return value;
 }
 

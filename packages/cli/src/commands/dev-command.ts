@@ -11,12 +11,7 @@ import {
   withServerOptions,
 } from './backend-options.js';
 import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
-import {
-  DRAIN_TIMEOUT_HELP,
-  drainTimeoutFrom,
-  FAIL_FAST_HELP,
-  failFastFrom,
-} from './service-commands.js';
+import { DRAIN_TIMEOUT_HELP, drainTimeoutFrom, FAIL_FAST_HELP, failFastFrom } from './service-commands.js';
 import { printSignIn } from './sign-in-banner.js';
 import { type TimeoutCommandOptions, timeoutsFrom, withTimeoutOptions } from './timeout-options.js';
 

@@ -11,8 +11,8 @@ import {
   withServerOptions,
 } from './backend-options.js';
 import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
-import { type TimeoutCommandOptions, timeoutsFrom, withTimeoutOptions } from './timeout-options.js';
 import { printSignIn } from './sign-in-banner.js';
+import { type TimeoutCommandOptions, timeoutsFrom, withTimeoutOptions } from './timeout-options.js';
 
 interface ServiceOptions extends ServiceCommandOptions, TimeoutCommandOptions {
   migrationMode: MigrationMode;

@@ -1,5 +1,11 @@
 import { isRetryableError, type Logger } from '@nimbus/core';
-import { Backoff, describeDriverError, isRetryableDriverError, OutageLog, RECONNECT_BACKOFF } from '@nimbus/sql';
+import {
+  Backoff,
+  describeDriverError,
+  isRetryableDriverError,
+  OutageLog,
+  RECONNECT_BACKOFF,
+} from '@nimbus/sql';
 import { CliError, ExitCode } from '../exit-codes.js';
 
 export interface WaitForDatabaseOptions {

@@ -90,7 +90,9 @@ function nonBlank(value: string | undefined): string | undefined {
 function nonNegative(name: string, value: number | undefined): number {
   if (value === undefined) return 0;
   if (!Number.isInteger(value) || value < 0) {
-    throw new Error(`Invalid store option '${name}': ${value}. Expected a whole number of milliseconds >= 0.`);
+    throw new Error(
+      `Invalid store option '${name}': ${value}. Expected a whole number of milliseconds >= 0.`,
+    );
   }
   return value;
 }

@@ -1,9 +1,4 @@
-import {
-  cachingStatements,
-  openPostgresPool,
-  openSqliteDatabase,
-  type StatementTimeouts,
-} from '@nimbus/sql';
+import { cachingStatements, openPostgresPool, openSqliteDatabase, type StatementTimeouts } from '@nimbus/sql';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 
 /** Where a WebApp-owned set of tables (identity, bulk jobs, alerts) lives. */
