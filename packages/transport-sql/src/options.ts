@@ -18,6 +18,10 @@ export interface PostgresTransportConnection {
   readonly schema?: string;
   /** Pool size for the pg pool; default 10. The LISTEN connection is extra. */
   readonly poolSize?: number;
+  /** `statement_timeout` of every pooled connection (ms; absent or 0: the server's setting). */
+  readonly statementTimeoutMs?: number;
+  /** `lock_timeout` of every pooled connection (ms; absent or 0: the server's setting). */
+  readonly lockTimeoutMs?: number;
 }
 
 /** Where the transport keeps its tables. */

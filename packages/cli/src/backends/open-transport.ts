@@ -3,6 +3,7 @@ import type { Transport } from '@nimbus/core';
 import { type MigrationMode, type MigrationProgress, SchemaOutOfDateError } from '@nimbus/sql';
 import { createMemoryTransport } from '@nimbus/transport-memory';
 import { createSqlTransport, type SqlTransportOptions } from '@nimbus/transport-sql';
+import type { DatabaseTimeouts } from '../commands/timeout-options.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { openServiceBusTransport, type ServiceBusConnection } from './open-servicebus-transport.js';
@@ -18,6 +19,8 @@ export interface OpenTransportOptions {
    * Service Bus takes it from its subscriptions' lock duration.
    */
   readonly lockDurationMs?: number;
+  /** Bounded statement and lock waits (the long-running services); absent: the driver's defaults. */
+  readonly timeouts?: DatabaseTimeouts;
 }
 
 /**
@@ -29,9 +32,11 @@ export async function openTransport(
   options: OpenTransportOptions = {},
 ): Promise<Transport> {
   const lease = options.lockDurationMs === undefined ? {} : { lockDurationMs: options.lockDurationMs };
+  const timeouts = options.timeouts;
   const sqlOptions: SqlTransportOptions = {
     ...lease,
     migrationMode: options.migrationMode ?? 'AutoApply',
+    ...(timeouts && timeouts.lockTimeoutMs > 0 ? { busyTimeoutMs: timeouts.lockTimeoutMs } : {}),
     ...(options.onMigrationProgress ? { onMigrationProgress: options.onMigrationProgress } : {}),
   };
   try {
@@ -47,12 +52,22 @@ export async function openTransport(
       return await createSqlTransport({ dialect: 'sqlite', path: config.transportSqlitePath }, sqlOptions);
     }
     return await createSqlTransport(
-      { dialect: 'postgres', connectionString: config.postgresUrl ?? '' },
+      {
+        dialect: 'postgres',
+        connectionString: config.postgresUrl ?? '',
+        ...(timeouts
+          ? { statementTimeoutMs: timeouts.statementTimeoutMs, lockTimeoutMs: timeouts.lockTimeoutMs }
+          : {}),
+      },
       sqlOptions,
     );
   } catch (error) {
     if (error instanceof SchemaOutOfDateError) throw new CliError(error.message, ExitCode.SchemaOutOfDate);
     if (error instanceof CliError) throw error;
-    throw new CliError(`Could not open the ${config.transport} transport: ${(error as Error).message}`);
+    throw new CliError(
+      `Could not open the ${config.transport} transport: ${(error as Error).message}`,
+      ExitCode.Failed,
+      { cause: error },
+    );
   }
 }
