@@ -1,4 +1,9 @@
-export { determineEndpoint, type ResolvedEndpoint } from './endpoint.js';
+export {
+  determineEndpoint,
+  type ResolvedEndpoint,
+  resultingStatus,
+  UnmappedMessageTypeError,
+} from '@nimbus/message-store';
 export { type HealthServer, type HealthServerOptions, startHealthServer } from './health/health-server.js';
 export {
   foldHeartbeatHistory,
@@ -35,6 +40,5 @@ export {
   type ResolverStats,
 } from './resolver-handler.js';
 export type { ResolverStore } from './resolver-store.js';
-export { resultingStatus, UnmappedMessageTypeError } from './status-mapping.js';
 export { MAX_THROTTLE_RETRIES, throttleDelayMs } from './throttle.js';
 export { RESOLVER_SERVICE_ID, RESOLVER_VERSION } from './version.js';
