@@ -30,4 +30,5 @@ export {
   quotePostgresIdentifier,
 } from './postgres.js';
 export { openSqliteDatabase, type SqliteOpenOptions } from './sqlite.js';
+export { SqliteFileGate, sqliteFileGate } from './sqlite-file-gate.js';
 export { cachingStatements, type PreparingDatabase } from './statement-cache.js';
