@@ -200,26 +200,29 @@ export function describeResolverEndToEnd(name: string, options: ResolverEndToEnd
     });
 
     // Co-located, the plain writes happen in the transport's transactions, never through the store object.
-    it.skipIf(colocated)('a transient store failure is retried in place: the outcome never overtakes its request', async () => {
-      const b = await bus((store) =>
-        withFaults(store, [
-          {
-            method: 'statusWrite',
-            status: ResolutionStatus.Pending,
-            error: () => new StorageProviderTransientError('lock timeout'),
-            times: 1,
-          },
-        ]),
-      );
-      await b.publish(ok('a'));
-      await whileAdvancing(b.clock, b.pump(), 250);
-      expect((await rowOf(b, 'a')).resolutionStatus).toBe(ResolutionStatus.Completed);
-      expect(b.resolver.stats).toMatchObject({ rescheduled: 1, refused: 0 });
-      expect(await b.transport.counts(RESOLVER_INPUT)).toMatchObject({
-        active: 0,
-        scheduled: 0,
-        deadLettered: 0,
-      });
-    });
+    it.skipIf(colocated)(
+      'a transient store failure is retried in place: the outcome never overtakes its request',
+      async () => {
+        const b = await bus((store) =>
+          withFaults(store, [
+            {
+              method: 'statusWrite',
+              status: ResolutionStatus.Pending,
+              error: () => new StorageProviderTransientError('lock timeout'),
+              times: 1,
+            },
+          ]),
+        );
+        await b.publish(ok('a'));
+        await whileAdvancing(b.clock, b.pump(), 250);
+        expect((await rowOf(b, 'a')).resolutionStatus).toBe(ResolutionStatus.Completed);
+        expect(b.resolver.stats).toMatchObject({ rescheduled: 1, refused: 0 });
+        expect(await b.transport.counts(RESOLVER_INPUT)).toMatchObject({
+          active: 0,
+          scheduled: 0,
+          deadLettered: 0,
+        });
+      },
+    );
   });
 }
