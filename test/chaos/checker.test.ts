@@ -102,9 +102,45 @@ describe('chaos checker: a settlement that never committed', () => {
       { orderId: 'o', n: 1, mode: 'ok' },
       { orderId: 'o', n: 2, mode: 'ok' },
     ];
-    const result = check({ published: planned2, runs, rows, leftovers: [], unexpectedExits: [] });
+    const killed = [{ pid: 1, at: runs[1]!.at + 100 }];
+    const result = check({
+      published: planned2,
+      runs,
+      rows,
+      leftovers: [],
+      unexpectedExits: [],
+      kills: killed,
+    });
     expect(result.violations.reordered).toEqual([]);
     expect(result.figures.redeliveredInOrder).toBe(1);
+    expect(result.figures.duplicateRuns).toBe(2);
+    // A stall of that process past its lease (its settlement refused) excuses it the same way.
+    const stalled = check({
+      published: planned2,
+      runs,
+      rows,
+      leftovers: [],
+      unexpectedExits: [],
+      stalls: killed,
+    });
+    expect(stalled.violations.reordered).toEqual([]);
+    // Another process alone is no excuse: without a kill or stall of the process that ran o/2, the run of o/1 by
+    // the second host is a reorder (a host that lost its lease must run nothing of the session).
+    const noFault = check({ published: planned2, runs, rows, leftovers: [], unexpectedExits: [] });
+    expect(noFault.violations.reordered).toEqual(['o/1 ran (handled, h) after o/2 succeeded']);
+    // A kill of some other process, or one long after the run, is no excuse either.
+    const elsewhere = check({
+      published: planned2,
+      runs,
+      rows,
+      leftovers: [],
+      unexpectedExits: [],
+      kills: [
+        { pid: 2, at: runs[1]!.at + 100 },
+        { pid: 1, at: runs[1]!.at + 60_000 },
+      ],
+    });
+    expect(elsewhere.violations.reordered).toEqual(['o/1 ran (handled, h) after o/2 succeeded']);
     // Without the later event running again, its success stood: the run of o/1 is a reorder.
     const stood = check({
       published: planned2,

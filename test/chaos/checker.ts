@@ -34,12 +34,25 @@ export interface CheckInput {
   readonly databaseProblems?: readonly string[];
   /** When the database went down (epoch ms): a settlement in flight then was lost. */
   readonly databaseOutages?: readonly number[];
+  /** The suite's kills (SIGKILL) of product processes: a settlement in flight in that process was lost. */
+  readonly kills?: readonly ProcessFault[];
+  /** The suite's stalls (SIGSTOP past the lease, then SIGCONT): that process's settlement in flight was refused. */
+  readonly stalls?: readonly ProcessFault[];
   /** The write order the suite's triggers recorded while it ran (harness/write-audit.ts). */
   readonly writes?: readonly AuditedWrite[];
 }
 
+/** A kill or stall of one process (pid) at `at` (epoch ms). */
+export interface ProcessFault {
+  readonly pid: number;
+  readonly at: number;
+}
+
 /** How long after a handler run its settlement may still be in flight (a loaded machine). */
 const SETTLEMENT_WINDOW_MS = 5_000;
+
+/** How long after a handler run a kill or stall of its process may still have cost that run's settlement. */
+const FAULT_WINDOW_MS = 15_000;
 
 /** How soon the bus must run an event again after it failed with an error a retry policy matches. */
 export const RETRY_WITHIN_MS = 12_000;
@@ -135,12 +148,16 @@ export function check(input: CheckInput): CheckResult {
   });
   const runsAgainAfter = (k: string, index: number) => (runIndexes.get(k) ?? []).some((i) => i > index);
   const lastSuccess = new Map<string, HandlerRun>();
-  // Whether the settlement of the later event's success can have been lost: the process that ran it was killed
-  // (this run is another process), or the database went down right after it.
+  // Whether the settlement of the later event's success can have been lost: that very handler's process was
+  // killed, or stalled past its lease (its settlement is then refused), while the settlement was in flight, or
+  // the database went down right after it. Nothing else excuses a run after a later success: a process whose
+  // lease was taken over must run nothing of the session (issue 24).
+  const faultAfter = (faults: readonly ProcessFault[], success: HandlerRun) =>
+    faults.some((f) => f.pid === success.pid && f.at >= success.at && f.at - success.at <= FAULT_WINDOW_MS);
   const settlementLost = (run: HandlerRun, high: number) => {
     const success = lastSuccess.get(`${run.orderId}/${high}`);
     if (!success) return false;
-    if (success.pid !== run.pid) return true;
+    if (faultAfter(input.kills ?? [], success) || faultAfter(input.stalls ?? [], success)) return true;
     return (input.databaseOutages ?? []).some(
       (at) => at >= success.at && at - success.at <= SETTLEMENT_WINDOW_MS,
     );
@@ -247,6 +264,7 @@ export function check(input: CheckInput): CheckResult {
           .map((r) => r.eventId),
       ).size,
       duplicateSuccesses: runs.filter((r) => r.outcome === 'handled').length - handled.size,
+      duplicateRuns: duplicateRuns(runs),
       storeRows: rows.length,
       retryableFailures: runs.filter((r) => r.retryable && r.outcome === 'failed').length,
       redeliveredInOrder: rolledBack,
@@ -258,4 +276,15 @@ export function check(input: CheckInput): CheckResult {
     },
     violations,
   };
+}
+
+/** Handler runs of an event that had already succeeded before (at-least-once: redeliveries, lost settlements). */
+export function duplicateRuns(runs: readonly HandlerRun[]): number {
+  const succeeded = new Set<string>();
+  let duplicates = 0;
+  for (const run of runs) {
+    if (succeeded.has(run.eventId)) duplicates += 1;
+    if (run.outcome === 'handled') succeeded.add(run.eventId);
+  }
+  return duplicates;
 }

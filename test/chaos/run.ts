@@ -64,13 +64,13 @@ function print(r: ScenarioResult): void {
   const v = r.violations;
   log(
     `${r.dialect}: ${r.figures.published} events published (${r.figures.transientEvents} transient, ${r.figures.blockingEvents} blocking, ${r.figures.permanentEvents} permanent), retryable failures after a resubmit ${r.figures.retryableFailures}, ${r.lateDuplicates} late duplicates; ` +
-      `kills ${JSON.stringify(r.kills)}, database restarts ${r.databaseRestarts}, injected store failures ${r.injectedStoreFailures}; operator ${JSON.stringify(r.operator)}`,
+      `kills ${JSON.stringify(r.kills)}, stalls past the lease ${JSON.stringify(r.stalls)}, database restarts ${r.databaseRestarts}, injected store failures ${r.injectedStoreFailures}; operator ${JSON.stringify(r.operator)}`,
   );
   log(
     `${r.dialect}: declared out-of-order runs: ${r.figures.declaredOutOfOrderRuns} (of ${r.figures.declaredOutOfOrderEvents} events resubmitted with the operator's out-of-order acknowledgement; not counted as reorders)`,
   );
   log(
-    `${r.dialect}: handler runs ${r.figures.handlerRuns}, handled ${r.figures.handled}, skipped ${r.figures.skippedByOperator}, duplicate successes ${r.figures.duplicateSuccesses} (late duplicates handled again ${r.figures.duplicatesHandledAgain}), store rows ${r.figures.storeRows}, audited writes ${r.figures.historyWritesAudited} history (${r.figures.historyWritesUnmatched} unmatched) / ${r.figures.statusWritesAudited} status; settled ${r.settledInMs === null ? 'NOT within the limit' : `in ${r.settledInMs} ms`}; run ${Math.round(r.durationMs / 1000)} s`,
+    `${r.dialect}: handler runs ${r.figures.handlerRuns}, handled ${r.figures.handled}, skipped ${r.figures.skippedByOperator}, duplicate runs ${r.figures.duplicateRuns} (runs of an event that had succeeded before), duplicate successes ${r.figures.duplicateSuccesses} (late duplicates handled again ${r.figures.duplicatesHandledAgain}), store rows ${r.figures.storeRows}, audited writes ${r.figures.historyWritesAudited} history (${r.figures.historyWritesUnmatched} unmatched) / ${r.figures.statusWritesAudited} status; settled ${r.settledInMs === null ? 'NOT within the limit' : `in ${r.settledInMs} ms`}; run ${Math.round(r.durationMs / 1000)} s`,
   );
   log(
     `${r.dialect}: lost ${v.lost.length}, reordered ${v.reordered.length}, skipped-but-handled ${v.skippedHandled.length}, stale rows ${v.staleRows.length}, leftovers ${v.leftovers.length}, processes died ${v.died.length}, not retried ${v.notRetried.length}, database problems ${v.database.length}, overtaken ${v.overtaken.length}, reopened ${v.reopened.length}`,

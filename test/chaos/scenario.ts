@@ -2,13 +2,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startOwnPostgresCluster } from '@nimbus/testing/postgres-cluster';
 import { createSqlTransport, type SqlTransport } from '@nimbus/transport-sql';
-import { type CheckResult, check, type StoreRow } from './checker.js';
+import { type CheckResult, check, type ProcessFault, type StoreRow } from './checker.js';
 import { eventually } from './harness/eventually.js';
 import { readHandlerLog } from './harness/handler-log.js';
 import type { ManagedProcess } from './harness/managed-process.js';
 import { runCliOnce } from './harness/run-cli.js';
 import { ServerLog } from './harness/server-log.js';
-import { Stack } from './harness/stack.js';
+import { RESOLVER_LEASE_MS, Stack } from './harness/stack.js';
 import { WebAppClient } from './harness/webapp-client.js';
 import { WriteAudit } from './harness/write-audit.js';
 import { ChaosOperator, type OperatorFigures } from './operator.js';
@@ -35,6 +35,8 @@ export interface ScenarioOptions {
 export interface ScenarioResult extends CheckResult {
   readonly dialect: string;
   readonly kills: Record<string, number>;
+  /** Stalls (SIGSTOP past the victim's lease, then SIGCONT) per process. */
+  readonly stalls: Record<string, number>;
   readonly databaseRestarts: number;
   readonly injectedStoreFailures: number;
   readonly lateDuplicates: number;
@@ -45,6 +47,19 @@ export interface ScenarioResult extends CheckResult {
 }
 
 const VICTIMS = ['host-1', 'host-2', 'resolver', 'webapp'];
+
+/** Processes the stall fault pauses, with their session lease (hosts: backend.mjs; Resolver: stack.ts). */
+const STALL_VICTIMS: Record<string, number> = {
+  'host-1': 5_000,
+  'host-2': 5_000,
+  resolver: RESOLVER_LEASE_MS,
+};
+
+/** host-2 receives batches (settled in one transaction): a stall then leaves messages in hand to fence. */
+const HOST_TUNING: Record<string, Record<string, string>> = { 'host-2': { RECEIVE_BATCH_SIZE: '8' } };
+
+/** Share of the faults that are stalls instead of kills. */
+const STALL_SHARE = 0.3;
 
 /** One run of the chaos suite on one backend: start everything, break things, settle, check. */
 export async function runScenario(options: ScenarioOptions): Promise<ScenarioResult> {
@@ -77,7 +92,9 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     await ready(stack.resolver(), /NimBus resolver ready/);
     await ready(stack.webapp(), /NimBus webapp ready/);
     await Promise.all(
-      VICTIMS.filter((v) => v.startsWith('host')).map((name) => ready(stack.host(name), /ready/)),
+      VICTIMS.filter((v) => v.startsWith('host')).map((name) =>
+        ready(stack.host(name, HOST_TUNING[name]), /ready/),
+      ),
     );
     const publisher = stack.publisher();
     await ready(publisher, /publisher ready/);
@@ -92,6 +109,9 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       readHandlerLog(stack.handlerLog).findLast((r) => r.eventId === eventId);
     const operator = new ChaosOperator(client, rand, firstRunOf, lastRunOf);
     const kills: Record<string, number> = {};
+    const stalls: Record<string, number> = {};
+    const killed: ProcessFault[] = [];
+    const stalled: ProcessFault[] = [];
     let databaseRestarts = 0;
     const databaseOutages: number[] = [];
     let lateDuplicates = 0;
@@ -117,6 +137,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     const chaos = (async () => {
       const restartAt = Date.now() + options.chaosMs / 2;
       let restarted = false;
+      let faults = 0;
       while (Date.now() < chaosEnd) {
         await sleep(2000 + rand() * 4000);
         if (cluster && !restarted && Date.now() > restartAt) {
@@ -127,7 +148,22 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
           databaseRestarts += 1;
           continue;
         }
+        // The first fault is always a stall (so the short form has one), then 30 % of them.
+        if (faults++ === 0 || rand() < STALL_SHARE) {
+          // A stall: the process is paused past its lease (a GC pause, a VM stall, CPU starvation), then goes on.
+          const names = Object.keys(STALL_VICTIMS);
+          const victim = stack.processes.get(names[Math.floor(rand() * names.length)]!)!;
+          const pauseMs = STALL_VICTIMS[victim.name]! + 1_000 + rand() * 3_000;
+          stalled.push({ pid: victim.pid ?? -1, at: Date.now() });
+          log(`${options.dialect}: stalling ${victim.name} for ${Math.round(pauseMs)} ms`);
+          victim.pause();
+          await sleep(pauseMs);
+          victim.resume();
+          stalls[victim.name] = (stalls[victim.name] ?? 0) + 1;
+          continue;
+        }
         const victim = stack.processes.get(VICTIMS[Math.floor(rand() * VICTIMS.length)]!)!;
+        killed.push({ pid: victim.pid ?? -1, at: Date.now() });
         await victim.kill('SIGKILL');
         kills[victim.name] = (kills[victim.name] ?? 0) + 1;
         await sleep(300 + rand() * 1500);
@@ -179,12 +215,15 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       declaredOutOfOrder: operator.declaredOutOfOrder,
       databaseProblems: serverLog?.problems() ?? [],
       databaseOutages,
+      kills: killed,
+      stalls: stalled,
       writes: await audit.writes(),
     });
     return {
       ...result,
       dialect: options.dialect,
       kills,
+      stalls,
       databaseRestarts,
       injectedStoreFailures: await audit.injectedFailures(),
       lateDuplicates,

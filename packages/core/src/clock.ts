@@ -1,12 +1,18 @@
 /** Time source. Production uses the system clock; tests inject a controllable one. */
 export interface Clock {
   now(): number;
+  /**
+   * Optional: a clock that never jumps (wall-clock corrections) and keeps counting while the process is paused
+   * (SIGSTOP, a VM stall): the session processor measures lease time on it. Absent: `now()` is used.
+   */
+  monotonic?(): number;
   /** Resolves after `ms` of this clock's time (a manual clock resolves when advanced past it). */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const systemClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve) => {
       if (signal?.aborted) return resolve();
@@ -30,6 +36,10 @@ export class ManualClock implements Clock {
   }
 
   now(): number {
+    return this.#now;
+  }
+
+  monotonic(): number {
     return this.#now;
   }
 

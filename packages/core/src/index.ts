@@ -9,6 +9,7 @@ export {
   UnsupportedMessageTypeError,
 } from './engine/errors.js';
 export {
+  assertLeaseHeld,
   type EventContextHandler,
   HandlerCancelledError,
   type HandlerCancelReason,
@@ -112,6 +113,7 @@ export {
 } from './platform/reserved.js';
 export { resolveSessionId } from './platform/session-key.js';
 export { tryValidate, type ValidationResult, validateEvent } from './platform/validation.js';
+export { LeaseFence } from './processing/lease-fence.js';
 export {
   SessionProcessor,
   type SessionProcessorState,

@@ -1,4 +1,5 @@
 import {
+  assertLeaseHeld,
   type Clock,
   countMetric,
   decodeEnvelope,
@@ -149,6 +150,8 @@ export class ResolverHandler implements SessionMessageHandler {
   }
 
   async #handleDecoded(session: SessionHandle, message: ReceivedMessage, envelope: MessageEnvelope) {
+    // The fence: no store write for a session whose lease this process cannot prove it still holds.
+    assertLeaseHeld();
     const input: ResolverInput = { envelope, headers: message.headers, enqueuedAt: message.enqueuedAt };
     try {
       await this.#retrying(session, envelope, () =>
@@ -165,6 +168,7 @@ export class ResolverHandler implements SessionMessageHandler {
 
   async #writeRun(session: SessionHandle, run: readonly PlainProjection[]): Promise<void> {
     const { store, notifier, logger, clock } = this.deps;
+    assertLeaseHeld();
     let written: readonly boolean[];
     try {
       written = await this.#retrying(session, run[0]!.envelope, () =>

@@ -35,6 +35,13 @@ export interface ResolverOptions {
   readonly auditorName?: string;
   /** How long `stop()` lets in-flight projections finish. Default 30 000 ms. */
   readonly drainTimeoutMs?: number;
+  /**
+   * How often the Resolver renews a session's lease (its length is the transport's `lockDurationMs`). Default:
+   * a third of the lease (`SessionProcessor` option `leaseRenewalIntervalMs`).
+   */
+  readonly leaseRenewalIntervalMs?: number;
+  /** The lease fence's safety margin (`SessionProcessor` option `leaseSafetyMarginMs`). Default: a tenth of the lease. */
+  readonly leaseSafetyMarginMs?: number;
 }
 
 export interface CreateResolverArgs {
@@ -104,6 +111,12 @@ export function createResolver(args: CreateResolverArgs): Resolver {
     sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 1_000,
     acceptWaitMs: options.acceptWaitMs ?? 1_000,
     ...(options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: options.drainTimeoutMs }),
+    ...(options.leaseRenewalIntervalMs === undefined
+      ? {}
+      : { leaseRenewalIntervalMs: options.leaseRenewalIntervalMs }),
+    ...(options.leaseSafetyMarginMs === undefined
+      ? {}
+      : { leaseSafetyMarginMs: options.leaseSafetyMarginMs }),
     clock,
     logger,
     ...(args.onError ? { onError: args.onError } : {}),

@@ -194,5 +194,13 @@ export class ServiceBusSessionHandle implements SessionHandle {
         `session '${this.sessionId}' was released`,
       );
     }
+    // The fence on Service Bus: past the session lock's expiry nothing is applied, not even a settlement's
+    // publishes (they go out before the broker would refuse the settlement itself).
+    if (Date.now() >= this.#lockedUntil.getTime()) {
+      throw new TransportError(
+        TransportErrorCode.SessionLockLost,
+        `the lock on session '${this.sessionId}' at '${this.input}' expired at ${this.#lockedUntil.toISOString()}; nothing was applied`,
+      );
+    }
   }
 }

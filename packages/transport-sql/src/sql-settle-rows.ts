@@ -27,13 +27,16 @@ export async function removeHeld(
     messages.length,
     (count) => `DELETE FROM ${lease.core.t.messages} WHERE input = ? AND session_id = ? AND held_by = ?
          AND (seq, delivery_count) IN (VALUES ${Array.from({ length: count }, () => '(CAST(? AS bigint), CAST(? AS integer))').join(', ')})
+         AND ${lease.validSql}
        RETURNING seq`,
   );
+  // The fence: the lease (its token, unexpired) is checked in the statement that removes the messages.
   const removed = await tx.all(sql, [
     lease.input,
     lease.sessionId,
     lease.token,
     ...messages.flatMap((m) => [m.sequence, m.deliveryCount]),
+    ...lease.params,
   ]);
   if (removed.length === messages.length) return;
   const gone = new Set(removed.map((row) => Number(row.seq)));
@@ -55,10 +58,12 @@ export async function settleRows(
   const { core } = lease;
   const { t, now } = core;
   if (!alreadyRemoved) {
+    // The fence: the lease (its token, unexpired) is checked in the statement that removes the message.
     const removed = await tx.all(
       `DELETE FROM ${t.messages} WHERE input = ? AND session_id = ? AND seq = ? AND held_by = ? AND delivery_count = ?
+         AND ${lease.validSql}
          RETURNING *`,
-      [lease.input, lease.sessionId, message.sequence, lease.token, message.deliveryCount],
+      [lease.input, lease.sessionId, message.sequence, lease.token, message.deliveryCount, ...lease.params],
     );
     if (removed.length === 0) await lease.throwSettleFailure(tx, message);
     if (deadLetter) await core.insertDeadLetter(tx, removed[0]!, deadLetter.reason, deadLetter.description);

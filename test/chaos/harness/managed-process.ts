@@ -120,10 +120,21 @@ export class ManagedProcess {
     await this.#exited;
   }
 
+  /** Stalls the process (SIGSTOP), as a long GC pause, a VM stall or CPU starvation would; `resume()` ends it. */
+  pause(): void {
+    if (this.alive) this.#child?.kill('SIGSTOP');
+  }
+
+  /** Lets a paused process go on (SIGCONT). */
+  resume(): void {
+    if (this.alive) this.#child?.kill('SIGCONT');
+  }
+
   /** SIGTERM, SIGKILL after `timeoutMs`. */
   async stop(timeoutMs = 10_000): Promise<void> {
     if (!this.alive) return;
     this.#expectingExit = true;
+    this.#child?.kill('SIGCONT'); // a paused process would not hear the SIGTERM
     this.#child?.kill('SIGTERM');
     const timer = setTimeout(() => this.#child?.kill('SIGKILL'), timeoutMs);
     await this.#exited;

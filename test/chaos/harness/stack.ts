@@ -8,6 +8,9 @@ export const CLI_BIN = join(root, 'packages/cli/dist/bin.js');
 const FIXTURES = join(root, 'test/chaos/fixtures');
 export const PLATFORM_MODULE = join(FIXTURES, 'platform.mjs');
 
+/** The Resolver's session lease in the suite (`nimbus resolver --lease-ms`): a stalled Resolver loses it. */
+export const RESOLVER_LEASE_MS = 10_000;
+
 export type StackBackend =
   | { readonly dialect: 'postgres'; readonly url: string }
   | { readonly dialect: 'sqlite' };
@@ -87,7 +90,14 @@ export class Stack {
       new ManagedProcess({
         name: 'resolver',
         script: CLI_BIN,
-        args: ['resolver', '--platform', PLATFORM_MODULE, '--verbose'],
+        args: [
+          'resolver',
+          '--platform',
+          PLATFORM_MODULE,
+          '--verbose',
+          '--lease-ms',
+          String(RESOLVER_LEASE_MS),
+        ],
         env: this.cliEnv(),
         logFile: this.#log('resolver'),
       }),
@@ -106,12 +116,13 @@ export class Stack {
     );
   }
 
-  host(name: string): ManagedProcess {
+  /** An adapter host; `extra` tunes it (LEASE_MS, RECEIVE_BATCH_SIZE, HANDLER_DELAY_MS: see adapter-host.mjs). */
+  host(name: string, extra: Record<string, string> = {}): ManagedProcess {
     return this.#add(
       new ManagedProcess({
         name,
         script: join(FIXTURES, 'adapter-host.mjs'),
-        env: this.fixtureEnv({ HOST_NAME: name }),
+        env: this.fixtureEnv({ ...extra, HOST_NAME: name }),
         logFile: this.#log(name),
       }),
     );

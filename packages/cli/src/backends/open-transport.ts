@@ -17,6 +17,11 @@ export interface OpenTransportOptions {
   readonly serviceBus?: Omit<ServiceBusConnection, 'connectionString'>;
   /** Co-located tracking: told after each transaction that changed store rows (the store's notifier). */
   readonly notifier?: MessageStateChangeNotifier;
+  /**
+   * The session lease (`--lease-ms`) of the SQL and memory transports; default: the transport's own (30 000 ms).
+   * Service Bus takes it from its subscriptions' lock duration.
+   */
+  readonly lockDurationMs?: number;
 }
 
 /**
@@ -51,12 +56,14 @@ export async function openTransport(
   config: NimbusConfig,
   options: OpenTransportOptions = {},
 ): Promise<Transport> {
+  const lease = options.lockDurationMs === undefined ? {} : { lockDurationMs: options.lockDurationMs };
   const sqlOptions: SqlTransportOptions = {
+    ...lease,
     migrationMode: options.migrationMode ?? 'AutoApply',
     ...(options.onMigrationProgress ? { onMigrationProgress: options.onMigrationProgress } : {}),
   };
   try {
-    if (config.transport === 'memory') return createMemoryTransport();
+    if (config.transport === 'memory') return createMemoryTransport(lease);
     if (config.transport === 'servicebus') {
       return await openServiceBusTransport({
         ...options.serviceBus,

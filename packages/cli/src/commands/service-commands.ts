@@ -10,10 +10,11 @@ import {
   withBackendOptions,
   withServerOptions,
 } from './backend-options.js';
+import { type LeaseCommandOptions, leaseFrom, withLeaseOptions } from './lease-options.js';
 import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
 import { printSignIn } from './sign-in-banner.js';
 
-interface ServiceOptions extends ServiceCommandOptions {
+interface ServiceOptions extends ServiceCommandOptions, LeaseCommandOptions {
   migrationMode: MigrationMode;
   healthPort?: string;
   healthHost?: string;
@@ -50,6 +51,7 @@ async function runUntilSignal(
     generateBootstrapPassword: true,
     health: healthFrom(options),
     drainTimeoutMs: drainTimeoutFrom(options.drainTimeout),
+    ...(which.resolver ? { lease: leaseFrom(options) } : {}),
     trustProxy: options.trustProxy ?? trustProxyFromEnv(),
     ...(process.env.NIMBUS_METRICS_TOKEN ? { metricsToken: process.env.NIMBUS_METRICS_TOKEN } : {}),
   });
@@ -106,6 +108,7 @@ export function resolverCommand(print: (line: string) => void): Command {
       'interface of the health port (env NIMBUS_HEALTH_HOST, default 127.0.0.1)',
     )
     .option('--verbose', 'log at info level');
+  withLeaseOptions(command);
   withBackendOptions(command);
   return command.action((options: ServiceOptions) =>
     runUntilSignal('resolver', { resolver: true, webapp: false }, options, print),

@@ -8,6 +8,7 @@ import { openIdentityStore } from '../backends/open-identity.js';
 import { openNotifier } from '../backends/open-notifier.js';
 import { openStore } from '../backends/open-store.js';
 import { openTransport } from '../backends/open-transport.js';
+import type { LeaseSettings } from '../commands/lease-options.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError } from '../exit-codes.js';
 import { migrationProgressLine } from '../migration-progress.js';
@@ -55,6 +56,8 @@ export interface ServicesOptions {
   readonly printBlockedSessions?: boolean;
   /** How long the Resolver and the WebApp get to finish in-flight work at stop. Default 30 000 ms. */
   readonly drainTimeoutMs?: number;
+  /** The Resolver's session lease (`--lease-ms`, `--lease-renew-ms`); default: the transport's, renewed every third. */
+  readonly lease?: LeaseSettings;
 }
 
 const DEV_HEARTBEAT_INTERVAL_SECONDS = 60;
@@ -94,6 +97,9 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       onMigrationProgress: (progress) => print(migrationProgressLine(progress, 'transport')),
       serviceBus: { localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false, print },
       notifier,
+      ...(options.lease?.lockDurationMs === undefined
+        ? {}
+        : { lockDurationMs: options.lease.lockDurationMs }),
     });
     closers.add('the transport', () => transport.close());
 
@@ -112,7 +118,14 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     }
 
     if (options.resolver) {
-      const resolver = createResolver({ transport, store, notifier, logger });
+      const renewal = options.lease?.renewalIntervalMs;
+      const resolver = createResolver({
+        transport,
+        store,
+        notifier,
+        logger,
+        ...(renewal === undefined ? {} : { options: { leaseRenewalIntervalMs: renewal } }),
+      });
       await resolver.start();
       closers.add('the resolver', () => resolver.stop({ timeoutMs: drainTimeoutMs }));
       if (options.printBlockedSessions) {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import { hasChanges } from '../transport/topology.js';
 import { engineReplayCases } from './cases/engine-replay.js';
 import { fairnessCases } from './cases/fairness.js';
+import { fencingCases } from './cases/fencing.js';
 import { lifecycleCases } from './cases/lifecycle.js';
 import { operatorViewCases } from './cases/operator-views.js';
 import { parkedDeadLetterCases } from './cases/parked-dead-letters.js';
@@ -48,6 +49,7 @@ export function describeTransportConformance(name: string, factory: TransportCon
     describe('sessions', () => sessionCases(current));
     describe('fair sessions and wake-ups', () => fairnessCases(current));
     describe('settlement', () => settlementCases(current));
+    describe('fencing: a lapsed or taken-over lease', () => fencingCases(current));
     describe('atomic settle and publish (capability atomicSettleAndPublish)', () =>
       atomicSettlementCases(current));
     describe('settling a batch in one call (capability settleMany)', () => settleManyCases(current));

@@ -18,14 +18,37 @@ export class HandlerCancelledError extends NimBusError<typeof NimBusErrorCode.Ha
 }
 
 const NEVER_ABORTED = new AbortController().signal;
-const handlerSignals = new AsyncLocalStorage<AbortSignal>();
+
+/** What the session processor gives the handling of one message (or batch) it runs. */
+interface HandlerScope {
+  readonly signal: AbortSignal;
+  /** Throws (`SessionLockLost`) unless the session's lease is still provably held; see {@link assertLeaseHeld}. */
+  readonly leaseCheck?: () => void;
+}
+
+const handlerScopes = new AsyncLocalStorage<HandlerScope>();
 
 /**
- * Runs `work` (the handling of one message, or one batch) with `signal` as its handlers' signal: the session
- * processor calls this, the engine reads it into each {@link MessageHandlingContext}.
+ * Runs `work` (the handling of one message, or one batch) with `signal` as its handlers' signal and
+ * `leaseCheck` as its lease fence: the session processor calls this, the engine reads the signal into each
+ * {@link MessageHandlingContext} and calls the fence before each handler starts.
  */
-export function runWithHandlerSignal<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-  return handlerSignals.run(signal, work);
+export function runWithHandlerSignal<T>(
+  signal: AbortSignal,
+  work: () => Promise<T>,
+  leaseCheck?: () => void,
+): Promise<T> {
+  return handlerScopes.run(leaseCheck ? { signal, leaseCheck } : { signal }, work);
+}
+
+/**
+ * The fence before a handler starts: throws a `SessionLockLost` transport error when the session processor
+ * running this work can no longer prove it holds the session's lease (it lapsed on the monotonic clock, is
+ * within the safety margin, or a renewal failed), so no handler runs for a session that may have moved on.
+ * Outside a processor (a test driving the engine directly) it does nothing.
+ */
+export function assertLeaseHeld(): void {
+  handlerScopes.getStore()?.leaseCheck?.();
 }
 
 /** What `markPendingHandoff` records: the work continues outside the handler and is settled later. */
@@ -74,7 +97,7 @@ export function createHandlingContext(
     endpointId,
     isReplay,
     deliveryCount,
-    signal: handlerSignals.getStore() ?? NEVER_ABORTED,
+    signal: handlerScopes.getStore()?.signal ?? NEVER_ABORTED,
     markPendingHandoff(value) {
       if (!value || typeof value.reason !== 'string' || value.reason.trim() === '') {
         throw new TypeError('markPendingHandoff needs a non-blank reason.');

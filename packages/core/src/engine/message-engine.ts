@@ -2,7 +2,7 @@ import { systemClock } from '../clock.js';
 import type { MessageEnvelope } from '../envelope/envelope.js';
 import { InvalidMessageError } from '../envelope/invalid-message-error.js';
 import { MessageType } from '../envelope/message-type.js';
-import { decodeEnvelope, encodeEnvelope } from '../envelope/wire.js';
+import { decodeEnvelope } from '../envelope/wire.js';
 import { retryEverything } from '../failures/failure-disposition.js';
 import { consoleLogger } from '../logger.js';
 import {
@@ -22,18 +22,18 @@ import {
   deadLetterUnsettleable,
   describe,
   failureVerdict,
-  invalidMessageNotice,
   isUnsettleable,
   lifecycleContextOf,
   lifecycleEvents,
   type Notice,
-  rawLifecycleContext,
   readableHeaders,
   TransientAbort,
   type Work,
 } from './engine-support.js';
 import { type EngineTelemetry, engineTelemetry } from './engine-telemetry.js';
 import { HandlerFailedError } from './errors.js';
+import { assertLeaseHeld } from './handler-context.js';
+import { deadLetterInvalid } from './invalid-message.js';
 import { processLive } from './live-after-replay.js';
 import { type HandlerOutcomeRecorder, SettlementOutcomes } from './outcome-recorder.js';
 import { EffectsBuilder, type Verdict } from './plan.js';
@@ -42,6 +42,7 @@ import { type ReplayContext, type ReplayRun, replayParked } from './replay-line.
 import { ResponseBuilder } from './responses.js';
 import { type EngineSessionState, modeOf, readSessionState, withAwaiting } from './session-state.js';
 import { SettlementBatch } from './settlement-batch.js';
+import { isLeaseRefusal, reportRefusedSettlement, settleWhatRan } from './settlement-refusal.js';
 import type { EngineDeps, Step } from './step.js';
 
 export { GENERIC_DEAD_LETTER_REASON, SETTLEMENT_REFUSED_REASON } from './engine-support.js';
@@ -144,10 +145,14 @@ export class MessageEngine {
       for (const message of messages) await this.handleMessage(session, message);
       return;
     }
-    const batch = new SettlementBatch(session, () => {
-      this.#states.delete(batch);
-      this.#states.delete(session);
-    });
+    const batch = new SettlementBatch(
+      session,
+      () => {
+        this.#states.delete(batch);
+        this.#states.delete(session);
+      },
+      (count, error) => reportRefusedSettlement(this.#deps.logger, this.endpointId, session, count, error),
+    );
     const cached = this.#states.get(session);
     if (cached) this.#states.set(batch, cached);
     const errors: unknown[] = [];
@@ -157,7 +162,10 @@ export class MessageEngine {
         try {
           await this.handleMessage(batch, message);
         } catch (error) {
-          if (isTransportError(error, TransportErrorCode.SessionLockLost)) throw error;
+          if (isTransportError(error, TransportErrorCode.SessionLockLost)) {
+            await settleWhatRan(batch, this.#deps.logger);
+            throw error;
+          }
           errors.push(error);
         }
       }
@@ -189,7 +197,13 @@ export class MessageEngine {
       message = decodeEnvelope(received);
     } catch (error) {
       if (!(error instanceof InvalidMessageError)) throw error;
-      await this.#deadLetterInvalid(session, received, error);
+      await deadLetterInvalid(
+        this.#deps,
+        (context, event) => this.#notify(context, event),
+        session,
+        received,
+        error,
+      );
       return 'deadLetter';
     }
     const now = this.#deps.clock.now();
@@ -288,6 +302,8 @@ export class MessageEngine {
       }
     } catch (error) {
       this.#states.delete(session);
+      if (isLeaseRefusal(error) && !(session instanceof SettlementBatch))
+        reportRefusedSettlement(this.#deps.logger, this.endpointId, session, 1, error);
       if (!isUnsettleable(error) || session instanceof SettlementBatch) throw error;
       await deadLetterUnsettleable(this.#deps, session, received, error);
       return 'deadLetter';
@@ -319,6 +335,8 @@ export class MessageEngine {
     notices: Notice[],
     outcomes: SettlementOutcomes,
   ): Promise<Verdict> {
+    // The fence: no handler starts unless this process still provably holds the session's lease.
+    assertLeaseHeld();
     const context = lifecycleContextOf(work, this.endpointId, this.#deps.clock.now());
     await this.#notify(context, { kind: 'received' });
     const step: Step = {
@@ -366,30 +384,6 @@ export class MessageEngine {
     }
     notices.push({ context, events: lifecycleEvents(verdict) });
     return verdict;
-  }
-
-  /** Dead-letters an unreadable message, telling the Resolver when enough identity is readable. */
-  async #deadLetterInvalid(
-    session: SessionHandle,
-    received: ReceivedMessage,
-    error: InvalidMessageError,
-  ): Promise<void> {
-    const reason = error.message;
-    const notice = invalidMessageNotice(this.#deps, received, reason);
-    const notices = notice ? [notice] : [];
-    const publish =
-      notices.length > 0 ? [{ source: this.endpointId, messages: notices.map(encodeEnvelope) }] : [];
-    await session.deadLetter(received, reason, reason, publish.length > 0 ? { publish } : {});
-    await afterCommit(session, async () => {
-      this.#deps.logger.warn(
-        { messageId: received.messageId, sessionId: received.sessionId, reason },
-        'Dead-lettered an invalid message.',
-      );
-      const context = rawLifecycleContext(received, this.endpointId, this.#deps.clock.now());
-      await this.#notify(context, { kind: 'received' });
-      await this.#notify(context, { kind: 'failed', error });
-      await this.#notify(context, { kind: 'deadLettered', reason, error });
-    });
   }
 
   #notify(context: LifecycleContext, event: LifecycleEvent): Promise<void> {

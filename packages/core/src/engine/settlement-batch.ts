@@ -7,6 +7,7 @@ import type {
   SessionState,
   SettleEffects,
 } from '../transport/transport.js';
+import { isLeaseRefusal } from './settlement-refusal.js';
 
 /**
  * A session handle for one received batch: `complete` and `deadLetter` are collected and committed together by
@@ -18,15 +19,24 @@ import type {
 export class SettlementBatch implements SessionHandle {
   readonly #session: SessionHandle & Required<Pick<SessionHandle, 'settleMany'>>;
   readonly #onFailure: () => void;
+  readonly #onRefused: (count: number, error: unknown) => void;
   #pending: BatchSettlement[] = [];
   #afterCommit: (() => Promise<void>)[] = [];
 
-  /** `onFailure` runs when a flush fails: nothing pending was applied, so cached state is stale. */
-  constructor(session: SessionHandle, onFailure: () => void) {
+  /**
+   * `onFailure` runs when a flush fails: nothing pending was applied, so cached state is stale. `onRefused` hears
+   * of a flush the transport refused because the lease is no longer held (`isLeaseRefusal`).
+   */
+  constructor(
+    session: SessionHandle,
+    onFailure: () => void,
+    onRefused: (count: number, error: unknown) => void = () => undefined,
+  ) {
     if (typeof session.settleMany !== 'function')
       throw new TypeError('SettlementBatch needs a session handle with settleMany');
     this.#session = session as SessionHandle & Required<Pick<SessionHandle, 'settleMany'>>;
     this.#onFailure = onFailure;
+    this.#onRefused = onRefused;
   }
 
   get input(): string {
@@ -80,6 +90,7 @@ export class SettlementBatch implements SessionHandle {
       await this.#session.settleMany(settlements);
     } catch (error) {
       this.#onFailure();
+      if (isLeaseRefusal(error)) this.#onRefused(settlements.length, error);
       throw error;
     }
     for (const work of waiting) await work();

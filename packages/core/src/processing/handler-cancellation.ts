@@ -31,7 +31,7 @@ export class HandlerCancellation {
   }
 
   /** Runs one handler call with its signal in the handler context. */
-  async run<T>(session: AbortSignal, work: () => Promise<T>): Promise<T> {
+  async run<T>(session: AbortSignal, work: () => Promise<T>, leaseCheck?: () => void): Promise<T> {
     const signals = [this.#shutdown.signal, session];
     let timer: NodeJS.Timeout | undefined;
     if (this.handlerTimeoutMs > 0) {
@@ -47,7 +47,7 @@ export class HandlerCancellation {
       signals.push(timeout.signal);
     }
     try {
-      return await runWithHandlerSignal(AbortSignal.any(signals), work);
+      return await runWithHandlerSignal(AbortSignal.any(signals), work, leaseCheck);
     } finally {
       clearTimeout(timer);
     }

@@ -3,8 +3,9 @@ import type { SessionHandle } from '../transport/transport.js';
 import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
 
 /**
- * Keeps a session lock alive by renewing it at half its remaining time. Each `resetBudget` (a new message or a
- * new idle wait) allows renewals for another `maxDurationMs`; past that the lock is left to lapse.
+ * Keeps a session lock alive on its own timer, whatever the handler does: it renews every `intervalMs` (at the
+ * latest at half the remaining time). Each `resetBudget` (a new message or a new idle wait) allows renewals for
+ * another `maxDurationMs`; past that the lock is left to lapse. `onRenewed` hears every new expiry.
  */
 export class LockRenewer {
   readonly #stop = new AbortController();
@@ -18,6 +19,8 @@ export class LockRenewer {
     private readonly clock: Clock,
     private readonly maxDurationMs: number,
     private readonly onError: (error: unknown) => void,
+    private readonly intervalMs: number = Number.POSITIVE_INFINITY,
+    private readonly onRenewed: (lockedUntil: Date) => void = () => undefined,
   ) {
     this.#budgetStart = clock.now();
     this.#lockedUntil = session.lockedUntil.getTime();
@@ -49,10 +52,12 @@ export class LockRenewer {
         continue;
       }
       const halfRemaining = Math.floor((this.#lockedUntil - this.clock.now()) / 2);
-      await this.clock.sleep(Math.max(1, halfRemaining), signal);
+      await this.clock.sleep(Math.max(1, Math.min(this.intervalMs, halfRemaining)), signal);
       if (signal.aborted || this.clock.now() - this.#budgetStart >= this.maxDurationMs) continue;
       try {
-        this.#lockedUntil = (await this.session.renewLock()).getTime();
+        const renewed = await this.session.renewLock();
+        this.#lockedUntil = renewed.getTime();
+        this.onRenewed(renewed);
       } catch (error) {
         this.onError(error);
         if (

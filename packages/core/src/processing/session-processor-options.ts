@@ -55,6 +55,18 @@ export interface SessionProcessorOptions {
   readonly maxTurnMs?: number;
   /** How long one message's handling (or one idle wait) keeps the lock renewed; 0 disables renewal. Default 300 000. */
   readonly maxAutoLockRenewalDurationMs?: number;
+  /**
+   * How often the session lease is renewed, on its own timer (a long handler keeps its lease). Default: a third
+   * of the transport's `lockDurationMs`; it must be shorter than the lease minus `leaseSafetyMarginMs`.
+   */
+  readonly leaseRenewalIntervalMs?: number;
+  /**
+   * The fence: a handler starts only while more than this much of the session's lease is left, measured on the
+   * monotonic clock (a paused process sees the time passed); with less, or after a failed renewal, the session's
+   * messages in hand are dropped unrun and the handlers' signal is aborted (`lockLost`). Default: a tenth of the
+   * transport's `lockDurationMs`, at most 5 000.
+   */
+  readonly leaseSafetyMarginMs?: number;
   /** Messages fetched ahead of the one being handled. Default 0. */
   readonly prefetchCount?: number;
   /** Messages asked for per receive. Default `prefetchCount + 1`. */
@@ -87,6 +99,8 @@ export interface ResolvedProcessorOptions {
   readonly maxMessagesPerTurn: number;
   readonly maxTurnMs: number;
   readonly maxAutoLockRenewalDurationMs: number;
+  readonly leaseRenewalIntervalMs: number;
+  readonly leaseSafetyMarginMs: number;
   readonly receiveBatchSize: number;
   readonly acceptWaitMs: number;
   readonly errorBackoffMs: number;
@@ -128,6 +142,7 @@ export function resolveProcessorOptions(options: SessionProcessorOptions): Resol
     );
   }
   const prefetchCount = integer('prefetchCount', options.prefetchCount ?? 0, 0);
+  const lease = resolveLeaseTiming(options);
   const errorBackoffMs = integer('errorBackoffMs', options.errorBackoffMs ?? 1_000, 0);
   return {
     transport: options.transport,
@@ -142,6 +157,7 @@ export function resolveProcessorOptions(options: SessionProcessorOptions): Resol
       options.maxAutoLockRenewalDurationMs ?? 300_000,
       0,
     ),
+    ...lease,
     receiveBatchSize: integer('receiveBatchSize', options.receiveBatchSize ?? prefetchCount + 1, 1),
     acceptWaitMs: integer('acceptWaitMs', options.acceptWaitMs ?? 5_000, 1),
     errorBackoffMs,
@@ -149,4 +165,27 @@ export function resolveProcessorOptions(options: SessionProcessorOptions): Resol
     drainTimeoutMs: integer('drainTimeoutMs', options.drainTimeoutMs ?? 30_000, 0),
     handlerTimeoutMs: integer('handlerTimeoutMs', options.handlerTimeoutMs ?? 0, 0),
   };
+}
+
+/** The renewal interval and safety margin, defaulted from the transport's lease and checked against it. */
+function resolveLeaseTiming(
+  options: SessionProcessorOptions,
+): Pick<ResolvedProcessorOptions, 'leaseRenewalIntervalMs' | 'leaseSafetyMarginMs'> {
+  const leaseMs = options.transport.capabilities?.lockDurationMs ?? 30_000;
+  const margin = integer(
+    'leaseSafetyMarginMs',
+    options.leaseSafetyMarginMs ?? Math.min(5_000, Math.ceil(leaseMs / 10)),
+    0,
+  );
+  const interval = integer(
+    'leaseRenewalIntervalMs',
+    options.leaseRenewalIntervalMs ?? Math.max(1, Math.floor(leaseMs / 3)),
+    1,
+  );
+  if (interval + margin >= leaseMs) {
+    throw new SessionProcessorOptionsError(
+      `SessionProcessor options leaseRenewalIntervalMs (${interval}) plus leaseSafetyMarginMs (${margin}) must be shorter than the transport's lease (lockDurationMs ${leaseMs}), or the lease lapses between renewals`,
+    );
+  }
+  return { leaseRenewalIntervalMs: interval, leaseSafetyMarginMs: margin };
 }

@@ -1,12 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import { type Clock, systemClock } from '../clock.js';
-import { HandlerCancelledError } from '../engine/handler-context.js';
 import { isRetryableError } from '../errors/nimbus-error.js';
 import type { StopOptions } from '../lifecycle/service-lifecycle.js';
 import { consoleLogger, type Logger } from '../logger.js';
+import { countMetric } from '../telemetry/metrics.js';
+import { MetricName, TelemetryAttribute, TelemetryScope } from '../telemetry/names.js';
 import type { SessionHandle } from '../transport/transport.js';
 import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
 import { HandlerCancellation, settlesWithin } from './handler-cancellation.js';
+import { LeaseFence } from './lease-fence.js';
 import { LockRenewer } from './lock-renewer.js';
 import {
   type ProcessorErrorContext,
@@ -26,6 +28,8 @@ export interface SessionProcessorStats {
   readonly messagesHandled: number;
   readonly handlerErrors: number;
   readonly lockLosses: number;
+  /** Leases the fence declared lost while held (lapsed, within the safety margin, or a renewal refused). */
+  readonly leasesLost: number;
   readonly transportErrors: number;
 }
 
@@ -75,6 +79,7 @@ export class SessionProcessor {
     messagesHandled: 0,
     handlerErrors: 0,
     lockLosses: 0,
+    leasesLost: 0,
     transportErrors: 0,
   };
   readonly #stateListeners = new Set<(state: SessionProcessorState) => void>();
@@ -198,19 +203,23 @@ export class SessionProcessor {
     await this.#clock.sleep(delay, this.#stopController.signal);
   }
 
-  /** Handles one session until idle, stop or failure; returns false when it ended on an error. */
+  /**
+   * Handles one session until idle, stop or failure; returns false when it ended on an error. Every handler start
+   * is fenced (`LeaseFence.check`): once the lease is not provably held, the messages in hand are dropped unrun.
+   */
   async #runSession(session: SessionHandle): Promise<boolean> {
-    const { handler, sessionIdleTimeoutMs, receiveBatchSize, maxAutoLockRenewalDurationMs } = this.#options;
+    const { handler, sessionIdleTimeoutMs, receiveBatchSize } = this.#options;
     const sessionId = session.sessionId;
     this.#stats.sessionsAccepted += 1;
     this.#stats.activeSessions += 1;
     const cancel = this.#cancellation.forSession();
-    const renewer = new LockRenewer(session, this.#clock, maxAutoLockRenewalDurationMs, (error) => {
-      this.#report(error, 'renewLock', sessionId);
-      if (isTransportError(error, TransportErrorCode.SessionLockLost))
-        cancel.abort(new HandlerCancelledError('lockLost', `the lock of session '${sessionId}' was lost`));
-    });
+    const fence = new LeaseFence(session, this.#clock, this.#options.leaseSafetyMarginMs, cancel, (why) =>
+      this.#leaseLost(sessionId, why),
+    );
+    const renewer = this.#renewer(session, fence);
+    fence.watch();
     renewer.start();
+    const fenced = () => fence.check();
     let healthy = true;
     try {
       try {
@@ -228,8 +237,9 @@ export class SessionProcessor {
         turn.count(batch.length);
         const handleMessages = handler.handleMessages?.bind(handler);
         if (batch.length > 1 && handleMessages) {
+          fence.check();
           try {
-            await this.#cancellation.run(cancel.signal, () => handleMessages(session, batch));
+            await this.#cancellation.run(cancel.signal, () => handleMessages(session, batch), fenced);
             this.#stats.messagesHandled += batch.length;
           } catch (error) {
             if (isTransportError(error, TransportErrorCode.SessionLockLost)) throw error;
@@ -243,8 +253,13 @@ export class SessionProcessor {
         for (const message of batch) {
           if (this.#state !== 'running') break;
           renewer.resetBudget();
+          fence.check();
           try {
-            await this.#cancellation.run(cancel.signal, () => handler.handleMessage(session, message));
+            await this.#cancellation.run(
+              cancel.signal,
+              () => handler.handleMessage(session, message),
+              fenced,
+            );
             this.#stats.messagesHandled += 1;
           } catch (error) {
             if (isTransportError(error, TransportErrorCode.SessionLockLost)) throw error;
@@ -262,11 +277,41 @@ export class SessionProcessor {
       else this.#stats.transportErrors += 1;
       this.#report(error, 'session', sessionId);
     } finally {
+      await fence.stop();
       await renewer.stop();
       await this.#release(session);
       this.#stats.activeSessions -= 1;
     }
     return healthy;
+  }
+
+  /** Renews the session's lease on its own timer; a refused renewal makes the fence declare the lease lost. */
+  #renewer(session: SessionHandle, fence: LeaseFence): LockRenewer {
+    const { maxAutoLockRenewalDurationMs, leaseRenewalIntervalMs } = this.#options;
+    return new LockRenewer(
+      session,
+      this.#clock,
+      maxAutoLockRenewalDurationMs,
+      (error) => {
+        this.#report(error, 'renewLock', session.sessionId);
+        if (isTransportError(error, TransportErrorCode.SessionLockLost))
+          fence.lose(`a renewal of its lease was refused (${(error as Error).message})`);
+      },
+      leaseRenewalIntervalMs,
+      (lockedUntil) => fence.renewed(lockedUntil),
+    );
+  }
+
+  #leaseLost(sessionId: string, why: string): void {
+    this.#stats.leasesLost += 1;
+    const { input } = this.#options;
+    countMetric(TelemetryScope.Consumer, MetricName.SessionLeaseLost, {
+      [TelemetryAttribute.DestinationName]: input,
+    });
+    this.#logger.warn(
+      { input, sessionId, leasesLost: this.#stats.leasesLost },
+      `Session lease lost: ${why}; no handler of the session starts under this lease, its messages in hand are dropped unrun`,
+    );
   }
 
   /** A receive that gives way to `stop()`; the session is then released, which returns anything unsettled. */

@@ -91,6 +91,13 @@ export const MetricName = {
   /** A retry of a failed message was handled (a `RetryRequest` came back to the endpoint). */
   MessageRetried: 'nimbus.message.retried',
   MessageDeadLettered: 'nimbus.message.dead_lettered',
+  /**
+   * A session's lease was lost while this process held it (lapsed on the monotonic clock, within the safety
+   * margin, or a renewal refused): its messages in hand were dropped unrun.
+   */
+  SessionLeaseLost: 'nimbus.session.lease_lost',
+  /** The transport refused a settlement because the session's lease had lapsed or was taken over; nothing applied. */
+  SettlementRefused: 'nimbus.message.settlement_refused',
   /** Gauge: messages at an endpoint's input by `nimbus.message.state` (active, scheduled, parked, dead_lettered). */
   EndpointMessages: 'nimbus.endpoint.messages',
   /** Gauge: sessions of an endpoint blocked by a failed, dead-lettered or unsupported event. */

@@ -51,6 +51,8 @@ describe('a breaker-gated receive loop', () => {
       acceptWaitMs: 1_000,
       sessionIdleTimeoutMs: 1_000,
       errorBackoffMs: 0,
+      // The transport's clock: the lease fence measures the session's lease on it.
+      clock,
       logger: silentLogger,
     });
     await send('s1', 'a', 'b');

@@ -181,7 +181,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 2 * 1024 * 1024,
     // Room for a percent-encoded id of MAX_ID_LENGTH characters; the route schemas then name a longer one (400).
-    maxParamLength: 2000,
+    routerOptions: { maxParamLength: 2000 },
   });
   const registeredRoutes: RegisteredRoute[] = [];
   server.addHook('onRoute', (route) => {

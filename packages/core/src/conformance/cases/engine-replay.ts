@@ -10,7 +10,7 @@ import { silentLogger } from '../../logger.js';
 import { Addresses } from '../../platform/reserved.js';
 import type { Harness } from '../harness.js';
 
-function request(
+export function request(
   sessionId: string,
   eventId: string,
   from = 'Crm',
