@@ -31,4 +31,5 @@ export {
   type StatementTimeouts,
 } from './postgres.js';
 export { openSqliteDatabase, type SqliteOpenOptions } from './sqlite.js';
+export { SqliteFileGate, sqliteFileGate } from './sqlite-file-gate.js';
 export { cachingStatements, type PreparingDatabase } from './statement-cache.js';

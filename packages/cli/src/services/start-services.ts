@@ -99,18 +99,19 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       print,
     });
     closers.add('the message store', () => store.close());
+    const { notifier, close: closeNotifier } = await openNotifier(config, logger);
+    closers.add('the state-change notifier', closeNotifier);
     const transport = await openTransport(config, {
       migrationMode: options.migrationMode,
       onMigrationProgress: (progress) => print(migrationProgressLine(progress, 'transport')),
       serviceBus: { localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false, print },
+      notifier,
       ...(options.lease?.lockDurationMs === undefined
         ? {}
         : { lockDurationMs: options.lease.lockDurationMs }),
       ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     });
     closers.add('the transport', () => transport.close());
-    const { notifier, close: closeNotifier } = await openNotifier(config, logger);
-    closers.add('the state-change notifier', closeNotifier);
 
     const metrics = startServiceMetrics({
       transport,
