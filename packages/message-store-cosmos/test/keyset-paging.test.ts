@@ -33,7 +33,11 @@ const writeFailed = (store: Store, eventId: string, endpointId = ENDPOINT) =>
   store.writeStatus({
     key: { endpointId, eventId, sessionId: 's1' },
     status: ResolutionStatus.Failed,
-    content: { enqueuedTimeUtc: new Date(), messageType: MessageType.EventRequest, lastMessageId: `m-${eventId}` },
+    content: {
+      enqueuedTimeUtc: new Date(),
+      messageType: MessageType.EventRequest,
+      lastMessageId: `m-${eventId}`,
+    },
   });
 
 const remove = (store: Store, eventId: string) =>
@@ -43,11 +47,6 @@ const remove = (store: Store, eventId: string) =>
 async function writeRows(store: Store, n: number, prefix = 'e', endpointId = ENDPOINT) {
   for (let i = 0; i < n; i++) await writeFailed(store, `${prefix}${i}`, endpointId);
 }
-
-const newestFirst = (n: number, skip: readonly number[] = []) =>
-  Array.from({ length: n }, (_, i) => n - 1 - i)
-    .filter((i) => !skip.includes(i))
-    .map((i) => `e${i}`);
 
 describe('Cosmos keyset continuation tokens', () => {
   it('getEventsByFilter: rows written and removed between pages come back once, none skipped', async () => {
@@ -82,7 +81,8 @@ describe('Cosmos keyset continuation tokens', () => {
       await writeRows(store, 8);
       const page = (token: string | null) =>
         store.downloadEndpointStatePaging({ endpointId: ENDPOINT, pageSize: 3, continuationToken: token });
-      const ids = (state: Awaited<ReturnType<typeof page>>) => state.failedEvents.map((id) => id.slice(0, -3));
+      const ids = (state: Awaited<ReturnType<typeof page>>) =>
+        state.failedEvents.map((id) => id.slice(0, -3));
       const first = await page(null);
       expect(ids(first)).toEqual(['e7', 'e6', 'e5']);
       await writeFailed(store, 'late');
@@ -124,7 +124,11 @@ describe('Cosmos keyset continuation tokens', () => {
 
   it('refuses a token it did not issue, naming the argument', async () => {
     await withStore(async (store) => {
-      for (const token of ['40', 'k1.not-json', `k1.${Buffer.from('{"s":"x","k":[]}').toString('base64url')}`]) {
+      for (const token of [
+        '40',
+        'k1.not-json',
+        `k1.${Buffer.from('{"s":"x","k":[]}').toString('base64url')}`,
+      ]) {
         await expect(
           store.getEventsByFilter({ filter: {}, continuationToken: token, maxItems: 2 }),
         ).rejects.toThrow(InvalidStoreArgumentError);
