@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Namespace } from '../broker/namespace.js';
+import type { Queue } from '../broker/queue.js';
 import { asBrokerError, BrokerError, Condition } from '../wire/errors.js';
 import { attachIncoming } from './incoming-link.js';
 import { handleManagement } from './management.js';
@@ -8,6 +9,7 @@ import { registerReplyLink, replyLink, sendReply } from './replies.js';
 import { type RheaConnection, type RheaContext, type RheaLink, rhea, type Untyped } from './rhea.js';
 import { attachSessionReceiver } from './session-attach.js';
 
+const SESSION_FILTER = 'com.microsoft:session-filter';
 const RECEIVERS = Symbol('receivers by link name');
 
 function receiversOf(connection: RheaConnection): Map<string, OutgoingLink> {
@@ -17,6 +19,26 @@ function receiversOf(connection: RheaConnection): Map<string, OutgoingLink> {
 
 function isRequestAddress(address: string): boolean {
   return address === '$cbs' || /\/?\$management$/i.test(address);
+}
+
+/**
+ * Service Bus refuses a receiver that does not match the entity: a receiver without a session filter on an
+ * entity that requires sessions, and a session receiver on one that does not.
+ */
+function assertReceiverKind(queue: Queue, filter: Record<string, unknown> | undefined): void {
+  const sessionReceiver = filter != null && SESSION_FILTER in filter;
+  if (queue.options.requiresSession && !sessionReceiver) {
+    throw new BrokerError(
+      Condition.notAllowed,
+      `It is not possible for an entity that requires sessions to create a non-sessionful message receiver (${queue.path}).`,
+    );
+  }
+  if (!queue.options.requiresSession && sessionReceiver) {
+    throw new BrokerError(
+      Condition.notAllowed,
+      `It is not possible to create a session receiver on ${queue.path}: it does not require sessions.`,
+    );
+  }
 }
 
 /** The AMQP 1.0 side of the emulator: SASL ANONYMOUS, `$cbs`, `$management`, senders and receivers. */
@@ -78,9 +100,10 @@ export class AmqpFront {
       if (entity.kind !== 'queue') {
         throw new BrokerError(Condition.invalidField, `cannot receive from topic '${address}'`);
       }
+      const filter = source.filter as Record<string, unknown> | undefined;
+      assertReceiverKind(entity.queue, filter);
       const receiver = new OutgoingLink(link, entity.queue);
       receiversOf(context.connection).set(link.name, receiver);
-      const filter = source.filter as Record<string, unknown> | undefined;
       if (entity.queue.options.requiresSession) {
         attachSessionReceiver(receiver, filter, link.remote.attach?.properties ?? {});
       } else {

@@ -65,14 +65,26 @@ export class Subscription {
     this.updatedAt = new Date();
   }
 
-  /** The copy this subscription takes of `message` (with every matching rule's action applied), or null. */
-  select(message: AmqpMessage): AmqpMessage | null {
-    let copy: AmqpMessage | null = null;
+  /**
+   * The copies this subscription takes of `message`, as Service Bus documents it: every matching rule
+   * without an action together gives one copy; every matching rule with an action gives a copy of its own,
+   * with that action applied and the application property `RuleName` set to the rule's name.
+   */
+  select(message: AmqpMessage): AmqpMessage[] {
+    const copies: AmqpMessage[] = [];
+    let plain = false;
     for (const rule of this.rules.values()) {
       if (!rule.matches(message)) continue;
-      copy ??= copyMessage(message);
+      if (!rule.hasAction) {
+        if (!plain) copies.unshift(copyMessage(message));
+        plain = true;
+        continue;
+      }
+      const copy = copyMessage(message);
       rule.apply(copy);
+      copy.application_properties = { ...copy.application_properties, RuleName: rule.name };
+      copies.push(copy);
     }
-    return copy;
+    return copies;
   }
 }

@@ -52,17 +52,17 @@ export class Topic {
       }
       const copies: [Subscription, AmqpMessage][] = [];
       for (const subscription of this.subscriptions.values()) {
-        const copy = subscription.select(message);
-        if (!copy) continue;
-        if (subscription.properties.requiresSession && !copy.group_id) {
-          throw new BrokerError(
-            Condition.invalidField,
-            `subscription ${subscription.queue.path} requires sessions; the message has no session id`,
-          );
+        for (const copy of subscription.select(message)) {
+          if (subscription.properties.requiresSession && !copy.group_id) {
+            throw new BrokerError(
+              Condition.invalidField,
+              `subscription ${subscription.queue.path} requires sessions; the message has no session id`,
+            );
+          }
+          copies.push([subscription, copy]);
+          count++;
+          bytes += messageSize(copy);
         }
-        copies.push([subscription, copy]);
-        count++;
-        bytes += messageSize(copy);
       }
       plans.push({ message, copies });
     }
