@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Namespace } from './broker/namespace.js';
+import type { TopicProperties } from './broker/entity-properties.js';
 import type { SubscriptionProperties } from './broker/subscription.js';
 import type { RuleDefinition } from './rules/rule.js';
 
@@ -7,6 +8,7 @@ interface JournalFile {
   readonly version: 1;
   readonly topics: {
     readonly name: string;
+    readonly properties?: TopicProperties;
     readonly subscriptions: {
       readonly name: string;
       readonly properties: SubscriptionProperties;
@@ -21,6 +23,7 @@ export function writeJournal(path: string, namespace: Namespace, log?: (line: st
     version: 1,
     topics: [...namespace.topics.values()].map((topic) => ({
       name: topic.name,
+      properties: topic.properties,
       subscriptions: [...topic.subscriptions.values()].map((s) => ({
         name: s.name,
         properties: s.properties,
@@ -44,7 +47,7 @@ export function loadJournal(path: string, namespace: Namespace): void {
   if (file.version !== 1)
     throw new Error(`topology journal ${path} has unknown version ${String(file.version)}`);
   for (const topic of file.topics) {
-    namespace.createTopic(topic.name);
+    namespace.createTopic(topic.name, topic.properties);
     for (const entry of topic.subscriptions) {
       const subscription = namespace.createSubscription(topic.name, entry.name, entry.properties);
       subscription.removeRule('$Default');

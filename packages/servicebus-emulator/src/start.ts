@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { AmqpFront } from './amqp/amqp-front.js';
+import type { Quotas, Tier } from './broker/limits.js';
 import { Namespace } from './broker/namespace.js';
 import { type EmulatorCertificates, generateCertificates } from './http/certificates.js';
 
@@ -13,6 +14,12 @@ export interface EmulatorOptions {
   readonly sharedAccessKey?: string;
   readonly maxMessages?: number;
   readonly maxBytes?: number;
+  /** Whose quotas apply: 'standard' (default: 256 KB messages, 10,000 entities, …) or 'premium' (1 MB, 1,000). */
+  readonly tier?: Tier;
+  /** Quotas that differ from the tier's (message bytes, entities, subscriptions per topic, connections). */
+  readonly quotas?: Partial<Quotas>;
+  /** Shortest lock duration the management API accepts (default 5,000 ms, as Service Bus); tests may lower it. */
+  readonly minLockDurationMs?: number;
   readonly log?: (line: string) => void;
   /**
    * The Atom management API over https on the same port (sniffed by the first byte); on unless `false`. Without
@@ -53,6 +60,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const created = new Namespace({
     maxMessages: options.maxMessages,
     maxBytes: options.maxBytes,
+    tier: options.tier,
+    quotas: options.quotas,
+    minLockDurationMs: options.minLockDurationMs,
     log: options.log,
     onTopologyChanged: () => {
       if (journal && namespace) journal.writeJournal(options.journalPath!, namespace, options.log);

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Namespace } from '../broker/namespace.js';
+import { quotaExceeded } from '../broker/limits.js';
 import type { Queue } from '../broker/queue.js';
 import { asBrokerError, BrokerError, Condition } from '../wire/errors.js';
 import { attachIncoming } from './incoming-link.js';
@@ -69,8 +70,17 @@ export class AmqpFront {
       autoaccept: false,
       max_frame_size: 65536,
     });
+    const full = this.#connections.size >= this.namespace.quotas.maxConnections;
     this.#connections.add(connection);
     connection.accept(socket);
+    if (full) {
+      // Over the namespace's connection quota: the open is answered, then closed with the quota error.
+      connection.once('connection_open', () =>
+        connection.close(
+          quotaExceeded(`the namespace has ${this.#connections.size - 1} connections`, this.namespace.quotas.maxConnections).toAmqp(),
+        ),
+      );
+    }
   }
 
   close(): void {
@@ -129,7 +139,7 @@ export class AmqpFront {
       if (entity.kind !== 'topic') {
         throw new BrokerError(Condition.invalidField, `send to a topic, not to '${address}'`);
       }
-      attachIncoming(link, entity.topic);
+      attachIncoming(link, entity.topic, this.namespace.maxMessageBytes(entity.topic));
     } catch (error) {
       link.set_target(null);
       link.close(asBrokerError(error).toAmqp());

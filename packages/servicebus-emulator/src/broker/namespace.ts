@@ -1,5 +1,7 @@
 import { BrokerError, Condition } from '../wire/errors.js';
 import { MemoryBudget } from './budget.js';
+import { DEFAULT_TOPIC, type TopicProperties } from './entity-properties.js';
+import { type Quotas, quotaExceeded, resolveQuotas, type Tier } from './limits.js';
 import type { Queue } from './queue.js';
 import { DEFAULT_SUBSCRIPTION, Subscription, type SubscriptionProperties } from './subscription.js';
 import { Topic } from './topic.js';
@@ -7,6 +9,15 @@ import { Topic } from './topic.js';
 export interface NamespaceOptions {
   readonly maxMessages?: number;
   readonly maxBytes?: number;
+  /** The tier whose quotas apply (default 'standard'). */
+  readonly tier?: Tier;
+  /** Quotas that differ from the tier's (for tests: a low connection or entity count). */
+  readonly quotas?: Partial<Quotas>;
+  /**
+   * The shortest lock duration the management API accepts (Service Bus: 5 s, the default). Tests of lock
+   * expiry may lower it; the in-process `createSubscription` never checks it.
+   */
+  readonly minLockDurationMs?: number;
   /** Called after every topology change (topics, subscriptions, rules), e.g. to write a journal. */
   readonly onTopologyChanged?: () => void;
   readonly log?: (line: string) => void;
@@ -38,20 +49,33 @@ function assertName(kind: string, name: string): void {
 export class Namespace {
   readonly topics = new Map<string, Topic>();
   readonly budget: MemoryBudget;
+  readonly tier: Tier;
+  readonly quotas: Quotas;
   #sequence = 0;
 
   constructor(readonly options: NamespaceOptions = {}) {
     this.budget = new MemoryBudget(options.maxMessages ?? 200_000, options.maxBytes ?? 256 * 1024 * 1024);
+    this.tier = options.tier ?? 'standard';
+    this.quotas = resolveQuotas(this.tier, options.quotas);
   }
 
   nextSequence = (): number => ++this.#sequence;
 
-  createTopic(name: string): Topic {
+  /** Largest message a sender may send to `topic` (its own premium setting, else the tier's). */
+  maxMessageBytes(topic: Topic): number {
+    return topic.properties.maxMessageSizeBytes || this.quotas.maxMessageBytes;
+  }
+
+  createTopic(name: string, properties: Partial<TopicProperties> = {}): Topic {
     assertName('topic', name);
     if (this.topics.has(name.toLowerCase())) {
       throw new BrokerError(Condition.entityAlreadyExists, `topic '${name}' already exists`);
     }
-    const topic = new Topic(name, this.budget, this.nextSequence, (sequence, error) =>
+    if (this.topics.size >= this.quotas.maxEntities) {
+      throw quotaExceeded(`the namespace has ${this.topics.size} topics and queues`, this.quotas.maxEntities);
+    }
+    const resolved = { ...DEFAULT_TOPIC, ...properties };
+    const topic = new Topic(name, resolved, this.budget, this.nextSequence, (sequence, error) =>
       this.options.log?.(
         `scheduled message ${sequence} on topic ${name} could not be enqueued: ${error instanceof Error ? error.message : String(error)}`,
       ),
@@ -87,6 +111,9 @@ export class Namespace {
         Condition.entityAlreadyExists,
         `subscription '${name}' already exists on topic '${topicName}'`,
       );
+    }
+    if (topic.subscriptions.size >= this.quotas.maxSubscriptionsPerTopic) {
+      throw quotaExceeded(`topic '${topicName}' has ${topic.subscriptions.size} subscriptions`, this.quotas.maxSubscriptionsPerTopic);
     }
     const subscription = new Subscription(
       topic.name,

@@ -1,17 +1,24 @@
 import { newLockToken } from '../wire/encoding.js';
 import { BrokerError, Condition } from '../wire/errors.js';
 import type { MemoryBudget } from './budget.js';
+import { NEVER_MS } from './entity-properties.js';
+import { deferredNotFound, lockLost, sessionHeld, sessionLockNotHeld } from './queue-errors.js';
 import { type AmqpMessage, deadLetterCopy, type Entry, messageSize } from './message.js';
 import { type LockHolder, SessionRecord } from './session-record.js';
 import { SessionWaiters } from './session-waiters.js';
 
 export const MAX_DELIVERY_COUNT_REASON = 'MaxDeliveryCountExceeded';
+export const TTL_EXPIRED_REASON = 'TTLExpiredException';
 
 export interface QueueOptions {
   readonly path: string;
   readonly requiresSession: boolean;
   readonly lockDurationMs: number;
   readonly maxDeliveryCount: number;
+  /** A message's time to live is the smaller of its own and this one. */
+  readonly defaultMessageTtlMs?: number;
+  /** An expired message goes to the dead-letter sub-queue (`TTLExpiredException`) instead of away. */
+  readonly deadLetteringOnMessageExpiration?: boolean;
   readonly budget: MemoryBudget;
   /** Where dead-lettered messages go; the dead-letter sub-queue itself has none. */
   readonly deadLetter: Queue | null;
@@ -60,6 +67,7 @@ export class Queue {
       sessionId,
       enqueuedAt,
       size: messageSize(message),
+      expiresAt: this.#expiryOf(message, enqueuedAt),
       deliveryCount,
       state: 'active',
       lock: null,
@@ -108,9 +116,28 @@ export class Queue {
       while (consumer.credit() > 0) {
         const entry = session.firstAvailable();
         if (!entry) break;
-        this.#deliver(entry, session, consumer);
+        if (entry.expiresAt <= Date.now()) this.#expireMessage(entry, session);
+        else this.#deliver(entry, session, consumer);
       }
     }
+  }
+
+  /** When the message expires: never in a dead-letter sub-queue (time to live does not apply there). */
+  #expiryOf(message: AmqpMessage, enqueuedAt: number): number {
+    if (this.options.deadLetter === null) return Number.POSITIVE_INFINITY;
+    const own = typeof message.ttl === 'number' && message.ttl > 0 ? message.ttl : NEVER_MS;
+    const ttl = Math.min(own, this.options.defaultMessageTtlMs ?? NEVER_MS);
+    return ttl >= NEVER_MS ? Number.POSITIVE_INFINITY : enqueuedAt + ttl;
+  }
+
+  /** An expired message is never delivered: dead-lettered when the entity says so, otherwise removed. */
+  #expireMessage(entry: Entry, session: SessionRecord): void {
+    if (!this.options.deadLetteringOnMessageExpiration) {
+      this.#remove(entry, session);
+      return;
+    }
+    const description = 'The message expired and was dead lettered.';
+    this.moveToDeadLetter(entry, session, TTL_EXPIRED_REASON, description);
   }
 
   #deliver(entry: Entry, session: SessionRecord, consumer: Consumer): void {
@@ -128,12 +155,7 @@ export class Queue {
   lockSession(sessionId: string, holder: LockHolder): SessionRecord {
     this.#requireSessions();
     const session = this.#session(sessionId, true)!;
-    if (session.holder && session.holder !== holder) {
-      throw new BrokerError(
-        Condition.sessionCannotBeLocked,
-        `session '${sessionId}' of ${this.path} is locked by another receiver`,
-      );
-    }
+    if (session.holder && session.holder !== holder) throw sessionHeld(this.path, sessionId);
     this.#startSessionLock(session, holder);
     return session;
   }
@@ -217,10 +239,7 @@ export class Queue {
     this.#requireSessions();
     const session = this.sessions.get(sessionId);
     if (!session?.holder || (holder !== null && session.holder !== holder)) {
-      throw new BrokerError(
-        Condition.sessionLockLost,
-        `the lock on session '${sessionId}' of ${this.path} is not held (it expired or was released)`,
-      );
+      throw sessionLockNotHeld(this.path, sessionId);
     }
     return session;
   }
@@ -252,13 +271,7 @@ export class Queue {
     } else if (found && (holder === null || found.entry.lock?.holder === holder)) {
       return found;
     }
-    const sessionScoped = this.options.requiresSession;
-    throw new BrokerError(
-      sessionScoped ? Condition.sessionLockLost : Condition.messageLockLost,
-      sessionScoped
-        ? `the session lock for this message of ${this.path} was lost, or the message was already settled`
-        : `the lock on this message of ${this.path} expired or the message was already settled`,
-    );
+    throw lockLost(this.path, this.options.requiresSession);
   }
 
   complete(token: string, holder: LockHolder | null): Entry {
@@ -316,10 +329,7 @@ export class Queue {
     const found = sequences.map((sequence) => {
       const hit = this.#bySequence.get(sequence);
       if (hit?.entry.state !== 'deferred' || (sessionId !== null && hit.session.id !== sessionId)) {
-        throw new BrokerError(
-          Condition.messageNotFound,
-          `no deferred message with sequence number ${sequence} in ${this.path}`,
-        );
+        throw deferredNotFound(this.path, sequence);
       }
       return hit;
     });

@@ -1,6 +1,7 @@
 import { DEFAULT_RULE, Rule, type RuleDefinition } from '../rules/rule.js';
 import { BrokerError, Condition } from '../wire/errors.js';
 import type { MemoryBudget } from './budget.js';
+import { NEVER_MS } from './entity-properties.js';
 import { type AmqpMessage, copyMessage } from './message.js';
 import { Queue } from './queue.js';
 
@@ -8,12 +9,16 @@ export interface SubscriptionProperties {
   readonly requiresSession: boolean;
   readonly lockDurationMs: number;
   readonly maxDeliveryCount: number;
+  readonly defaultMessageTtlMs: number;
+  readonly deadLetteringOnMessageExpiration: boolean;
 }
 
 export const DEFAULT_SUBSCRIPTION: SubscriptionProperties = {
   requiresSession: false,
   lockDurationMs: 60_000,
   maxDeliveryCount: 10,
+  defaultMessageTtlMs: NEVER_MS,
+  deadLetteringOnMessageExpiration: false,
 };
 
 /** A topic subscription: its rules, its queue and the queue's dead-letter sub-queue. */

@@ -1,7 +1,7 @@
 import type { Namespace } from '../broker/namespace.js';
 import { DEFAULT_RULE } from '../rules/rule.js';
 import { BrokerError, Condition, notImplemented } from '../wire/errors.js';
-import { parseDescription, ruleDefinition, subscriptionProperties } from './atom-parse.js';
+import { parseDescription, ruleDefinition, subscriptionProperties, topicProperties } from './atom-parse.js';
 import { document, escapeXml, feed, ruleEntry, subscriptionEntry, topicEntry } from './atom-render.js';
 
 export interface AdminRequest {
@@ -44,7 +44,7 @@ export async function handleAdmin(namespace: Namespace, request: AdminRequest): 
         feed(
           `${base}/$Resources/Topics`,
           'Topics',
-          page([...namespace.topics.values()], request.url).map((t) => topicEntry(base, t)),
+          page([...namespace.topics.values()], request.url).map((t) => topicEntry(base, t, namespace.maxMessageBytes(t))),
         ),
       );
     }
@@ -55,12 +55,13 @@ export async function handleAdmin(namespace: Namespace, request: AdminRequest): 
   if (parts.length === 1) {
     if (method === 'GET')
       return namespace.topics.has(topicName.toLowerCase())
-        ? ok(topicEntry(base, namespace.topic(topicName)))
+        ? ok(topicEntry(base, namespace.topic(topicName), namespace.maxMessageBytes(namespace.topic(topicName))))
         : empty();
     if (method === 'PUT') {
-      await parseDescription(request.body, 'TopicDescription');
-      if (request.ifMatch === '*') return ok(topicEntry(base, namespace.topic(topicName)));
-      return ok(topicEntry(base, namespace.createTopic(topicName)), 201);
+      const description = await parseDescription(request.body, 'TopicDescription');
+      if (request.ifMatch === '*') throw notImplemented('updating a topic');
+      const created = namespace.createTopic(topicName, topicProperties(description, namespace));
+      return ok(topicEntry(base, created, namespace.maxMessageBytes(created)), 201);
     }
     if (method === 'DELETE') {
       namespace.deleteTopic(topicName);
@@ -90,7 +91,7 @@ export async function handleAdmin(namespace: Namespace, request: AdminRequest): 
     if (method === 'PUT') {
       const description = await parseDescription(request.body, 'SubscriptionDescription');
       if (request.ifMatch === '*') throw notImplemented('updating a subscription');
-      const properties = subscriptionProperties(description);
+      const properties = subscriptionProperties(description, namespace);
       const defaultRule = description.DefaultRuleDescription
         ? ruleDefinition(
             String(description.DefaultRuleDescription.Name ?? '$Default'),

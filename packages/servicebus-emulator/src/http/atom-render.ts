@@ -1,3 +1,4 @@
+import { NEVER_MS } from '../broker/entity-properties.js';
 import type { Subscription } from '../broker/subscription.js';
 import type { Topic } from '../broker/topic.js';
 import type { Rule } from '../rules/rule.js';
@@ -41,19 +42,25 @@ function times(created: Date, updated: Date): string {
   return `<CreatedAt>${created.toISOString()}</CreatedAt><UpdatedAt>${updated.toISOString()}</UpdatedAt><AccessedAt>${new Date().toISOString()}</AccessedAt>`;
 }
 
-export function topicEntry(base: string, topic: Topic): string {
+/** An xs:duration, or TimeSpan.MaxValue's for "never". */
+function ttlDuration(ms: number): string {
+  return ms >= NEVER_MS ? 'P10675199DT2H48M5.4775807S' : isoDuration(ms);
+}
+
+export function topicEntry(base: string, topic: Topic, maxMessageBytes: number): string {
+  const p = topic.properties;
   const messages = [...topic.subscriptions.values()].reduce(
     (sum, s) => sum + s.queue.size + s.deadLetter.size,
     0,
   );
   const body =
-    `<DefaultMessageTimeToLive>P10675199DT2H48M5.4775807S</DefaultMessageTimeToLive><MaxSizeInMegabytes>1024</MaxSizeInMegabytes>` +
-    `<RequiresDuplicateDetection>false</RequiresDuplicateDetection><DuplicateDetectionHistoryTimeWindow>PT10M</DuplicateDetectionHistoryTimeWindow>` +
+    `<DefaultMessageTimeToLive>${ttlDuration(p.defaultMessageTtlMs)}</DefaultMessageTimeToLive><MaxSizeInMegabytes>1024</MaxSizeInMegabytes>` +
+    `<RequiresDuplicateDetection>${p.requiresDuplicateDetection}</RequiresDuplicateDetection><DuplicateDetectionHistoryTimeWindow>${isoDuration(p.duplicateDetectionWindowMs)}</DuplicateDetectionHistoryTimeWindow>` +
     `<EnableBatchedOperations>true</EnableBatchedOperations><SizeInBytes>${messages * 256}</SizeInBytes>` +
     `<IsAnonymousAccessible>false</IsAnonymousAccessible><Status>Active</Status>${times(topic.createdAt, topic.updatedAt)}` +
     `<SupportOrdering>true</SupportOrdering>${counts(0, 0, topic.scheduledCount)}<SubscriptionCount>${topic.subscriptions.size}</SubscriptionCount>` +
     `<AutoDeleteOnIdle>P10675199DT2H48M5.4775807S</AutoDeleteOnIdle><EnablePartitioning>false</EnablePartitioning>` +
-    `<EntityAvailabilityStatus>Available</EntityAvailabilityStatus><EnableExpress>false</EnableExpress><MaxMessageSizeInKilobytes>256</MaxMessageSizeInKilobytes>`;
+    `<EntityAvailabilityStatus>Available</EntityAvailabilityStatus><EnableExpress>false</EnableExpress><MaxMessageSizeInKilobytes>${Math.floor(maxMessageBytes / 1024)}</MaxMessageSizeInKilobytes>`;
   return entry(
     `${base}/${topic.name}?api-version=2021-05`,
     topic.name,
@@ -69,7 +76,7 @@ export function subscriptionEntry(base: string, subscription: Subscription): str
   const dead = subscription.deadLetter.size;
   const body =
     `<LockDuration>${isoDuration(p.lockDurationMs)}</LockDuration><RequiresSession>${p.requiresSession}</RequiresSession>` +
-    `<DefaultMessageTimeToLive>P10675199DT2H48M5.4775807S</DefaultMessageTimeToLive><DeadLetteringOnMessageExpiration>false</DeadLetteringOnMessageExpiration>` +
+    `<DefaultMessageTimeToLive>${ttlDuration(p.defaultMessageTtlMs)}</DefaultMessageTimeToLive><DeadLetteringOnMessageExpiration>${p.deadLetteringOnMessageExpiration}</DeadLetteringOnMessageExpiration>` +
     `<DeadLetteringOnFilterEvaluationExceptions>true</DeadLetteringOnFilterEvaluationExceptions><MessageCount>${active + dead}</MessageCount>` +
     `<MaxDeliveryCount>${p.maxDeliveryCount}</MaxDeliveryCount><EnableBatchedOperations>true</EnableBatchedOperations><Status>Active</Status>` +
     `${times(subscription.createdAt, subscription.updatedAt)}${counts(active, dead, 0)}` +
