@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import type { Namespace } from './broker/namespace.js';
 import type { TopicProperties } from './broker/entity-properties.js';
+import type { Namespace } from './broker/namespace.js';
 import type { SubscriptionProperties } from './broker/subscription.js';
 import type { RuleDefinition } from './rules/rule.js';
 

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
-import type { Namespace } from '../broker/namespace.js';
 import { quotaExceeded } from '../broker/limits.js';
+import type { Namespace } from '../broker/namespace.js';
 import type { Queue } from '../broker/queue.js';
 import { asBrokerError, BrokerError, Condition } from '../wire/errors.js';
 import { attachIncoming } from './incoming-link.js';
@@ -11,6 +11,7 @@ import { type RheaConnection, type RheaContext, type RheaLink, rhea, type Untype
 import { attachSessionReceiver } from './session-attach.js';
 
 const SESSION_FILTER = 'com.microsoft:session-filter';
+const OVER_QUOTA = Symbol('connection over the quota');
 const RECEIVERS = Symbol('receivers by link name');
 
 function receiversOf(connection: RheaConnection): Map<string, OutgoingLink> {
@@ -42,6 +43,13 @@ function assertReceiverKind(queue: Queue, filter: Record<string, unknown> | unde
   }
 }
 
+function refusedOverQuota(connection: RheaConnection, link: RheaLink): boolean {
+  const error = connection[OVER_QUOTA] as BrokerError | undefined;
+  if (error === undefined) return false;
+  link.close(error.toAmqp());
+  return true;
+}
+
 /** The AMQP 1.0 side of the emulator: SASL ANONYMOUS, `$cbs`, `$management`, senders and receivers. */
 export class AmqpFront {
   readonly #container = rhea.create_container({ id: 'nimbus-sb-emulator' }) as Untyped;
@@ -70,17 +78,15 @@ export class AmqpFront {
       autoaccept: false,
       max_frame_size: 65536,
     });
-    const full = this.#connections.size >= this.namespace.quotas.maxConnections;
-    this.#connections.add(connection);
-    connection.accept(socket);
-    if (full) {
-      // Over the namespace's connection quota: the open is answered, then closed with the quota error.
-      connection.once('connection_open', () =>
-        connection.close(
-          quotaExceeded(`the namespace has ${this.#connections.size - 1} connections`, this.namespace.quotas.maxConnections).toAmqp(),
-        ),
+    if (this.#connections.size >= this.namespace.quotas.maxConnections) {
+      // Over the namespace's connection quota: every link it attaches is refused with the quota error.
+      connection[OVER_QUOTA] = quotaExceeded(
+        `the namespace has ${this.#connections.size} connections`,
+        this.namespace.quotas.maxConnections,
       );
     }
+    this.#connections.add(connection);
+    connection.accept(socket);
   }
 
   close(): void {
@@ -101,6 +107,7 @@ export class AmqpFront {
     const address = String(source.address ?? '');
     link.set_source(source);
     link.set_target(link.remote.attach?.target ?? {});
+    if (refusedOverQuota(context.connection, link)) return;
     if (isRequestAddress(address)) {
       registerReplyLink(context.connection, link);
       return;
@@ -130,6 +137,7 @@ export class AmqpFront {
     const address = String(link.remote.attach?.target?.address ?? '');
     link.set_target(link.remote.attach?.target ?? {});
     link.set_source(link.remote.attach?.source ?? {});
+    if (refusedOverQuota(context.connection, link)) return;
     if (isRequestAddress(address)) {
       link.on('message', (request) => this.#onRequest(request, address));
       return;

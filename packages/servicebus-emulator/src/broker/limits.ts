@@ -21,9 +21,19 @@ const KIB = 1024;
 
 export const TIER_QUOTAS: Record<Tier, Quotas> = {
   // Standard (and Basic): 256 KB messages, 10,000 topics and queues, 2,000 subscriptions, 5,000 AMQP connections.
-  standard: { maxMessageBytes: 256 * KIB, maxEntities: 10_000, maxSubscriptionsPerTopic: 2_000, maxConnections: 5_000 },
+  standard: {
+    maxMessageBytes: 256 * KIB,
+    maxEntities: 10_000,
+    maxSubscriptionsPerTopic: 2_000,
+    maxConnections: 5_000,
+  },
   // Premium, one messaging unit: 1 MB by default (an entity may raise it to 100 MB), 1,000 topics and queues.
-  premium: { maxMessageBytes: 1024 * KIB, maxEntities: 1_000, maxSubscriptionsPerTopic: 2_000, maxConnections: 5_000 },
+  premium: {
+    maxMessageBytes: 1024 * KIB,
+    maxEntities: 1_000,
+    maxSubscriptionsPerTopic: 2_000,
+    maxConnections: 5_000,
+  },
 };
 
 /** Premium entities may set `MaxMessageSizeInKilobytes` in this range. */
@@ -35,7 +45,8 @@ export function resolveQuotas(tier: Tier = 'standard', overrides: Partial<Quotas
   }
   const quotas = { ...TIER_QUOTAS[tier], ...overrides };
   for (const [name, value] of Object.entries(quotas)) {
-    if (!Number.isInteger(value) || value < 1) throw new RangeError(`quota ${name} must be a positive integer, got ${String(value)}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new RangeError(`quota ${name} must be a positive integer, got ${String(value)}`);
   }
   return quotas;
 }

@@ -113,7 +113,10 @@ export class Namespace {
       );
     }
     if (topic.subscriptions.size >= this.quotas.maxSubscriptionsPerTopic) {
-      throw quotaExceeded(`topic '${topicName}' has ${topic.subscriptions.size} subscriptions`, this.quotas.maxSubscriptionsPerTopic);
+      throw quotaExceeded(
+        `topic '${topicName}' has ${topic.subscriptions.size} subscriptions`,
+        this.quotas.maxSubscriptionsPerTopic,
+      );
     }
     const subscription = new Subscription(
       topic.name,

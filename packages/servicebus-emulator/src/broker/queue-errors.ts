@@ -28,5 +28,8 @@ export function sessionLockNotHeld(path: string, sessionId: string): BrokerError
 }
 
 export function deferredNotFound(path: string, sequence: number): BrokerError {
-  return new BrokerError(Condition.messageNotFound, `no deferred message with sequence number ${sequence} in ${path}`);
+  return new BrokerError(
+    Condition.messageNotFound,
+    `no deferred message with sequence number ${sequence} in ${path}`,
+  );
 }

@@ -2,8 +2,8 @@ import { newLockToken } from '../wire/encoding.js';
 import { BrokerError, Condition } from '../wire/errors.js';
 import type { MemoryBudget } from './budget.js';
 import { NEVER_MS } from './entity-properties.js';
-import { deferredNotFound, lockLost, sessionHeld, sessionLockNotHeld } from './queue-errors.js';
 import { type AmqpMessage, deadLetterCopy, type Entry, messageSize } from './message.js';
+import { deferredNotFound, lockLost, sessionHeld, sessionLockNotHeld } from './queue-errors.js';
 import { type LockHolder, SessionRecord } from './session-record.js';
 import { SessionWaiters } from './session-waiters.js';
 

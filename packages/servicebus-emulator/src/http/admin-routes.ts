@@ -44,7 +44,9 @@ export async function handleAdmin(namespace: Namespace, request: AdminRequest): 
         feed(
           `${base}/$Resources/Topics`,
           'Topics',
-          page([...namespace.topics.values()], request.url).map((t) => topicEntry(base, t, namespace.maxMessageBytes(t))),
+          page([...namespace.topics.values()], request.url).map((t) =>
+            topicEntry(base, t, namespace.maxMessageBytes(t)),
+          ),
         ),
       );
     }
@@ -55,7 +57,13 @@ export async function handleAdmin(namespace: Namespace, request: AdminRequest): 
   if (parts.length === 1) {
     if (method === 'GET')
       return namespace.topics.has(topicName.toLowerCase())
-        ? ok(topicEntry(base, namespace.topic(topicName), namespace.maxMessageBytes(namespace.topic(topicName))))
+        ? ok(
+            topicEntry(
+              base,
+              namespace.topic(topicName),
+              namespace.maxMessageBytes(namespace.topic(topicName)),
+            ),
+          )
         : empty();
     if (method === 'PUT') {
       const description = await parseDescription(request.body, 'TopicDescription');

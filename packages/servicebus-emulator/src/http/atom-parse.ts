@@ -57,7 +57,11 @@ function bool(value: unknown): boolean | undefined {
   return raw === undefined ? undefined : raw === 'true';
 }
 
-function durationMs(description: Xml, name: string, bounds: { min: number; max: number }): number | undefined {
+function durationMs(
+  description: Xml,
+  name: string,
+  bounds: { min: number; max: number },
+): number | undefined {
   const raw = text(description[name]);
   if (raw === undefined) return undefined;
   const ms = Math.min(parseDuration(raw), NEVER_MS);
@@ -65,7 +69,10 @@ function durationMs(description: Xml, name: string, bounds: { min: number; max: 
   return ms;
 }
 
-export function subscriptionProperties(description: Xml, namespace: Namespace): Partial<SubscriptionProperties> {
+export function subscriptionProperties(
+  description: Xml,
+  namespace: Namespace,
+): Partial<SubscriptionProperties> {
   for (const unsupported of ['ForwardTo', 'ForwardDeadLetteredMessagesTo']) {
     if (text(description[unsupported])) throw notImplemented(`subscription ${unsupported}`);
   }
@@ -92,7 +99,11 @@ export function subscriptionProperties(description: Xml, namespace: Namespace): 
 
 /** A topic's description: duplicate detection, default time to live and (Premium) its message size. */
 export function topicProperties(description: Xml, namespace: Namespace): Partial<TopicProperties> {
-  const window = durationMs(description, 'DuplicateDetectionHistoryTimeWindow', PROPERTY_BOUNDS.duplicateDetectionWindowMs);
+  const window = durationMs(
+    description,
+    'DuplicateDetectionHistoryTimeWindow',
+    PROPERTY_BOUNDS.duplicateDetectionWindowMs,
+  );
   const ttl = durationMs(description, 'DefaultMessageTimeToLive', PROPERTY_BOUNDS.defaultMessageTtlMs);
   const duplicates = bool(description.RequiresDuplicateDetection);
   const sizeKib = text(description.MaxMessageSizeInKilobytes);
@@ -100,7 +111,10 @@ export function topicProperties(description: Xml, namespace: Namespace): Partial
   if (sizeKib !== undefined) {
     const kib = Number(sizeKib);
     if (namespace.tier !== 'premium') {
-      throw new BrokerError(Condition.invalidField, 'MaxMessageSizeInKilobytes can only be set in the Premium tier');
+      throw new BrokerError(
+        Condition.invalidField,
+        'MaxMessageSizeInKilobytes can only be set in the Premium tier',
+      );
     }
     if (!Number.isInteger(kib) || kib < PREMIUM_MESSAGE_SIZE_KIB.min || kib > PREMIUM_MESSAGE_SIZE_KIB.max) {
       throw new BrokerError(
