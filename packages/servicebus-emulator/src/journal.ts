@@ -6,6 +6,11 @@ import type { RuleDefinition } from './rules/rule.js';
 
 interface JournalFile {
   readonly version: 1;
+  readonly queues?: {
+    readonly name: string;
+    readonly topicProperties: TopicProperties;
+    readonly properties: SubscriptionProperties;
+  }[];
   readonly topics: {
     readonly name: string;
     readonly properties?: TopicProperties;
@@ -21,6 +26,11 @@ interface JournalFile {
 export function writeJournal(path: string, namespace: Namespace, log?: (line: string) => void): void {
   const file: JournalFile = {
     version: 1,
+    queues: [...namespace.queues.values()].map((topic) => ({
+      name: topic.name,
+      topicProperties: topic.properties,
+      properties: namespace.queue(topic.name).subscription.properties,
+    })),
     topics: [...namespace.topics.values()].map((topic) => ({
       name: topic.name,
       properties: topic.properties,
@@ -46,6 +56,8 @@ export function loadJournal(path: string, namespace: Namespace): void {
   const file = JSON.parse(readFileSync(path, 'utf8')) as JournalFile;
   if (file.version !== 1)
     throw new Error(`topology journal ${path} has unknown version ${String(file.version)}`);
+  for (const queue of file.queues ?? [])
+    namespace.createQueue(queue.name, queue.topicProperties, queue.properties);
   for (const topic of file.topics) {
     namespace.createTopic(topic.name, topic.properties);
     for (const entry of topic.subscriptions) {

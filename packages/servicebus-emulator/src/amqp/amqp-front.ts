@@ -68,6 +68,11 @@ export class AmqpFront {
     container.on('error', () => undefined);
   }
 
+  /** Open AMQP connections (the connection quota counts these). */
+  get connectionCount(): number {
+    return this.#connections.size;
+  }
+
   /** Serves one accepted socket (the first byte was not a TLS handshake). */
   accept(socket: Socket): void {
     socket.setNoDelay(true);
@@ -115,7 +120,10 @@ export class AmqpFront {
     try {
       const entity = this.namespace.resolve(address);
       if (entity.kind !== 'queue') {
-        throw new BrokerError(Condition.invalidField, `cannot receive from topic '${address}'`);
+        throw new BrokerError(
+          Condition.invalidField,
+          `cannot receive from topic '${address}': receive from a subscription`,
+        );
       }
       const filter = source.filter as Record<string, unknown> | undefined;
       assertReceiverKind(entity.queue, filter);
@@ -143,11 +151,8 @@ export class AmqpFront {
       return;
     }
     try {
-      const entity = this.namespace.resolve(address);
-      if (entity.kind !== 'topic') {
-        throw new BrokerError(Condition.invalidField, `send to a topic, not to '${address}'`);
-      }
-      attachIncoming(link, entity.topic, this.namespace.maxMessageBytes(entity.topic));
+      const topic = this.namespace.resolveForSend(address);
+      attachIncoming(link, topic, this.namespace.maxMessageBytes(topic));
     } catch (error) {
       link.set_target(null);
       link.close(asBrokerError(error).toAmqp());

@@ -87,19 +87,17 @@ export function handleManagement(namespace: Namespace, request: ManagementReques
     case 'com.microsoft:peek-message':
       return peek(namespace, entityAddress, body);
     case 'com.microsoft:schedule-message': {
-      const entity = namespace.resolve(entityAddress);
-      if (entity.kind !== 'topic') throw new BrokerError(Condition.invalidField, 'schedule on a topic');
+      const topic = namespace.resolveForSend(entityAddress);
       const entries = (body.messages ?? []) as Record<string, Untyped>[];
       const decoded = entries.map((entry) => messageCodec.decode(entry.message as Buffer));
       const at = decoded.map((m) => (m.message_annotations as Untyped)?.['x-opt-scheduled-enqueue-time']);
       const when = at[0] instanceof Date ? at[0].getTime() : Date.now();
-      const sequences = entity.topic.schedule(decoded, when);
+      const sequences = topic.schedule(decoded, when);
       return OK({ 'sequence-numbers': types.wrap_array(sequences.map(longBuffer), 0x81) });
     }
     case 'com.microsoft:cancel-scheduled-message': {
-      const entity = namespace.resolve(entityAddress);
-      if (entity.kind !== 'topic') throw new BrokerError(Condition.invalidField, 'cancel on a topic');
-      for (const sequence of sequencesOf(body)) entity.topic.cancel(sequence);
+      const topic = namespace.resolveForSend(entityAddress);
+      for (const sequence of sequencesOf(body)) topic.cancel(sequence);
       return OK();
     }
     case 'com.microsoft:receive-by-sequence-number': {

@@ -1,6 +1,17 @@
 /** Durations Service Bus treats as "never" (TimeSpan.MaxValue): the default message time to live. */
 export const NEVER_MS = 10_675_199 * 86_400_000;
 
+/** When a message expires: the smaller of its own time to live and the entity's (Infinity: never). */
+export function expiryOf(
+  message: { readonly ttl?: number },
+  enqueuedAt: number,
+  entityTtlMs = NEVER_MS,
+): number {
+  const own = typeof message.ttl === 'number' && message.ttl > 0 ? message.ttl : NEVER_MS;
+  const ttl = Math.min(own, entityTtlMs);
+  return ttl >= NEVER_MS ? Number.POSITIVE_INFINITY : enqueuedAt + ttl;
+}
+
 /** Properties of a topic (and of a queue's sending side) that change how sends are handled. */
 export interface TopicProperties {
   readonly requiresDuplicateDetection: boolean;

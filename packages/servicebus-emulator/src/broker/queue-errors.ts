@@ -33,3 +33,14 @@ export function deferredNotFound(path: string, sequence: number): BrokerError {
     `no deferred message with sequence number ${sequence} in ${path}`,
   );
 }
+
+export function sessionIdRequired(path: string): BrokerError {
+  return new BrokerError(
+    Condition.invalidField,
+    `${path} requires sessions: the message needs a session id (group-id)`,
+  );
+}
+
+export function sessionsNotRequired(path: string): BrokerError {
+  return new BrokerError(Condition.invalidField, `${path} does not require sessions`);
+}

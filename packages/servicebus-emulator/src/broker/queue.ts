@@ -1,9 +1,15 @@
 import { newLockToken } from '../wire/encoding.js';
-import { BrokerError, Condition } from '../wire/errors.js';
 import type { MemoryBudget } from './budget.js';
-import { NEVER_MS } from './entity-properties.js';
+import { expiryOf } from './entity-properties.js';
 import { type AmqpMessage, deadLetterCopy, type Entry, messageSize } from './message.js';
-import { deferredNotFound, lockLost, sessionHeld, sessionLockNotHeld } from './queue-errors.js';
+import {
+  deferredNotFound,
+  lockLost,
+  sessionHeld,
+  sessionIdRequired,
+  sessionLockNotHeld,
+  sessionsNotRequired,
+} from './queue-errors.js';
 import { type LockHolder, SessionRecord } from './session-record.js';
 import { SessionWaiters } from './session-waiters.js';
 
@@ -55,19 +61,18 @@ export class Queue {
 
   enqueue(message: AmqpMessage, sequence: number, enqueuedAt: number, deliveryCount = 0): Entry {
     const sessionId = this.options.requiresSession ? (message.group_id ?? null) : null;
-    if (this.options.requiresSession && !sessionId) {
-      throw new BrokerError(
-        Condition.invalidField,
-        `${this.path} requires sessions: the message needs a session id (group-id)`,
-      );
-    }
+    if (this.options.requiresSession && !sessionId) throw sessionIdRequired(this.path);
     const entry: Entry = {
       sequence,
       message,
       sessionId,
       enqueuedAt,
       size: messageSize(message),
-      expiresAt: this.#expiryOf(message, enqueuedAt),
+      // Time to live does not apply in a dead-letter sub-queue.
+      expiresAt:
+        this.options.deadLetter === null
+          ? Number.POSITIVE_INFINITY
+          : expiryOf(message, enqueuedAt, this.options.defaultMessageTtlMs),
       deliveryCount,
       state: 'active',
       lock: null,
@@ -120,14 +125,6 @@ export class Queue {
         else this.#deliver(entry, session, consumer);
       }
     }
-  }
-
-  /** When the message expires: never in a dead-letter sub-queue (time to live does not apply there). */
-  #expiryOf(message: AmqpMessage, enqueuedAt: number): number {
-    if (this.options.deadLetter === null) return Number.POSITIVE_INFINITY;
-    const own = typeof message.ttl === 'number' && message.ttl > 0 ? message.ttl : NEVER_MS;
-    const ttl = Math.min(own, this.options.defaultMessageTtlMs ?? NEVER_MS);
-    return ttl >= NEVER_MS ? Number.POSITIVE_INFINITY : enqueuedAt + ttl;
   }
 
   /** An expired message is never delivered: dead-lettered when the entity says so, otherwise removed. */
@@ -249,9 +246,7 @@ export class Queue {
   }
 
   #requireSessions(): void {
-    if (!this.options.requiresSession) {
-      throw new BrokerError(Condition.invalidField, `${this.path} does not require sessions`);
-    }
+    if (!this.options.requiresSession) throw sessionsNotRequired(this.path);
   }
 
   #session(id: string, create: boolean): SessionRecord | undefined {

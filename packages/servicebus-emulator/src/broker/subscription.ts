@@ -11,6 +11,8 @@ export interface SubscriptionProperties {
   readonly maxDeliveryCount: number;
   readonly defaultMessageTtlMs: number;
   readonly deadLetteringOnMessageExpiration: boolean;
+  /** Every message this subscription (or queue) takes is sent on to this topic or queue instead of kept. */
+  readonly forwardTo: string | null;
 }
 
 export const DEFAULT_SUBSCRIPTION: SubscriptionProperties = {
@@ -19,9 +21,13 @@ export const DEFAULT_SUBSCRIPTION: SubscriptionProperties = {
   maxDeliveryCount: 10,
   defaultMessageTtlMs: NEVER_MS,
   deadLetteringOnMessageExpiration: false,
+  forwardTo: null,
 };
 
-/** A topic subscription: its rules, its queue and the queue's dead-letter sub-queue. */
+/**
+ * A topic subscription: its rules, its queue and the queue's dead-letter sub-queue. A queue entity is a
+ * topic with one subscription whose `path` is the queue's name.
+ */
 export class Subscription {
   readonly rules = new Map<string, Rule>();
   readonly queue: Queue;
@@ -35,8 +41,8 @@ export class Subscription {
     readonly properties: SubscriptionProperties,
     budget: MemoryBudget,
     rule: RuleDefinition = DEFAULT_RULE,
+    path = `${topicName}/Subscriptions/${name}`,
   ) {
-    const path = `${topicName}/Subscriptions/${name}`;
     this.deadLetter = new Queue({
       path: `${path}/$DeadLetterQueue`,
       requiresSession: false,

@@ -21,6 +21,8 @@ export class Topic {
   readonly createdAt = new Date();
   readonly #duplicates: DuplicateHistory | null;
   updatedAt = new Date();
+  /** Sends a copy on for a subscription with `forwardTo` (set by the namespace, which knows the targets). */
+  forwarder: ((from: Subscription, message: AmqpMessage) => void) | null = null;
 
   constructor(
     readonly name: string,
@@ -48,6 +50,7 @@ export class Topic {
     );
     const messages = this.#withoutDuplicates(stamped, now);
     const plans: { message: AmqpMessage; copies: [Subscription, AmqpMessage][] }[] = [];
+    const forwards: [Subscription, AmqpMessage][] = [];
     let count = 0;
     let bytes = 0;
     for (const message of messages) {
@@ -61,6 +64,10 @@ export class Topic {
       const copies: [Subscription, AmqpMessage][] = [];
       for (const subscription of this.subscriptions.values()) {
         for (const copy of subscription.select(message)) {
+          if (subscription.properties.forwardTo !== null) {
+            forwards.push([subscription, copy]);
+            continue;
+          }
           if (subscription.properties.requiresSession && !copy.group_id) {
             throw new BrokerError(
               Condition.invalidField,
@@ -81,6 +88,8 @@ export class Topic {
       if (at !== null && at > now) this.#schedule(message, at);
       else for (const [subscription, copy] of copies) this.#enqueue(subscription, copy, now);
     }
+    // Forwarded copies are sends of their own to the target (which checks its own quotas and rules).
+    for (const [subscription, copy] of forwards) this.forwarder?.(subscription, copy);
   }
 
   /** With duplicate detection on: the messages whose id was not seen in the window (nor earlier in this send). */

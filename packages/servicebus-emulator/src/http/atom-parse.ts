@@ -69,13 +69,25 @@ function durationMs(
   return ms;
 }
 
+/** `ForwardTo` names an existing topic or queue (given as a name or as the entity's URL). */
+function forwardTarget(description: Xml, namespace: Namespace, self: string): string | undefined {
+  const raw = text(description.ForwardTo);
+  if (raw === undefined || raw === '') return undefined;
+  const name = raw.replace(/^[a-z]+:\/\/[^/]+\//i, '').replace(/\/+$/, '');
+  if (name.toLowerCase() === self.toLowerCase()) {
+    throw new BrokerError(Condition.invalidField, `ForwardTo cannot name the entity itself ('${self}')`);
+  }
+  namespace.resolveForSend(name); // the target must exist: MessagingEntityNotFound otherwise
+  return name;
+}
+
 export function subscriptionProperties(
   description: Xml,
   namespace: Namespace,
+  self: string,
 ): Partial<SubscriptionProperties> {
-  for (const unsupported of ['ForwardTo', 'ForwardDeadLetteredMessagesTo']) {
-    if (text(description[unsupported])) throw notImplemented(`subscription ${unsupported}`);
-  }
+  if (text(description.ForwardDeadLetteredMessagesTo)) throw notImplemented('ForwardDeadLetteredMessagesTo');
+  const forwardTo = forwardTarget(description, namespace, self);
   const lockBounds = {
     min: namespace.options.minLockDurationMs ?? PROPERTY_BOUNDS.lockDurationMs.min,
     max: PROPERTY_BOUNDS.lockDurationMs.max,
@@ -94,6 +106,7 @@ export function subscriptionProperties(
     ...(maxDelivery !== undefined ? { maxDeliveryCount: Number(maxDelivery) } : {}),
     ...(requiresSession !== undefined ? { requiresSession } : {}),
     ...(deadLettering !== undefined ? { deadLetteringOnMessageExpiration: deadLettering } : {}),
+    ...(forwardTo !== undefined ? { forwardTo } : {}),
   };
 }
 

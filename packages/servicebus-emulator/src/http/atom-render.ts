@@ -21,7 +21,13 @@ export function isoDuration(ms: number): string {
   return `PT${ms / 1000}S`;
 }
 
-function entry(id: string, title: string, updated: Date, descriptionName: string, body: string): string {
+export function entry(
+  id: string,
+  title: string,
+  updated: Date,
+  descriptionName: string,
+  body: string,
+): string {
   return `<entry xmlns="http://www.w3.org/2005/Atom"><id>${escapeXml(id)}</id><title type="text">${escapeXml(title)}</title><published>${updated.toISOString()}</published><updated>${updated.toISOString()}</updated><link rel="self" href="${escapeXml(id)}"/><content type="application/xml"><${descriptionName} xmlns="${SB_NS}" xmlns:i="${XSI_NS}">${body}</${descriptionName}></content></entry>`;
 }
 
@@ -33,17 +39,17 @@ export function document(xml: string): string {
   return `<?xml version="1.0" encoding="utf-8"?>${xml}`;
 }
 
-function counts(active: number, deadLetter: number, scheduled: number): string {
+export function counts(active: number, deadLetter: number, scheduled: number): string {
   const d = 'd2p1';
   return `<CountDetails xmlns:${d}="http://schemas.microsoft.com/netservices/2011/06/servicebus"><${d}:ActiveMessageCount>${active}</${d}:ActiveMessageCount><${d}:DeadLetterMessageCount>${deadLetter}</${d}:DeadLetterMessageCount><${d}:ScheduledMessageCount>${scheduled}</${d}:ScheduledMessageCount><${d}:TransferMessageCount>0</${d}:TransferMessageCount><${d}:TransferDeadLetterMessageCount>0</${d}:TransferDeadLetterMessageCount></CountDetails>`;
 }
 
-function times(created: Date, updated: Date): string {
+export function times(created: Date, updated: Date): string {
   return `<CreatedAt>${created.toISOString()}</CreatedAt><UpdatedAt>${updated.toISOString()}</UpdatedAt><AccessedAt>${new Date().toISOString()}</AccessedAt>`;
 }
 
 /** An xs:duration, or TimeSpan.MaxValue's for "never". */
-function ttlDuration(ms: number): string {
+export function ttlDuration(ms: number): string {
   return ms >= NEVER_MS ? 'P10675199DT2H48M5.4775807S' : isoDuration(ms);
 }
 
@@ -80,6 +86,7 @@ export function subscriptionEntry(base: string, subscription: Subscription): str
     `<DeadLetteringOnFilterEvaluationExceptions>true</DeadLetteringOnFilterEvaluationExceptions><MessageCount>${active + dead}</MessageCount>` +
     `<MaxDeliveryCount>${p.maxDeliveryCount}</MaxDeliveryCount><EnableBatchedOperations>true</EnableBatchedOperations><Status>Active</Status>` +
     `${times(subscription.createdAt, subscription.updatedAt)}${counts(active, dead, 0)}` +
+    `${p.forwardTo ? `<ForwardTo>${escapeXml(p.forwardTo)}</ForwardTo>` : ''}` +
     `<AutoDeleteOnIdle>P10675199DT2H48M5.4775807S</AutoDeleteOnIdle><EntityAvailabilityStatus>Available</EntityAvailabilityStatus>`;
   const path = `${subscription.topicName}/Subscriptions/${subscription.name}`;
   return entry(
