@@ -1,5 +1,5 @@
 import { MessageType } from '@nimbus/core';
-import { InvalidStoreArgumentError, ResolutionStatus } from '@nimbus/message-store';
+import { InvalidStoreArgumentError, MessageAuditType, ResolutionStatus } from '@nimbus/message-store';
 import { describe, expect, it } from 'vitest';
 import { startCosmosTestServer } from './support/cosmos-test-server.js';
 
@@ -119,6 +119,35 @@ describe('Cosmos keyset continuation tokens', () => {
         token = next.continuationToken;
       }
       expect(seen).toEqual(['m4', 'm3', 'm2', 'm1', 'm0']);
+    });
+  });
+
+  it('searchAudits: an audit written between pages does not repeat one', async () => {
+    await withStore(async (store) => {
+      const audit = (i: number) =>
+        store.storeMessageAudit({
+          eventId: `e${i}`,
+          endpointId: ENDPOINT,
+          audit: {
+            auditorName: 'ops@example.com',
+            auditTimestamp: new Date(),
+            auditType: MessageAuditType.Comment,
+            comment: `c${i}`,
+          },
+        });
+      for (let i = 0; i < 5; i++) await audit(i);
+      const page = (token: string | null) =>
+        store.searchAudits({ filter: { endpointId: ENDPOINT }, continuationToken: token, maxItems: 2 });
+      const first = await page(null);
+      await audit(5);
+      const seen = first.audits.map((a) => a.eventId);
+      let token = first.continuationToken;
+      while (token !== null) {
+        const next = await page(token);
+        seen.push(...next.audits.map((a) => a.eventId));
+        token = next.continuationToken;
+      }
+      expect(seen).toEqual(['e4', 'e3', 'e2', 'e1', 'e0']);
     });
   });
 
