@@ -51,7 +51,7 @@ describe('message size per tier', () => {
     expect((await admin.getTopic('t')).maxMessageSizeInKilobytes).toBe(256);
     const received = await client()
       .createReceiver('t', 's', { receiveMode: 'receiveAndDelete' })
-      .receiveMessages(5, { maxWaitTimeInMs: 500 });
+      .receiveMessages(5, { maxWaitTimeInMs: 2_000 });
     expect(received).toHaveLength(1);
   });
 
@@ -108,7 +108,7 @@ describe('time to live', () => {
     const receive = (name: string) =>
       sb
         .createReceiver('t', name, { receiveMode: 'receiveAndDelete' })
-        .receiveMessages(5, { maxWaitTimeInMs: 500 });
+        .receiveMessages(5, { maxWaitTimeInMs: 2_000 });
     expect((await receive('drop')).map((m) => m.body)).toEqual(['lives']);
     expect((await receive('keep')).map((m) => m.body)).toEqual(['lives']);
     expect(await receive('short')).toEqual([]);
@@ -138,7 +138,7 @@ describe('duplicate detection', () => {
     ]);
     const received = await client()
       .createReceiver('t', 's', { receiveMode: 'receiveAndDelete' })
-      .receiveMessages(10, { maxWaitTimeInMs: 500 });
+      .receiveMessages(10, { maxWaitTimeInMs: 2_000 });
     expect(received.map((m) => m.body)).toEqual([1, 3]);
     expect(await admin.getTopic('t')).toMatchObject({
       requiresDuplicateDetection: true,

@@ -48,7 +48,7 @@ describe('rules over AMQP with the unmodified ServiceBusRuleManager', () => {
     ]);
     const received = await ctx.client
       .createReceiver('t', 's', { receiveMode: 'receiveAndDelete' })
-      .receiveMessages(5, { maxWaitTimeInMs: 500 });
+      .receiveMessages(5, { maxWaitTimeInMs: 2_000 });
     expect(received.map((m) => m.body)).toEqual(['hit']);
   });
 
@@ -64,7 +64,7 @@ describe('rules over AMQP with the unmodified ServiceBusRuleManager', () => {
       .sendMessages({ body: 'x', applicationProperties: { Region: 'EU', Amount: 50 } });
     const received = await ctx.client
       .createReceiver('t', 's', { receiveMode: 'receiveAndDelete' })
-      .receiveMessages(10, { maxWaitTimeInMs: 500 });
+      .receiveMessages(10, { maxWaitTimeInMs: 2_000 });
     const desks = received.map(
       (m) => `${m.applicationProperties?.RuleName ?? '-'}:${m.applicationProperties?.Desk ?? '-'}`,
     );
