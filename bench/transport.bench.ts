@@ -149,6 +149,8 @@ function benchEvent(index: number) {
       messageId: uuidv7(),
       to: EVENT_TYPE,
       sessionId: `s${index % SESSIONS}`,
+      // The routing rule refuses an event without one.
+      correlationId: `corr-${index}`,
       messageType: MessageType.EventRequest,
       content: {
         eventContent: { eventTypeId: EVENT_TYPE, eventJson: JSON.stringify({ index, data: BODY }) },

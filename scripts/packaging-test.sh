@@ -17,7 +17,7 @@ echo "packed: $(ls "$work/tarballs" | tr '\n' ' ')"
 cd "$work/app"
 printf '{ "name": "scratch-app", "private": true, "type": "module" }\n' >package.json
 # The app chooses its SQL driver (optional peer dependencies of the NimBus SQL packages) and its schema library.
-npm install --no-audit --no-fund --loglevel=error "$work"/tarballs/*.tgz better-sqlite3@12.11.1 zod@^4.1.0
+npm install --no-audit --no-fund --loglevel=error "$work"/tarballs/*.tgz better-sqlite3@13.2.0 zod@^4.1.0
 cp "$root/scripts/packaging/adapter.mjs" .
 node adapter.mjs
 

@@ -11,7 +11,7 @@ const rootManifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')
 const VERSION = rootManifest.version;
 const NODE_RANGE = rootManifest.engines.node;
 /** Drivers the user picks: installing NimBus for PostgreSQL must not build a native SQLite module. */
-const OPTIONAL_PEERS = { pg: '^8.16.0', 'better-sqlite3': '^12.11.1' };
+const OPTIONAL_PEERS = { pg: '^8.16.0', 'better-sqlite3': '^12.11.1 || ^13.0.0' };
 
 function normalised(manifest) {
   const next = structuredClone(manifest);

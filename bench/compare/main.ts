@@ -1,6 +1,7 @@
-// One comparison run: NimBus against a raw table queue, pg-boss and BullMQ (PostgreSQL), and the SQLite
-// equivalents, in alternating rounds on the same machine; then a steady load at half the measured maximum of
-// NimBus with full tracking, over 100 and over 1,000 keys.
+// One comparison run: NimBus (transport only; full tracking co-located with the endpoint in this process or its
+// own; full tracking through the Resolver with the store apart) against a raw table queue, pg-boss 12 and BullMQ
+// (PostgreSQL), and the SQLite equivalents, in alternating rounds on the same machine; ratios; then a steady load
+// at half the measured maximum of each tracking shape, over 100 and over 1,000 keys.
 // Run: npm run bench:compare [-- --quick]   (env: BENCH_EVENTS, BENCH_ROUNDS, BENCH_STEADY_MS,
 // BENCH_COUNT_STATEMENTS=1, BENCH_ONLY=postgres|sqlite, BENCH_STEADY_RATE, BENCH_REDIS=host:port,
 // NIMBUS_TEST_POSTGRES_URL, BENCH_RESOLVER_CPU_PROF=<dir> writes a CPU profile of each Resolver process there,
@@ -25,6 +26,7 @@ if (!process.execArgv.some((arg) => arg.includes('conditions=source'))) {
 const { createTemporaryDatabase, postgresUnavailableReason } = await import('@nimbus/testing/postgres');
 const { bullMq, pgBoss, rawPostgres, rawSqlite, reachable, redisAddress } = await import('./peers.js');
 const { nimbusThroughput, steadyLoad } = await import('./nimbus-runs.js');
+type RunMode = import('./nimbus-runs.js').RunMode;
 const { countStatements, median, ms } = await import('./stats.js');
 
 const quick = process.argv.includes('--quick');
@@ -71,55 +73,64 @@ if (!redis && only !== 'sqlite')
   console.log(`BullMQ skipped: Redis is not reachable at ${redisHost}:${redisPort} (BENCH_REDIS)`);
 const statementNotes = new Map<string, string>();
 
+const NIMBUS_MODES = [
+  { label: 'transport only', mode: { shape: 'transport' } },
+  { label: 'tracking co-located, endpoint in-process', mode: { shape: 'colocated' } },
+  { label: 'tracking co-located, endpoint process', mode: { shape: 'colocated', endpointProcess: true } },
+  { label: 'tracking via Resolver, store apart', mode: { shape: 'apart' } },
+] as const satisfies readonly { label: string; mode: RunMode }[];
+const nimbusName = (dialect: 'postgres' | 'sqlite', label: string) =>
+  `NimBus ${dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}, ${label}`;
+
+async function nimbusSteps(dialect: 'postgres' | 'sqlite'): Promise<void> {
+  for (const { label, mode } of NIMBUS_MODES) {
+    const name = nimbusName(dialect, label);
+    await step(name, async () => {
+      const result = await nimbusThroughput(dialect, work, mode, endpointSettings);
+      if (result.statements) statementNotes.set(name, result.statements);
+      return result.eventsPerSecond;
+    });
+  }
+}
+
+const RAW_1 = 'PostgreSQL raw queue, 1 per commit, 4 consumers';
+const RAW_50 = 'PostgreSQL raw queue, <=50 per commit, 4 consumers';
+const BOSS_FIFO = 'pg-boss 12 key_strict_fifo (per-key order)';
+const BOSS_STANDARD = 'pg-boss 12 standard (no order)';
+const BULLMQ = 'BullMQ on local Redis (no per-key order)';
+const SQLITE_RAW = 'SQLite raw queue, 1 per statement';
+
 // BENCH_STEADY_RATE=N skips the throughput rounds and runs only the steady load at N events/s.
 const steadyRate = process.env.BENCH_STEADY_RATE ? Number(process.env.BENCH_STEADY_RATE) : null;
 for (let round = 1; steadyRate === null && round <= ROUNDS; round++) {
-  console.log(`round ${round}/${ROUNDS}`);
+  console.log(`round ${round}/${ROUNDS} (load average ${load()})`);
   if (!pgReason) {
     const database = await createTemporaryDatabase('nimbus_bench_peers');
     try {
-      await step('PostgreSQL raw queue, 1 per commit, 4 consumers', () => rawPostgres(database.url, work, 1));
-      await step('PostgreSQL raw queue, 50 per commit, 4 consumers', () =>
-        rawPostgres(database.url, work, 50),
-      );
-      await step('pg-boss 10.4.2 singleton + singletonKey (per-key serial)', () =>
-        pgBoss(database.url, work, `pgboss_${round}`),
-      );
+      await step(RAW_1, () => rawPostgres(database.url, work, 1));
+      await step(RAW_50, () => rawPostgres(database.url, work, 50));
+      await step(BOSS_FIFO, () => pgBoss(database.url, work, `pgboss_fifo_${round}`, 'key_strict_fifo'));
+      await step(BOSS_STANDARD, () => pgBoss(database.url, work, `pgboss_std_${round}`, 'standard'));
     } finally {
       await database.drop();
     }
-    if (redis)
-      await step('BullMQ on local Redis (no per-key order)', () => bullMq(work, `nimbus-bench-${round}`));
-    for (const tracking of [false, true]) {
-      const name = `NimBus PostgreSQL, ${tracking ? 'full tracking (Resolver process)' : 'transport only'}`;
-      await step(name, async () => {
-        const result = await nimbusThroughput('postgres', work, tracking, endpointSettings);
-        if (result.statements) statementNotes.set(name, result.statements);
-        return result.eventsPerSecond;
-      });
-    }
+    if (redis) await step(BULLMQ, () => bullMq(work, `nimbus-bench-${round}`));
+    await nimbusSteps('postgres');
   }
   if (only !== 'postgres') {
     const dir = mkdtempSync(join(tmpdir(), 'nimbus-bench-raw-'));
     try {
-      await step('SQLite raw queue, 1 per statement', () => rawSqlite(join(dir, 'raw.db'), work));
+      await step(SQLITE_RAW, () => rawSqlite(join(dir, 'raw.db'), work));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    for (const tracking of [false, true]) {
-      const name = `NimBus SQLite, ${tracking ? 'full tracking (Resolver process)' : 'transport only'}`;
-      await step(name, async () => {
-        const result = await nimbusThroughput('sqlite', work, tracking, endpointSettings);
-        if (result.statements) statementNotes.set(name, result.statements);
-        return result.eventsPerSecond;
-      });
-    }
+    await nimbusSteps('sqlite');
   }
 }
 
 console.log(`\nmedians of ${ROUNDS} round(s) (events/s):`);
 for (const row of figures.values()) {
-  console.log(`  ${row.name.padEnd(52)} ${String(med(row.name)).padStart(7)}   (${row.values.join(', ')})`);
+  console.log(`  ${row.name.padEnd(56)} ${String(med(row.name)).padStart(7)}   (${row.values.join(', ')})`);
   const statements = statementNotes.get(row.name);
   if (statements) console.log(`      ${statements}`);
 }
@@ -128,52 +139,73 @@ const ratio = (a: string, b: string) => {
   const y = med(b);
   return x > 0 && y > 0 ? `${(x / y).toFixed(2)}x` : 'n/a';
 };
-const pgTracking = 'NimBus PostgreSQL, full tracking (Resolver process)';
-const sqliteTracking = 'NimBus SQLite, full tracking (Resolver process)';
-console.log('\nratios:');
-if (!pgReason) {
-  console.log(
-    `  PostgreSQL tracking / pg-boss per-key serial      ${ratio(pgTracking, 'pg-boss 10.4.2 singleton + singletonKey (per-key serial)')}   (goal >= 1.0x)`,
-  );
-  console.log(
-    `  PostgreSQL tracking / raw 1 per commit            ${ratio(pgTracking, 'PostgreSQL raw queue, 1 per commit, 4 consumers')}   (goal >= 0.5x)`,
-  );
-  console.log(
-    `  PostgreSQL tracking / transport only              ${ratio(pgTracking, 'NimBus PostgreSQL, transport only')}`,
-  );
-  console.log(
-    `  PostgreSQL transport only / raw 1 per commit      ${ratio('NimBus PostgreSQL, transport only', 'PostgreSQL raw queue, 1 per commit, 4 consumers')}`,
-  );
-  if (redis)
-    console.log(
-      `  PostgreSQL tracking / BullMQ                      ${ratio(pgTracking, 'BullMQ on local Redis (no per-key order)')}`,
+const line = (what: string, value: string, goal = '') =>
+  console.log(`  ${what.padEnd(66)} ${value.padStart(6)}${goal ? `   (goal ${goal})` : ''}`);
+const [transportOnly, colocated, colocatedProcess, viaResolver] = NIMBUS_MODES.map((m) => m.label);
+if (steadyRate === null) {
+  console.log('\nratios:');
+  for (const dialect of dialects()) {
+    const n = (label: string) => nimbusName(dialect, label);
+    if (dialect === 'postgres') {
+      line('PostgreSQL co-located (in-process) / pg-boss 12 FIFO', ratio(n(colocated), BOSS_FIFO), '>= 1.0x');
+      line(
+        'PostgreSQL co-located (endpoint process) / pg-boss 12 FIFO',
+        ratio(n(colocatedProcess), BOSS_FIFO),
+        '>= 1.0x',
+      );
+      line('PostgreSQL transport only / pg-boss 12 FIFO', ratio(n(transportOnly), BOSS_FIFO), '>= 1.5x');
+      line(
+        'PostgreSQL co-located (in-process) / raw <=50 per commit',
+        ratio(n(colocated), RAW_50),
+        '>= 0.3x',
+      );
+      line('PostgreSQL co-located (in-process) / raw 1 per commit', ratio(n(colocated), RAW_1));
+      line('pg-boss 12 FIFO / raw 1 per commit', ratio(BOSS_FIFO, RAW_1));
+      if (redis) line('PostgreSQL co-located (in-process) / BullMQ', ratio(n(colocated), BULLMQ));
+    } else {
+      line(
+        'SQLite co-located (in-process) / SQLite transport only',
+        ratio(n(colocated), n(transportOnly)),
+        '>= 0.7x',
+      );
+      line('SQLite transport only / SQLite raw', ratio(n(transportOnly), SQLITE_RAW));
+    }
+    const d = dialect === 'postgres' ? 'PostgreSQL' : 'SQLite';
+    line(
+      `${d} co-located: in-process / endpoint process`,
+      ratio(n(colocated), n(colocatedProcess)),
+      '>= 0.9x',
     );
+    line(
+      `${d} through the Resolver / co-located (in-process)`,
+      ratio(n(viaResolver), n(colocated)),
+      '>= 0.5x',
+    );
+    line(`${d} co-located (in-process) / transport only`, ratio(n(colocated), n(transportOnly)));
+  }
 }
-if (only !== 'postgres') {
-  console.log(
-    `  SQLite tracking / SQLite transport only           ${ratio(sqliteTracking, 'NimBus SQLite, transport only')}   (goal >= 0.5x)`,
-  );
-  console.log(
-    `  SQLite transport only / SQLite raw                ${ratio('NimBus SQLite, transport only', 'SQLite raw queue, 1 per statement')}`,
-  );
+
+function dialects(): ('postgres' | 'sqlite')[] {
+  return [...(pgReason ? [] : ['postgres' as const]), ...(only === 'postgres' ? [] : ['sqlite' as const])];
 }
 
 console.log(
-  `\nsteady load at half the measured tracking maximum, ${STEADY_MS / 1000} s each (Resolver process):`,
+  `\nsteady load at half the measured maximum of each shape, ${STEADY_MS / 1000} s each (endpoint in-process):`,
 );
-const dialects = [
-  ...(pgReason ? [] : ['postgres' as const]),
-  ...(only === 'postgres' ? [] : ['sqlite' as const]),
-];
-for (const dialect of dialects) {
-  const max = med(dialect === 'postgres' ? pgTracking : sqliteTracking);
-  const perSecond = steadyRate ?? Math.max(10, Math.round(max / 2));
-  for (const keys of [100, 1_000]) {
-    const r = await steadyLoad(dialect, perSecond, keys, STEADY_MS, work.body, endpointSettings);
-    console.log(
-      `  ${dialect.padEnd(8)} ${String(perSecond).padStart(5)}/s over ${String(keys).padStart(4)} keys: handler latency p50 ${ms(r.handlerP50)} p99 ${ms(r.handlerP99)} (goal < 50 ms) | store lag p50 ${ms(r.storeLagP50)} p95 ${ms(r.storeLagP95)} p99 ${ms(r.storeLagP99)} (goal p99 < 1 s) | max first-turn wait ${ms(r.maxFirstTurn)} (goal <= 1 s) | ${r.published} events${r.storeMissing ? `, ${r.storeMissing} without a Completed row` : ''}`,
-    );
-    if (r.statements) console.log(`      ${r.statements}`);
+for (const dialect of dialects()) {
+  for (const { label, mode, lagGoal } of [
+    { label: colocated, mode: { shape: 'colocated' } as const, lagGoal: '100 ms' },
+    { label: viaResolver, mode: { shape: 'apart' } as const, lagGoal: '1 s' },
+  ]) {
+    const max = med(nimbusName(dialect, label));
+    const perSecond = steadyRate ?? Math.max(10, Math.round(max / 2));
+    for (const keys of [100, 1_000]) {
+      const r = await steadyLoad(dialect, mode, perSecond, keys, STEADY_MS, work.body, endpointSettings);
+      console.log(
+        `  ${dialect.padEnd(8)} ${label.padEnd(40)} ${String(perSecond).padStart(5)}/s over ${String(keys).padStart(4)} keys: handler latency p50 ${ms(r.handlerP50)} p99 ${ms(r.handlerP99)} (goal <= 50 ms) | store lag p50 ${ms(r.storeLagP50)} p95 ${ms(r.storeLagP95)} p99 ${ms(r.storeLagP99)} (goal p99 <= ${lagGoal}) | max first-turn wait ${ms(r.maxFirstTurn)} | ${r.published} events${r.storeMissing ? `, ${r.storeMissing} without a Completed row` : ''} | load ${load()}`,
+      );
+      if (r.statements) console.log(`      ${r.statements}`);
+    }
   }
 }
 console.log(`\nload average at the end ${load()}`);

@@ -4,11 +4,14 @@ import type { Transport } from '@nimbus/core';
 import {
   type Backend,
   benchEvent,
+  type ChildProcessHandle,
   type Dialect,
   type EndpointSettings,
   openBackend,
+  openBusTransport,
+  type Shape,
+  startChild,
   startEndpoint,
-  startResolverProcess,
   TOPOLOGY,
 } from './nimbus.js';
 import type { Workload } from './peers.js';
@@ -16,22 +19,46 @@ import { percentile, rate, resetStatements, sleep, statementReport, until } from
 
 const PUBLISH_BATCH = 50;
 
+/** Where tracking happens and where the endpoint runs. */
+export interface RunMode {
+  readonly shape: Shape;
+  /** The endpoint in its own OS process rather than in this (the publishing) one. */
+  readonly endpointProcess?: boolean;
+}
+
+interface Running {
+  readonly backend: Backend;
+  readonly transport: Transport;
+  /** Statement counts the child processes printed when they stopped. */
+  readonly childReports: string[];
+}
+
 async function withBackend<T>(
   dialect: Dialect,
-  tracking: boolean,
-  run: (backend: Backend, transport: Transport) => Promise<T>,
+  mode: RunMode,
+  events: number,
+  run: (running: Running, startChildEndpoint: () => Promise<void>) => Promise<T>,
 ): Promise<T> {
-  const backend = await openBackend(dialect);
-  let transport: Transport | null = null;
-  let resolver: { stop(): Promise<void> } | null = null;
+  const backend = await openBackend(dialect, mode.shape);
+  let bus: Awaited<ReturnType<typeof openBusTransport>> | null = null;
+  const children: ChildProcessHandle[] = [];
+  const childReports: string[] = [];
+  const env = { BENCH_REPORT_EVENTS: String(events) };
   try {
-    transport = await backend.openTransport();
-    await transport.applyTopology(TOPOLOGY);
-    if (tracking) resolver = await startResolverProcess(backend);
-    return await run(backend, transport);
+    bus = await openBusTransport(backend.config);
+    await bus.transport.applyTopology(TOPOLOGY);
+    if (mode.shape !== 'transport')
+      children.push(await startChild('resolver-process.ts', backend.config, env));
+    const startChildEndpoint = async () => {
+      children.push(await startChild('endpoint-process.ts', backend.config, env));
+    };
+    return await run({ backend, transport: bus.transport, childReports }, startChildEndpoint);
   } finally {
-    await resolver?.stop();
-    await transport?.close();
+    for (const child of children.reverse()) {
+      const report = await child.stop();
+      if (report) childReports.push(report);
+    }
+    await bus?.close();
     await backend.dispose();
   }
 }
@@ -42,20 +69,26 @@ export interface ThroughputResult {
 }
 
 /** Publishes `work.events` events in batches while the endpoint drains them; tracking waits for the store. */
-export function nimbusThroughput(
+export async function nimbusThroughput(
   dialect: Dialect,
   work: Workload,
-  tracking: boolean,
+  mode: RunMode,
   settings: EndpointSettings,
 ): Promise<ThroughputResult> {
-  return withBackend(dialect, tracking, async (backend, transport) => {
+  let reports: string[] = [];
+  const result = await withBackend(dialect, mode, work.events, async (running, startChildEndpoint) => {
+    const { backend, transport } = running;
+    reports = running.childReports;
     let handled = 0;
-    const processor = startEndpoint(transport, settings, {}, (n) => {
-      handled += n;
-    });
+    const processor = mode.endpointProcess
+      ? null
+      : startEndpoint(transport, settings, {}, (n) => {
+          handled += n;
+        });
+    if (mode.endpointProcess) await startChildEndpoint();
     resetStatements();
     const started = Date.now();
-    await processor.start();
+    await processor?.start();
     for (let i = 0; i < work.events; i += PUBLISH_BATCH) {
       const count = Math.min(PUBLISH_BATCH, work.events - i);
       const messages = Array.from({ length: count }, (_, k) =>
@@ -63,20 +96,24 @@ export function nimbusThroughput(
       );
       await transport.publish([{ source: 'Crm', messages }]);
     }
-    await until(() => handled >= work.events, 'the endpoint to handle every event', 600_000, 5);
-    if (tracking) {
+    if (mode.shape === 'transport')
+      await until(() => handled >= work.events, 'the endpoint to handle every event', 600_000, 5);
+    else
       await until(
         async () => (await backend.completedCount()) >= work.events,
         'the store to show every event Completed',
         900_000,
-        50,
+        20,
       );
-    }
     const elapsed = Date.now() - started;
     const statements = statementReport(work.events);
-    await processor.stop();
+    await processor?.stop();
     return { eventsPerSecond: rate(work.events, elapsed), statements };
   });
+  const statements = [result.statements ? `this process: ${result.statements}` : '', ...reports]
+    .filter((line) => line.length > 0)
+    .join('\n      ');
+  return { ...result, statements };
 }
 
 export interface SteadyResult {
@@ -95,18 +132,20 @@ export interface SteadyResult {
 }
 
 /**
- * Publishes at `perSecond` for `durationMs` (every 10 ms a slice, keys round robin), with the Resolver as a
- * separate process; then waits for the store to catch up and reads every Completed row's write time.
+ * Publishes at `perSecond` for `durationMs` (every 10 ms a slice, keys round robin) to the endpoint in this
+ * process, tracking as `mode` says; then waits for the store to catch up and reads every Completed row's write
+ * time.
  */
 export function steadyLoad(
   dialect: Dialect,
+  mode: RunMode,
   perSecond: number,
   keys: number,
   durationMs: number,
   body: string,
   settings: EndpointSettings,
 ): Promise<SteadyResult> {
-  return withBackend(dialect, true, async (backend, transport) => {
+  return withBackend(dialect, mode, 0, async ({ backend, transport }) => {
     const handlerLatency: number[] = [];
     const firstSent = new Map<number, number>();
     const firstStart = new Map<number, number>();

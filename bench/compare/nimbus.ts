@@ -1,6 +1,6 @@
 // NimBus under the comparison workload: an endpoint (the real MessageEngine under the SessionProcessor, no-op
-// handler) over the SQL transport, optionally with the Resolver running as a separate OS process (`nimbus
-// resolver`) projecting every event into the message store of the same database.
+// handler) over the SQL transport, in this process or its own, with the store co-located (the endpoint's
+// settlement writes the rows) or apart (a Resolver process projects every copy).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +15,14 @@ import {
   type Transport,
   uuidv7,
 } from '@nimbus/core';
+import {
+  createSqlColocatedProjection,
+  createSqlStateChangeNotifier,
+  migrateSqlMessageStore,
+  type SqlMessageStoreOptions,
+} from '@nimbus/message-store-sql';
 import { createTemporaryDatabase } from '@nimbus/testing/postgres';
-import { createSqlTransport } from '@nimbus/transport-sql';
+import { createSqlTransport, type SqlTransportConnection } from '@nimbus/transport-sql';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { sleep, until } from './stats.js';
@@ -25,12 +31,26 @@ export type Dialect = 'postgres' | 'sqlite';
 export const EVENT_TYPE = 'BenchEvent';
 const REPO_ROOT = join(import.meta.dirname, '..', '..');
 
-/** A fresh database (PostgreSQL) or data directory (SQLite) holding the transport and the store. */
+/**
+ * How tracking is wired: `transport` no store at all (the Resolver copies pile up unconsumed); `colocated` the
+ * store's tables in the transport's database, the endpoint's settlement writes the rows (a Resolver process runs
+ * for what it still receives); `apart` the store in another database (PostgreSQL) or file (SQLite), every copy
+ * through the Resolver process.
+ */
+export type Shape = 'transport' | 'colocated' | 'apart';
+
+/** What every process of one run opens: the transport, the store, and whether they are co-located. */
+export interface BusConfig {
+  readonly transport: SqlTransportConnection;
+  readonly store: SqlMessageStoreOptions;
+  readonly colocated: boolean;
+}
+
+/** A fresh database (PostgreSQL) or data directory (SQLite) for one run. */
 export interface Backend {
   readonly dialect: Dialect;
-  /** Connection string, or the data directory. */
-  readonly location: string;
-  openTransport(): Promise<Transport>;
+  readonly shape: Shape;
+  readonly config: BusConfig;
   /** How many events the store shows as Completed. */
   completedCount(): Promise<number>;
   /** Completed rows with the store's write time (epoch ms). */
@@ -38,50 +58,86 @@ export interface Backend {
   dispose(): Promise<void>;
 }
 
-export async function openBackend(dialect: Dialect): Promise<Backend> {
+/**
+ * The transport as every process of the run opens it: co-located, with the store's schema applied first and the
+ * store's projection (notifying through the store's SQL notifier, as `nimbus` does).
+ */
+export async function openBusTransport(
+  config: BusConfig,
+): Promise<{ transport: Transport; close(): Promise<void> }> {
+  if (!config.colocated) {
+    const transport = await createSqlTransport(config.transport, { logger: silentLogger });
+    return { transport, close: () => transport.close() };
+  }
+  await migrateSqlMessageStore({ ...config.store, env: {} });
+  const notifier = await createSqlStateChangeNotifier({ ...config.store, env: {}, logger: silentLogger });
+  const projection = createSqlColocatedProjection({
+    ...config.store,
+    env: {},
+    notifier,
+    logger: silentLogger,
+  });
+  const transport = await createSqlTransport(config.transport, { projection, logger: silentLogger });
+  return {
+    transport,
+    async close() {
+      await transport.close();
+      await notifier.stop();
+    },
+  };
+}
+
+const STORE_TABLE = { postgres: 'nimbus.unresolved_events', sqlite: 'nimbus_unresolved_events' } as const;
+
+export async function openBackend(dialect: Dialect, shape: Shape): Promise<Backend> {
   if (dialect === 'postgres') {
     const database = await createTemporaryDatabase('nimbus_bench_compare');
-    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    const storeDatabase =
+      shape === 'apart' ? await createTemporaryDatabase('nimbus_bench_compare_store') : database;
+    const pool = new pg.Pool({ connectionString: storeDatabase.url, max: 2 });
     const storeQuery = async (sql: string) => {
       try {
         return (await pool.query(sql)).rows;
       } catch (error) {
-        if ((error as { code?: string }).code === '42P01') return []; // store tables not created yet (default store schema `nimbus`)
+        if ((error as { code?: string }).code === '42P01') return []; // store tables not created yet
         throw error;
       }
     };
     return {
       dialect,
-      location: database.url,
-      openTransport: () =>
-        createSqlTransport({ dialect: 'postgres', connectionString: database.url, poolSize: 10 }),
+      shape,
+      config: {
+        transport: { dialect: 'postgres', connectionString: database.url, poolSize: 10 },
+        store: { dialect: 'postgres', connectionString: storeDatabase.url, poolSize: 10 },
+        colocated: shape === 'colocated',
+      },
       async completedCount() {
         const rows = await storeQuery(
-          `SELECT count(*)::int AS n FROM nimbus.unresolved_events WHERE status = 'Completed'`,
+          `SELECT count(*)::int AS n FROM ${STORE_TABLE.postgres} WHERE status = 'Completed'`,
         );
         return Number(rows[0]?.n ?? 0);
       },
       async completedRows() {
         const rows = await storeQuery(
-          `SELECT event_id, updated_at FROM nimbus.unresolved_events WHERE status = 'Completed'`,
+          `SELECT event_id, updated_at FROM ${STORE_TABLE.postgres} WHERE status = 'Completed'`,
         );
         return rows.map((row) => ({ eventId: String(row.event_id), updatedAt: Number(row.updated_at) }));
       },
       async dispose() {
         await pool.end();
+        if (storeDatabase !== database) await storeDatabase.drop();
         await database.drop();
       },
     };
   }
   const dir = mkdtempSync(join(tmpdir(), 'nimbus-bench-compare-'));
+  const transportPath = join(dir, 'transport.db');
+  const storePath = shape === 'colocated' ? transportPath : join(dir, 'store.db');
   let store: Database.Database | null = null;
-  const storeDb = () => {
-    store ??= new Database(join(dir, 'store.db'), { readonly: true, fileMustExist: true });
-    return store;
-  };
   const storeAll = (sql: string): Record<string, unknown>[] => {
     try {
-      return storeDb().prepare(sql).all() as Record<string, unknown>[];
+      store ??= new Database(storePath, { readonly: true, fileMustExist: true });
+      return store.prepare(sql).all() as Record<string, unknown>[];
     } catch (error) {
       if (/no such table|unable to open/i.test(String(error))) {
         store?.close();
@@ -93,16 +149,20 @@ export async function openBackend(dialect: Dialect): Promise<Backend> {
   };
   return {
     dialect,
-    location: dir,
-    openTransport: () => createSqlTransport({ dialect: 'sqlite', path: join(dir, 'transport.db') }),
+    shape,
+    config: {
+      transport: { dialect: 'sqlite', path: transportPath },
+      store: { dialect: 'sqlite', filename: storePath },
+      colocated: shape === 'colocated',
+    },
     async completedCount() {
       return Number(
-        storeAll(`SELECT count(*) AS n FROM nimbus_unresolved_events WHERE status = 'Completed'`)[0]?.n ?? 0,
+        storeAll(`SELECT count(*) AS n FROM ${STORE_TABLE.sqlite} WHERE status = 'Completed'`)[0]?.n ?? 0,
       );
     },
     async completedRows() {
       return storeAll(
-        `SELECT event_id, updated_at FROM nimbus_unresolved_events WHERE status = 'Completed'`,
+        `SELECT event_id, updated_at FROM ${STORE_TABLE.sqlite} WHERE status = 'Completed'`,
       ).map((row) => ({ eventId: String(row.event_id), updatedAt: Number(row.updated_at) }));
     },
     async dispose() {
@@ -117,37 +177,42 @@ export const TOPOLOGY = {
   routes: [{ source: 'Crm', eventTypeId: EVENT_TYPE, target: 'Erp' }],
 };
 
-/** `nimbus resolver` as its own OS process over the backend; resolves once it says it is ready. */
-export async function startResolverProcess(backend: Backend): Promise<{ stop(): Promise<void> }> {
+export interface ChildProcessHandle {
+  /** SIGTERM, then what the child printed after it (its statement counts). */
+  stop(): Promise<string>;
+}
+
+/**
+ * A bench child (`resolver-process.ts`, `endpoint-process.ts`) as its own OS process over `config`; resolves once
+ * it prints `ready`. BENCH_RESOLVER_CPU_PROF=<dir> profiles the Resolver process.
+ */
+export async function startChild(
+  script: 'resolver-process.ts' | 'endpoint-process.ts',
+  config: BusConfig,
+  extraEnv: Record<string, string> = {},
+): Promise<ChildProcessHandle> {
+  const profile = script === 'resolver-process.ts' && process.env.BENCH_RESOLVER_CPU_PROF;
   const args = [
-    ...(process.env.BENCH_RESOLVER_CPU_PROF
-      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_RESOLVER_CPU_PROF}`]
-      : []),
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
     '--conditions=source',
     '--import',
     'tsx',
-    join(REPO_ROOT, 'packages/cli/src/bin.ts'),
-    'resolver',
-    '--store',
-    backend.dialect,
-    '--transport',
-    backend.dialect,
-    '--migration-mode',
-    'AutoApply',
+    join(import.meta.dirname, script),
   ];
-  const env: NodeJS.ProcessEnv = { ...process.env, NIMBUS_ENVIRONMENT: 'bench' };
-  if (backend.dialect === 'postgres') env.NIMBUS_POSTGRES_URL = backend.location;
-  else args.push('--data-dir', backend.location);
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
-    env,
+    env: { ...process.env, ...extraEnv, BENCH_BUS_CONFIG: JSON.stringify(config) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   let ready = false;
+  let readyAt = 0;
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
-    if (output.includes('NimBus resolver ready')) ready = true;
+    if (!ready && output.includes('ready\n')) {
+      ready = true;
+      readyAt = output.length;
+    }
   });
   child.stderr?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
@@ -158,19 +223,21 @@ export async function startResolverProcess(backend: Backend): Promise<{ stop(): 
   });
   await until(
     () => {
-      if (exited) throw new Error(`the Resolver process exited before it was ready:\n${output.slice(-2000)}`);
+      if (exited) throw new Error(`${script} exited before it was ready:\n${output.slice(-2000)}`);
       return ready;
     },
-    'the Resolver process to be ready',
-    60_000,
+    `${script} to be ready`,
+    90_000,
     50,
   );
   return {
     async stop() {
-      if (exited) return;
-      child.kill('SIGTERM');
-      for (let i = 0; i < 100 && !exited; i++) await sleep(50);
-      if (!exited) child.kill('SIGKILL');
+      if (!exited) {
+        child.kill('SIGTERM');
+        for (let i = 0; i < 200 && !exited; i++) await sleep(50);
+        if (!exited) child.kill('SIGKILL');
+      }
+      return output.slice(readyAt).trim();
     },
   };
 }

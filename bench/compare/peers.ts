@@ -86,29 +86,42 @@ export async function rawSqlite(path: string, work: Workload): Promise<number> {
 }
 
 /**
- * pg-boss with per-key serial delivery: the `singleton` policy with the session key as `singletonKey` (one
- * active job per key; a batch fetch takes at most one job per key, oldest first). pg-boss 12's `key_strict_fifo`
- * needs Node 22; 10.4.2 is the newest release that runs on Node 20 (see docs/performance.md). One worker with
- * batches of 100: concurrent workers deadlocked completing singleton batches (40P01) in our runs, and a v10
- * worker fetches at most once per `pollingIntervalSeconds` (0.5 s, the minimum) unless a fetch takes longer.
+ * pg-boss 12 (Node >= 22.12): `key_strict_fifo` keeps FIFO per `singletonKey` (a failed job holds back its key's
+ * successors only, like a blocked NimBus session); `standard` has no order. Workers are woken by NOTIFY, fetch
+ * batches of 50 and keep fetching while batches come back full; 4 batches handled at once.
  */
-export async function pgBoss(url: string, work: Workload, schema: string): Promise<number> {
-  const { default: PgBoss } = await import('pg-boss');
-  const boss = new PgBoss({ connectionString: url, schema, max: 6, supervise: false, schedule: false });
+export async function pgBoss(
+  url: string,
+  work: Workload,
+  schema: string,
+  policy: 'key_strict_fifo' | 'standard',
+): Promise<number> {
+  const { PgBoss } = await import('pg-boss');
+  const boss = new PgBoss({ connectionString: url, schema, max: 10, supervise: false, schedule: false });
   boss.on('error', (error: unknown) => console.error('pg-boss error:', error));
   await boss.start();
   const queue = 'bench';
-  await boss.createQueue(queue, { name: queue, policy: 'singleton' });
+  await boss.createQueue(queue, { policy, notify: true });
   let handled = 0;
   const started = Date.now();
-  await boss.work(queue, { batchSize: 100, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-    handled += jobs.length;
-  });
+  await boss.work(
+    queue,
+    {
+      batchSize: 50,
+      localConcurrency: 4,
+      pollingIntervalSeconds: 0.5,
+      notifyPollingIntervalSeconds: 0.5,
+      burstWhenBatchFull: true,
+    },
+    async (jobs) => {
+      handled += jobs.length;
+    },
+  );
   for (let i = 0; i < work.events; i += PUBLISH_BATCH) {
     const count = Math.min(PUBLISH_BATCH, work.events - i);
     await boss.insert(
+      queue,
       Array.from({ length: count }, (_, k) => ({
-        name: queue,
         data: { body: work.body },
         singletonKey: `s${(i + k) % work.sessions}`,
       })),

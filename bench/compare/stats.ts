@@ -44,11 +44,21 @@ export async function until(
 
 const counts = new Map<string, number>();
 let installed = false;
+let commits = 0;
+/** Connections (pg clients, SQLite handles) inside BEGIN … COMMIT/ROLLBACK. */
+const inTransaction = new WeakSet<object>();
+const WRITES = new Set(['INSERT', 'UPDATE', 'DELETE', 'WITH']);
 
-function count(sql: unknown): void {
+/** Counts the statement by verb, and the commits: each COMMIT, and each write sent outside a transaction. */
+function count(sql: unknown, connection: object): void {
   const text = typeof sql === 'string' ? sql : String((sql as { text?: unknown } | null)?.text ?? '');
   const verb = (text.trim().match(/^[A-Za-z]+/)?.[0] ?? '?').toUpperCase();
   counts.set(verb, (counts.get(verb) ?? 0) + 1);
+  if (verb === 'BEGIN') inTransaction.add(connection);
+  else if (verb === 'COMMIT' || verb === 'ROLLBACK' || verb === 'END') {
+    if (verb !== 'ROLLBACK') commits += 1;
+    inTransaction.delete(connection);
+  } else if (WRITES.has(verb) && !inTransaction.has(connection)) commits += 1;
 }
 
 /** Counts every statement this process sends through `pg` or `better-sqlite3`, by leading keyword. */
@@ -56,8 +66,8 @@ export function countStatements(): void {
   if (installed) return;
   installed = true;
   const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-  pg.Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-    count(args[0]);
+  pg.Client.prototype.query = function (this: object, ...args: unknown[]) {
+    count(args[0], this);
     return query.apply(this, args);
   } as typeof pg.Client.prototype.query;
   const probe = new Database(':memory:');
@@ -65,8 +75,8 @@ export function countStatements(): void {
   probe.close();
   for (const method of ['run', 'all', 'get', 'iterate']) {
     const original = statementProto[method] as (...args: unknown[]) => unknown;
-    statementProto[method] = function (this: { source: string }, ...args: unknown[]) {
-      count(this.source);
+    statementProto[method] = function (this: { source: string; database: object }, ...args: unknown[]) {
+      count(this.source, this.database);
       return original.apply(this, args);
     };
   }
@@ -74,6 +84,7 @@ export function countStatements(): void {
 
 export function resetStatements(): void {
   counts.clear();
+  commits = 0;
 }
 
 /** "N statements/event (SELECT a, UPDATE b, …)" since the last reset; empty when counting is off. */
@@ -84,6 +95,8 @@ export function statementReport(events: number): string {
     .sort((a, b) => b[1] - a[1])
     .slice(0, 6)
     .map(([verb, n]) => `${verb} ${(n / events).toFixed(2)}`);
-  counts.clear();
-  return `${(total / Math.max(1, events)).toFixed(2)} statements/event in this process (${parts.join(', ')})`;
+  const perEvent = (n: number) => (n / Math.max(1, events)).toFixed(2);
+  const line = `${perEvent(total)} statements/event, ${perEvent(commits)} commits/event in this process (${parts.join(', ')})`;
+  resetStatements();
+  return line;
 }

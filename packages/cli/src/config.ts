@@ -6,10 +6,19 @@ export type TransportKind = BackendKind | 'servicebus';
 /** Cosmos DB is a store only (no Cosmos transport). */
 export type StoreKind = BackendKind | 'cosmos';
 
+/**
+ * `colocated`: the store's tables live in the transport's database (one SQLite file, one PostgreSQL database) and
+ * every SQL transport this CLI opens records plain outcomes in the store in its own transactions; `resolver`:
+ * every copy travels to the Resolver, which projects it (the only shape when store and transport are apart).
+ */
+export type TrackingShape = 'colocated' | 'resolver';
+
 export interface NimbusConfig {
   readonly dataDir: string;
   readonly store: StoreKind;
   readonly transport: TransportKind;
+  /** Default `colocated` when store and transport are both SQLite or both PostgreSQL (`NIMBUS_TRACKING`). */
+  readonly tracking: TrackingShape;
   /** An emulator connection string from `--servicebus-connection-string`; otherwise from the environment. */
   readonly servicebusConnectionString: string | null;
   /** PostgreSQL connection string, from the environment only (never argv). */
@@ -75,14 +84,18 @@ export function loadConfig(
   if ((store === 'postgres' || transport === 'postgres') && !postgresUrl) {
     throw new ConfigError('PostgreSQL was selected but NIMBUS_POSTGRES_URL is not set in the environment.');
   }
+  const tracking = trackingShape(store, transport, env.NIMBUS_TRACKING);
+  const transportSqlitePath = join(dataDir, 'transport.db');
   return {
     dataDir,
     store,
     transport,
+    tracking,
     servicebusConnectionString: overrides.servicebusConnectionString ?? null,
     postgresUrl,
-    storeSqlitePath: join(dataDir, 'store.db'),
-    transportSqlitePath: join(dataDir, 'transport.db'),
+    // Co-located on SQLite, the store's tables join the transport's in one file (adapters keep their path).
+    storeSqlitePath: tracking === 'colocated' ? transportSqlitePath : join(dataDir, 'store.db'),
+    transportSqlitePath,
     identitySqlitePath: join(dataDir, 'identity.db'),
     host: overrides.host ?? env.NIMBUS_HOST ?? '127.0.0.1',
     port: port(
@@ -90,4 +103,19 @@ export function loadConfig(
       overrides.port ?? env.NIMBUS_PORT ?? 7070,
     ),
   };
+}
+
+/** The tracking shape: co-located whenever store and transport are the same kind of SQL database. */
+function trackingShape(store: StoreKind, transport: TransportKind, value: string | undefined): TrackingShape {
+  const sameDatabase = (store === 'sqlite' || store === 'postgres') && store === transport;
+  if (value === undefined || value === '') return sameDatabase ? 'colocated' : 'resolver';
+  if (value !== 'colocated' && value !== 'resolver') {
+    throw new ConfigError(`NIMBUS_TRACKING must be one of colocated, resolver; got '${value}'.`);
+  }
+  if (value === 'colocated' && !sameDatabase) {
+    throw new ConfigError(
+      `NIMBUS_TRACKING=colocated needs the store and the transport in one database (both sqlite or both postgres); got store ${store}, transport ${transport}.`,
+    );
+  }
+  return value;
 }

@@ -19,8 +19,10 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: ExitCode = ExitCode.Failed,
+    /** The error it reports (kept so a start can tell a database outage from a configuration error). */
+    options?: { readonly cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

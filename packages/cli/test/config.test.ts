@@ -3,19 +3,37 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
 describe('loadConfig', () => {
-  it('defaults to SQLite files under .nimbus on 127.0.0.1:7070', () => {
+  it('defaults to one co-located SQLite file under .nimbus on 127.0.0.1:7070', () => {
     const config = loadConfig({}, {});
     expect(config).toMatchObject({
       store: 'sqlite',
       transport: 'sqlite',
+      tracking: 'colocated',
       host: '127.0.0.1',
       port: 7070,
       postgresUrl: null,
     });
     expect(config.dataDir).toBe(resolve('.nimbus'));
-    expect(config.storeSqlitePath).toBe(join(resolve('.nimbus'), 'store.db'));
+    expect(config.storeSqlitePath).toBe(join(resolve('.nimbus'), 'transport.db'));
     expect(config.transportSqlitePath).toBe(join(resolve('.nimbus'), 'transport.db'));
     expect(config.identitySqlitePath).toBe(join(resolve('.nimbus'), 'identity.db'));
+  });
+
+  it('keeps the store apart with NIMBUS_TRACKING=resolver, and refuses co-location across databases', () => {
+    const apart = loadConfig({}, { NIMBUS_TRACKING: 'resolver' });
+    expect(apart.tracking).toBe('resolver');
+    expect(apart.storeSqlitePath).toBe(join(resolve('.nimbus'), 'store.db'));
+    expect(loadConfig({ store: 'memory' }, {}).tracking).toBe('resolver');
+    expect(
+      loadConfig({ store: 'postgres', transport: 'postgres' }, { NIMBUS_POSTGRES_URL: 'postgres://x/db' })
+        .tracking,
+    ).toBe('colocated');
+    expect(() => loadConfig({ store: 'memory' }, { NIMBUS_TRACKING: 'colocated' })).toThrow(
+      /needs the store and the transport in one database/,
+    );
+    expect(() => loadConfig({}, { NIMBUS_TRACKING: 'both' })).toThrow(
+      "NIMBUS_TRACKING must be one of colocated, resolver; got 'both'",
+    );
   });
 
   it('lets options win over the environment', () => {

@@ -54,7 +54,7 @@ async function setup() {
   const audits = async () => {
     const store = await createSqlMessageStore({
       dialect: 'sqlite',
-      filename: join(dataDir, 'store.db'),
+      filename: join(dataDir, 'transport.db'), // co-located: the store lives in the transport's file
       env: {},
       retentionSweep: false,
     });

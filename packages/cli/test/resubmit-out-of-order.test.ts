@@ -74,7 +74,7 @@ describe('nimbus events resubmit --out-of-order', () => {
     const open = () =>
       createSqlMessageStore({
         dialect: 'sqlite',
-        filename: join(dataDir, 'store.db'),
+        filename: join(dataDir, 'transport.db'), // co-located: the store lives in the transport's file
         env: {},
         retentionSweep: false,
       });

@@ -81,6 +81,32 @@ describe('AccessTokenCache', () => {
     expect((await retry).token).toBe('t2');
   });
 
+  it('a failed refresh keeps the still-valid token, asks again after 10 s, and fails once it expired', async () => {
+    const { clock, credential, cache } = setup();
+    const first = cache.getToken();
+    credential.answer({ token: 't1', expiresOnTimestamp: clock.now() + 60 * MINUTE });
+    await first;
+    clock.advance(56 * MINUTE);
+    const during = cache.getToken();
+    await flush();
+    credential.fail(new Error('AADSTS90033: temporarily unavailable'));
+    expect((await during).token).toBe('t1');
+    clock.advance(9_999);
+    expect((await cache.getToken()).token).toBe('t1');
+    expect(credential.calls).toBe(2);
+    clock.advance(1);
+    const retried = cache.getToken();
+    await flush();
+    expect(credential.calls).toBe(3);
+    credential.fail(new Error('still down'));
+    expect((await retried).token).toBe('t1');
+    clock.advance(4 * MINUTE); // 10 s before expiry: no longer handed out
+    const expired = cache.getToken();
+    await flush();
+    credential.fail(new Error('still down'));
+    await expect(expired).rejects.toBeInstanceOf(TokenRequestError);
+  });
+
   it('a credential that returns null is an error, not an empty header', async () => {
     const credential = { getToken: async () => null };
     const cache = new AccessTokenCache(credential, SCOPE);

@@ -1,3 +1,7 @@
+export {
+  createSqlColocatedProjection,
+  type SqlColocatedProjectionOptions,
+} from './colocated/sql-colocated-projection.js';
 export { type ConnectionOptions, resolveConnectionSettings } from './config/resolve-connection-settings.js';
 export {
   DEFAULT_CONNECTION_NAME,

@@ -147,6 +147,26 @@ export {
 } from './memory/create-memory-message-store.js';
 export { InProcessStateChangeNotifier, type StateChange, type StateChangeListener } from './notifier.js';
 export { withStateChangeNotifications } from './notifying-store.js';
+export type {
+  ColocatedProjection,
+  ProjectionPlan,
+  ProjectionSqlExecutor,
+} from './projection/colocated.js';
+export { determineEndpoint, type ResolvedEndpoint } from './projection/endpoint.js';
+export {
+  isHeartbeatTraffic,
+  mayNeedStoreReads,
+  type PlainTracking,
+  plainStatusWrite,
+  plainTracking,
+} from './projection/plain-projection.js';
+export {
+  hasStatus,
+  isHistoryOnly,
+  resultingStatus,
+  UnmappedMessageTypeError,
+} from './projection/status-mapping.js';
+export { historyRecord, type ResolverInput, stateRow } from './projection/tracking-records.js';
 export {
   DEFAULT_RETENTION,
   FIXED_RETENTION_MS,

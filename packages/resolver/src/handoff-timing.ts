@@ -1,5 +1,5 @@
-import { Addresses, type Clock, type MessageEnvelope, MessageType } from '@nimbus/core';
-import type { MessageTrackingStore } from '@nimbus/message-store';
+import { type Clock, type MessageEnvelope, MessageType } from '@nimbus/core';
+import { type MessageTrackingStore, mayNeedStoreReads } from '@nimbus/message-store';
 
 const SETTLEMENT_REQUESTS: ReadonlySet<MessageType> = new Set<MessageType>([
   MessageType.HandoffCompletedRequest,
@@ -16,12 +16,9 @@ export async function handoffProcessingTimeMs(
   message: MessageEnvelope,
   clock: Clock,
 ): Promise<number | null> {
-  const outcome =
-    message.messageType === MessageType.ResolutionResponse ||
-    message.messageType === MessageType.ErrorResponse;
-  if (!outcome || !message.eventId || message.deadLetterErrorDescription !== null) return null;
   // Settlements come from the Manager, and a response names its request's sender as originatingFrom.
-  if (message.originatingFrom !== Addresses.manager) return null;
+  if (!mayNeedStoreReads(message) || !message.eventId || message.deadLetterErrorDescription !== null)
+    return null;
   const parent = await store.getMessage({ eventId: message.eventId, messageId: message.parentMessageId });
   if (!parent || !SETTLEMENT_REQUESTS.has(parent.messageType)) return null;
   const history = await store.getEventHistory(message.eventId);

@@ -1,5 +1,16 @@
-export { determineEndpoint, type ResolvedEndpoint } from './endpoint.js';
-export { type HealthServer, type HealthServerOptions, startHealthServer } from './health/health-server.js';
+export {
+  determineEndpoint,
+  type ResolvedEndpoint,
+  resultingStatus,
+  UnmappedMessageTypeError,
+} from '@nimbus/message-store';
+export {
+  type HealthRoutesOptions,
+  type HealthServer,
+  type HealthServerOptions,
+  healthRequestListener,
+  startHealthServer,
+} from './health/health-server.js';
 export {
   foldHeartbeatHistory,
   type HeartbeatFoldResult,
@@ -35,6 +46,6 @@ export {
   type ResolverStats,
 } from './resolver-handler.js';
 export type { ResolverStore } from './resolver-store.js';
-export { resultingStatus, UnmappedMessageTypeError } from './status-mapping.js';
+export { CONTENTION_RETRY_MS, isStoreContention } from './store-retry.js';
 export { MAX_THROTTLE_RETRIES, throttleDelayMs } from './throttle.js';
 export { RESOLVER_SERVICE_ID, RESOLVER_VERSION } from './version.js';

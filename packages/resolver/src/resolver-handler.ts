@@ -20,9 +20,18 @@ import {
   TelemetryScope,
   withSpan,
 } from '@nimbus/core';
-import { MessageAuditType, type MessageStateChangeNotifier } from '@nimbus/message-store';
+import {
+  determineEndpoint,
+  hasStatus,
+  historyRecord,
+  isHistoryOnly,
+  MessageAuditType,
+  type MessageStateChangeNotifier,
+  type ResolverInput,
+  resultingStatus,
+  stateRow,
+} from '@nimbus/message-store';
 import { type PlainProjection, plainProjection, statusWritesOf } from './batch-projection.js';
-import { determineEndpoint } from './endpoint.js';
 import { GroupCommit } from './group-commit.js';
 import { handoffProcessingTimeMs } from './handoff-timing.js';
 import { handleHeartbeatTraffic, isHeartbeatTraffic } from './heartbeat/heartbeat-traffic.js';
@@ -30,10 +39,8 @@ import { restoreOriginalAddress } from './redelivery.js';
 import { auditRefusal } from './refusal-audit.js';
 import type { ResolverStore } from './resolver-store.js';
 import { notifySafely } from './safe-notifier.js';
-import { hasStatus, isHistoryOnly, resultingStatus } from './status-mapping.js';
 import { describeError } from './store-errors.js';
 import { ResolverStopping, StoreRetriesExhausted, withStoreRetries } from './store-retry.js';
-import { historyRecord, type ResolverInput, stateRow } from './tracking-records.js';
 
 export const DeadLetterReasons = {
   invalidMessage: 'Invalid message',

@@ -1,4 +1,5 @@
 import { type Clock, isRetryableError, type Logger } from '@nimbus/core';
+import { classifyDriverError } from '@nimbus/sql';
 import { describeError, retryAfterMsOf } from './store-errors.js';
 import { MAX_THROTTLE_RETRIES, throttleDelayMs } from './throttle.js';
 
@@ -36,24 +37,47 @@ export interface StoreRetryOptions {
 export const HOLD_RENEWAL_MS = 5_000;
 
 /**
+ * How soon a statement that gave up on a lock or statement timeout is tried again: the failed attempt already
+ * waited that timeout, so the retry only yields briefly (a lock released meanwhile is taken at the next attempt).
+ */
+export const CONTENTION_RETRY_MS = 200;
+
+/**
+ * True for a store failure that is contention, not an outage: a lock or statement timeout (PostgreSQL 55P03,
+ * 57014) or SQLITE_BUSY, anywhere in the error's `cause` chain (`classifyDriverError` reason `busy`).
+ */
+export function isStoreContention(error: unknown): boolean {
+  return isRetryableError(error) && classifyDriverError(error).reason === 'busy';
+}
+
+/**
  * Runs `work`, retrying it in place on a retryable store failure (`isRetryable`) with back-off `min(5·2^n, 300)` s
  * (or the provider's longer retry-after). The caller holds the session meanwhile, so no later message of the
  * session can overtake this one. After `MAX_THROTTLE_RETRIES` retries it gives up with `StoreRetriesExhausted`;
- * any other error is rethrown at once.
+ * any other error is rethrown at once. Contention (`isStoreContention`: the statement waited its lock or statement
+ * timeout) is retried after `CONTENTION_RETRY_MS` and does not use up the outage retries: a lock held for a minute
+ * delays the session, it never dead-letters a message, and the write goes through right after the lock is released.
  */
 export async function withStoreRetries<T>(work: () => Promise<T>, options: StoreRetryOptions): Promise<T> {
-  for (let retries = options.firstAttempt; ; retries++) {
+  let retries = options.firstAttempt;
+  for (;;) {
     try {
       return await work();
     } catch (error) {
       if (!isRetryableError(error)) throw error;
-      if (retries >= MAX_THROTTLE_RETRIES) throw new StoreRetriesExhausted(retries, error);
-      const delayMs = throttleDelayMs(retries, retryAfterMsOf(error));
+      const contention = isStoreContention(error);
+      if (!contention && retries >= MAX_THROTTLE_RETRIES) throw new StoreRetriesExhausted(retries, error);
+      const delayMs = contention ? CONTENTION_RETRY_MS : throttleDelayMs(retries, retryAfterMsOf(error));
       options.logger.warn(
-        { ...options.context, retry: retries + 1, delayMs, error: describeError(error) },
-        'Store unavailable; retrying in place while holding the session',
+        { ...options.context, retry: retries + 1, delayMs, error: describeError(error), contention },
+        contention
+          ? 'Store busy (lock or statement timeout); retrying in place while holding the session'
+          : 'Store unavailable; retrying in place while holding the session',
       );
-      options.onRetry();
+      if (!contention) {
+        retries += 1;
+        options.onRetry();
+      }
       for (let waited = 0; waited < delayMs; waited += HOLD_RENEWAL_MS) {
         await options.clock.sleep(Math.min(HOLD_RENEWAL_MS, delayMs - waited), options.signal);
         if (options.signal.aborted)

@@ -6,7 +6,13 @@ import {
   TransportErrorCode,
 } from '@nimbus/core';
 import { ResolutionStatus, StorageProviderTransientError } from '@nimbus/message-store';
-import { DeadLetterReasons, MAX_THROTTLE_RETRIES, throttleDelayMs } from '@nimbus/resolver';
+import {
+  CONTENTION_RETRY_MS,
+  DeadLetterReasons,
+  isStoreContention,
+  MAX_THROTTLE_RETRIES,
+  throttleDelayMs,
+} from '@nimbus/resolver';
 import { whileAdvancing } from '@nimbus/testing';
 import { describe, expect, it } from 'vitest';
 import { withFaults } from '../src/e2e/index.js';
@@ -170,5 +176,47 @@ describe('Resolver under store failures', () => {
     await expect(h.handler.handleMessage(failingSession, message!)).rejects.toBe(lost);
     await session!.release();
     expect(await h.transport.counts(RESOLVER_INPUT)).toMatchObject({ active: 1, deadLettered: 0 });
+  });
+});
+
+describe('Resolver under store contention (a lock or statement timeout)', () => {
+  const lockTimeout = () =>
+    new StorageProviderTransientError('The PostgreSQL message store is temporarily unavailable.', null, {
+      cause: Object.assign(new Error('canceling statement due to lock timeout'), { code: '55P03' }),
+    });
+
+  it('retries in place every CONTENTION_RETRY_MS without using up the outage retries, and records the write', async () => {
+    const times = MAX_THROTTLE_RETRIES * 2;
+    const h = await createHarness({
+      store: (memory) =>
+        withFaults(memory, [
+          { method: 'statusWrite', status: ResolutionStatus.Pending, error: lockTimeout, times },
+        ]),
+    });
+    const request = eventRequest();
+    await h.send(request);
+    const started = h.clock.now();
+    await whileAdvancing(h.clock, h.drain(), CONTENTION_RETRY_MS);
+    expect(h.clock.now() - started).toBeGreaterThanOrEqual(times * CONTENTION_RETRY_MS);
+    expect(h.clock.now() - started).toBeLessThan(times * CONTENTION_RETRY_MS + throttleDelayMs(0, null));
+    expect(h.handler.stats).toMatchObject({ rescheduled: 0, deadLettered: 0 });
+    expect(await h.transport.counts(RESOLVER_INPUT)).toMatchObject({ active: 0, deadLettered: 0 });
+    const row = await h.memoryStore.getEventInStatus(
+      { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+      ResolutionStatus.Pending,
+    );
+    expect(row).not.toBeNull();
+  });
+
+  it('tells contention from an outage by the driver error anywhere in the cause chain', () => {
+    expect(isStoreContention(lockTimeout())).toBe(true);
+    expect(isStoreContention(outage()())).toBe(false);
+    expect(
+      isStoreContention(
+        new StorageProviderTransientError('x', null, {
+          cause: Object.assign(new Error('busy'), { code: 'SQLITE_BUSY' }),
+        }),
+      ),
+    ).toBe(true);
   });
 });

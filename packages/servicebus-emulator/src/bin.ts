@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { startEmulator } from './start.js';
 
-const USAGE = `usage: nimbus-sb-emulator --port <port> [--host 127.0.0.1] [--ca-file <path>] [--journal <path>]
+const USAGE = `usage: nimbus-sb-emulator --port <port> [--host 127.0.0.1] [--ca-file <path>] [--journal <path>] [--tier standard|premium]
   Serves a loopback Service Bus namespace (AMQP 1.0 and the https management API on one port) and prints its
   connection string. The shared access key comes from NIMBUS_SB_EMULATOR_KEY or is generated (never from argv).`;
 
@@ -13,6 +13,7 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       'ca-file': { type: 'string' },
       journal: { type: 'string' },
+      tier: { type: 'string', default: 'standard' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -26,7 +27,13 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  if (values.tier !== 'standard' && values.tier !== 'premium') {
+    console.error(`nimbus-sb-emulator: --tier is 'standard' or 'premium', got '${values.tier}'\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
   const emulator = await startEmulator({
+    tier: values.tier,
     port,
     host: values.host,
     sharedAccessKey: process.env.NIMBUS_SB_EMULATOR_KEY,

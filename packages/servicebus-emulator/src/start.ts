@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { AmqpFront } from './amqp/amqp-front.js';
+import type { Quotas, Tier } from './broker/limits.js';
 import { Namespace } from './broker/namespace.js';
 import { type EmulatorCertificates, generateCertificates } from './http/certificates.js';
+import { HealthFront } from './http/health.js';
 
 export interface EmulatorOptions {
   /** TCP port on 127.0.0.1; 0 picks a free one. Always give one: 5672 is often taken by RabbitMQ. */
@@ -13,6 +15,12 @@ export interface EmulatorOptions {
   readonly sharedAccessKey?: string;
   readonly maxMessages?: number;
   readonly maxBytes?: number;
+  /** Whose quotas apply: 'standard' (default: 256 KB messages, 10,000 entities, …) or 'premium' (1 MB, 1,000). */
+  readonly tier?: Tier;
+  /** Quotas that differ from the tier's (message bytes, entities, subscriptions per topic, connections). */
+  readonly quotas?: Partial<Quotas>;
+  /** Shortest lock duration the management API accepts (default 5,000 ms, as Service Bus); tests may lower it. */
+  readonly minLockDurationMs?: number;
   readonly log?: (line: string) => void;
   /**
    * The Atom management API over https on the same port (sniffed by the first byte); on unless `false`. Without
@@ -25,7 +33,7 @@ export interface EmulatorOptions {
 
 /** What the https side plugs in: it takes over sockets that start with a TLS handshake. */
 export interface HttpsFront {
-  attach(namespace: Namespace): void;
+  attach(namespace: Namespace, connections: () => number): void;
   accept(socket: Socket): void;
   close(): Promise<void>;
 }
@@ -43,6 +51,11 @@ export interface RunningEmulator {
 
 const TLS_HANDSHAKE = 0x16;
 
+/** An http request line starts with an upper-case method; an AMQP connection starts with `AMQP`. */
+function isPlainHttp(byte: number): boolean {
+  return byte >= 0x42 && byte <= 0x5a; // B-Z
+}
+
 export async function startEmulator(options: EmulatorOptions): Promise<RunningEmulator> {
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
     throw new RangeError(`startEmulator: port must be an integer 0-65535, got ${String(options.port)}`);
@@ -53,6 +66,9 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   const created = new Namespace({
     maxMessages: options.maxMessages,
     maxBytes: options.maxBytes,
+    tier: options.tier,
+    quotas: options.quotas,
+    minLockDurationMs: options.minLockDurationMs,
     log: options.log,
     onTopologyChanged: () => {
       if (journal && namespace) journal.writeJournal(options.journalPath!, namespace, options.log);
@@ -61,6 +77,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
   if (journal) journal.loadJournal(options.journalPath!, created);
   namespace = created;
   const amqp = new AmqpFront(created);
+  const health = new HealthFront(created, () => amqp.connectionCount);
   let https: HttpsFront | null = null;
   let caPem: string | null = null;
   if (options.managementApi !== false) {
@@ -68,7 +85,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     const certificates =
       options.managementApi?.certificates ?? (await generateCertificates([host, 'localhost']));
     https = new AtomHttpsFront(certificates);
-    https.attach(created);
+    https.attach(created, () => amqp.connectionCount);
     caPem = certificates.caPem;
     if (options.managementApi?.caPath) writeFileSync(options.managementApi.caPath, caPem, { mode: 0o644 });
   }
@@ -82,6 +99,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       if (first === null) return;
       socket.unshift(first);
       if (first[0] === TLS_HANDSHAKE && https) https.accept(socket);
+      else if (isPlainHttp(first[0]!)) health.accept(socket);
       else amqp.accept(socket);
     });
   });
@@ -101,6 +119,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     caPem,
     async stop() {
       amqp.close();
+      health.close();
       await https?.close();
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -92,6 +92,7 @@ describe('emulator Atom management API with the unmodified ServiceBusAdministrat
     const forward = await client
       .createSubscription('t', 'f', { forwardTo: 'elsewhere' })
       .catch((e: unknown) => e);
-    expect(String((forward as Error).message)).toMatch(/not implemented/);
+    expect(String((forward as Error).message)).toMatch(/'elsewhere' could not be found/);
+    expect((forward as { statusCode?: number }).statusCode).toBeLessThan(500);
   });
 });

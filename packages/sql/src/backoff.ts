@@ -11,6 +11,12 @@ export interface BackoffOptions {
   readonly jitter?: number;
 }
 
+/**
+ * The back-off of everything that waits for its database to come back: the LISTEN connections, and a process
+ * started while the database is down (`nimbus resolver`, `nimbus webapp`, `nimbus dev`): 100 ms doubling to 5 s.
+ */
+export const RECONNECT_BACKOFF: BackoffOptions = Object.freeze({ initialMs: 100, maxMs: 5000 });
+
 /** Exponential back-off with jitter: `next()` gives the delay before the next attempt, `reset()` after success. */
 export class Backoff {
   readonly #initialMs: number;

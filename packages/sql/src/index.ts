@@ -1,4 +1,4 @@
-export { Backoff, type BackoffOptions, sleep } from './backoff.js';
+export { Backoff, type BackoffOptions, RECONNECT_BACKOFF, sleep } from './backoff.js';
 export { isSqlDialect, SQL_DIALECTS, type SqlDialect } from './dialect.js';
 export {
   classifyDriverError,
@@ -28,6 +28,8 @@ export {
   type PostgresPoolOptions,
   postgresTypes,
   quotePostgresIdentifier,
+  type StatementTimeouts,
 } from './postgres.js';
 export { openSqliteDatabase, type SqliteOpenOptions } from './sqlite.js';
+export { SqliteFileGate, sqliteFileGate } from './sqlite-file-gate.js';
 export { cachingStatements, type PreparingDatabase } from './statement-cache.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { Backoff, type BackoffOptions } from './backoff.js';
+import { Backoff, type BackoffOptions, RECONNECT_BACKOFF } from './backoff.js';
 import { OutageLog, type OutageLogger } from './outage-log.js';
 import { openPostgresClient, type PostgresConnectionOptions } from './postgres.js';
 
@@ -54,7 +54,7 @@ export class ReconnectingPgListener {
       }
     }
     this.#options = options;
-    this.#backoff = new Backoff(options.backoff ?? { initialMs: 100, maxMs: 5000 });
+    this.#backoff = new Backoff(options.backoff ?? RECONNECT_BACKOFF);
     this.#outage = options.logger ? new OutageLog(options.logger, 'PostgreSQL LISTEN connection') : null;
   }
 

@@ -4,7 +4,18 @@ import { loadPg } from './drivers.js';
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 
-export interface PostgresConnectionOptions {
+/**
+ * Bounded waits for every statement on a connection, sent as PostgreSQL session settings when it connects:
+ * a statement that runs longer is cancelled (`statement_timeout`, SQLSTATE 57014), a lock not granted in time is
+ * given up (`lock_timeout`, SQLSTATE 55P03). Both classify as `busy` (retryable). 0 or absent: the server's own
+ * setting (off by default).
+ */
+export interface StatementTimeouts {
+  readonly statementTimeoutMs?: number;
+  readonly lockTimeoutMs?: number;
+}
+
+export interface PostgresConnectionOptions extends StatementTimeouts {
   readonly connectionString: string;
   /** Shown in `pg_stat_activity`; default `nimbus`. */
   readonly applicationName?: string;
@@ -41,7 +52,11 @@ export function postgresTypes(numericAsNumber = false): pg.CustomTypesConfig {
 }
 
 function clientConfig(options: PostgresConnectionOptions): pg.ClientConfig {
+  const statementTimeoutMs = timeout('statementTimeoutMs', options.statementTimeoutMs);
+  const lockTimeoutMs = timeout('lockTimeoutMs', options.lockTimeoutMs);
   return {
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    ...(lockTimeoutMs > 0 ? { lock_timeout: lockTimeoutMs } : {}),
     connectionString: options.connectionString,
     application_name: options.applicationName ?? 'nimbus',
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000,
@@ -50,6 +65,15 @@ function clientConfig(options: PostgresConnectionOptions): pg.ClientConfig {
     keepAliveInitialDelayMillis: 10_000,
     types: postgresTypes(options.numericAsNumber),
   };
+}
+
+function timeout(name: string, value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (!(Number.isInteger(value) && value >= 0))
+    throw new RangeError(
+      `PostgreSQL option ${name} must be a whole number of milliseconds >= 0, got ${String(value)}`,
+    );
+  return value;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Logger } from '@nimbus/core';
+import type { ColocatedProjection } from '@nimbus/message-store';
 import type { MigrationMode, MigrationProgress } from '@nimbus/sql';
 
 /** An SQLite file shared by the processes of one machine. */
@@ -18,6 +19,10 @@ export interface PostgresTransportConnection {
   readonly schema?: string;
   /** Pool size for the pg pool; default 10. The LISTEN connection is extra. */
   readonly poolSize?: number;
+  /** `statement_timeout` of every pooled connection (ms; absent or 0: the server's setting). */
+  readonly statementTimeoutMs?: number;
+  /** `lock_timeout` of every pooled connection (ms; absent or 0: the server's setting). */
+  readonly lockTimeoutMs?: number;
 }
 
 /** Where the transport keeps its tables. */
@@ -56,6 +61,12 @@ export interface SqlTransportOptions {
   readonly migrationMode?: MigrationMode;
   /** Told before and after each migration applied at open. */
   readonly onMigrationProgress?: (progress: MigrationProgress) => void;
+  /**
+   * A message store in this same database (`createSqlColocatedProjection` of `@nimbus/message-store-sql`): the
+   * plain copies addressed to the Resolver are then recorded in the store inside the transaction that settles
+   * or publishes them, instead of being delivered to the Resolver. Default none.
+   */
+  readonly projection?: ColocatedProjection;
   /** Where the transport reports what it survives (a failed NOTIFY, a dropped LISTEN connection); default console. */
   readonly logger?: Logger;
 }

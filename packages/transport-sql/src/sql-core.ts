@@ -17,6 +17,8 @@ import {
   routeKey,
   routeMessage,
 } from '@nimbus/core/transport-spi';
+import type { ColocatedProjection, ProjectionPlan } from '@nimbus/message-store';
+import { CommittedWork, takeProjected, writeProjected } from './colocated-copies.js';
 import type { TransportDialect, WorkNotifier } from './dialect/dialect.js';
 import { appendToLines, type LineWriterContext, type OwnSessionUpdate } from './line-writer.js';
 import type { ResolvedOptions } from './options.js';
@@ -35,6 +37,13 @@ interface CachedTopology {
 export interface PublishPlan {
   readonly deliveries: Delivery[];
   readonly dueAt: number | null;
+  /** Resolver copies a co-located store records in the same transaction instead (never for scheduled plans). */
+  readonly projected?: readonly ProjectionPlan[];
+}
+
+/** Whether any plan carries copies for the co-located projection (they need a transaction). */
+export function hasProjected(plans: readonly PublishPlan[]): boolean {
+  return plans.some((plan) => (plan.projected?.length ?? 0) > 0);
 }
 
 /** Shared state and the SQL steps used by both the transport facade and its session handles. */
@@ -55,6 +64,8 @@ export class SqlCore {
     readonly t: Tables,
     readonly options: ResolvedOptions,
     readonly logger: Logger,
+    /** The co-located message store's projection, when the store lives in this database. */
+    readonly projection: ColocatedProjection | null = null,
   ) {
     this.#notifier = dialect.wakeups.createNotifier({
       origin: this.origin,
@@ -153,8 +164,15 @@ export class SqlCore {
     );
   }
 
-  /** Routes and validates without writing, so the writes can go into one transaction afterwards. */
-  async planPublish(requests: readonly PublishRequest[], nowMs: number = Date.now()): Promise<PublishPlan[]> {
+  /**
+   * Routes and validates without writing, so the writes can go into one transaction afterwards. `project`: the
+   * co-located projection may take the Resolver copies of plans due now (not for a `schedule`).
+   */
+  async planPublish(
+    requests: readonly PublishRequest[],
+    nowMs: number = Date.now(),
+    project = true,
+  ): Promise<PublishPlan[]> {
     if (requests.length === 0) return [];
     let cache = await this.topology();
     const plans: PublishPlan[] = [];
@@ -187,7 +205,9 @@ export class SqlCore {
           'PublishRequest.enqueueAt must be a valid Date',
         );
       }
-      plans.push({ deliveries, dueAt: dueAt !== null && dueAt > nowMs ? dueAt : null });
+      const due = dueAt !== null && dueAt > nowMs ? dueAt : null;
+      if (due !== null || !project) plans.push({ deliveries, dueAt: due });
+      else plans.push({ ...takeProjected(this.projection, deliveries), dueAt: null });
     }
     return plans;
   }
@@ -203,8 +223,10 @@ export class SqlCore {
       if (plan.dueAt === null) now.push(...plan.deliveries);
       else await this.writeScheduled(tx, uuidv7(), '', plan.dueAt, plan.deliveries);
     }
-    if (now.length === 0 && !own) return new Set();
-    return appendToLines(tx, this.lineWriter, now, own);
+    const projected = plans.flatMap((plan) => plan.projected ?? []);
+    const woken =
+      now.length === 0 && !own ? new Set<string>() : await appendToLines(tx, this.lineWriter, now, own);
+    return writeProjected(this.projection, tx, woken, projected);
   }
 
   async writeScheduled(
@@ -233,9 +255,11 @@ export class SqlCore {
     }
   }
 
-  /** Wakes one waiter in this process per work key. */
+  /** After a commit: wakes one waiter in this process per work key, and has the co-located store notify. */
   wakeLocal(workKeys: Iterable<string>): void {
     this.wakeups.wakeFor(workKeys);
+    if (this.projection !== null && workKeys instanceof CommittedWork)
+      void this.projection.committed(this.db, workKeys.changedEndpoints);
   }
 
   // ---- scheduled promotion ---------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ import { counts, peek, peekDeadLetters, purge, requeueDeadLetters } from './oper
 import { resolveOptions, type SqlTransportConnection, type SqlTransportOptions } from './options.js';
 import { migrateTransportSchema } from './schema.js';
 import { tryLease } from './session-lease.js';
-import { SqlCore } from './sql-core.js';
+import { hasProjected, SqlCore } from './sql-core.js';
 import { applyTopology } from './topology-apply.js';
 
 /** An accept that is not the first waiter of its input polls this many poll intervals apart (the first polls). */
@@ -89,10 +89,16 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
   ): Promise<SqlTransport> {
     const dialect = dialectOf(connection);
     const resolved = resolveOptions(options, dialect.defaultPollIntervalMs);
+    const projection = options.projection ?? null;
+    if (projection !== null && projection.dialect !== dialect.name) {
+      throw new RangeError(
+        `SQL transport: the co-located projection is for ${projection.dialect}, the transport is on ${dialect.name}; a co-located store must live in the transport's database`,
+      );
+    }
     const opened = dialect.database.open(connection, resolved.busyTimeoutMs);
     const { db, tables, namespace } = opened;
     const logger = options.logger ?? consoleLogger;
-    const core = new SqlCore(dialect, db, tables, resolved, logger);
+    const core = new SqlCore(dialect, db, tables, resolved, logger, projection);
     let listener: WakeupListener | null = null;
     try {
       await migrateTransportSchema(dialect, db, tables, namespace, {
@@ -163,7 +169,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     core.assertOpen();
     assertPublishBatchSize(requests, core.options.maxBatchBytes);
     const plans = await core.planPublish(requests);
-    if (plans.every((plan) => plan.deliveries.length === 0)) return;
+    if (plans.every((plan) => plan.deliveries.length === 0) && !hasProjected(plans)) return;
     core.wakeLocal(await core.dialect.lineAppend.publish(core, plans));
   }
 
@@ -174,7 +180,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
       throw new TransportError(TransportErrorCode.InvalidArgument, 'schedule: at must be a valid Date');
     }
     assertPublishBatchSize([{ source, messages: [message] }], core.options.maxBatchBytes);
-    const [plan] = await core.planPublish([{ source, messages: [message] }]);
+    const [plan] = await core.planPublish([{ source, messages: [message] }], Date.now(), false);
     const id = uuidv7();
     await core.db.transaction((tx) => core.writeScheduled(tx, id, source, at.getTime(), plan!.deliveries));
     // A schedule in the past is due at once; waiters re-check and promote it.

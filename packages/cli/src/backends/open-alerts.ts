@@ -5,14 +5,19 @@ import {
   createSqlAlertStore,
   type SmtpSettings,
 } from '@nimbus/webapp';
+import type { DatabaseTimeouts } from '../commands/timeout-options.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError } from '../exit-codes.js';
 
 /** Alert state of the WebApp, beside the bulk jobs: the store's PostgreSQL database, or `alerts.db` in the data dir. */
-export function openAlertStore(config: NimbusConfig): AlertStore {
+export function openAlertStore(config: NimbusConfig, timeouts?: DatabaseTimeouts): AlertStore {
   if (config.store === 'memory') return createMemoryAlertStore();
   if (config.store === 'postgres')
-    return createSqlAlertStore({ dialect: 'postgres', connectionString: config.postgresUrl ?? '' });
+    return createSqlAlertStore({
+      dialect: 'postgres',
+      connectionString: config.postgresUrl ?? '',
+      ...timeouts,
+    });
   return createSqlAlertStore({ dialect: 'sqlite', filename: join(config.dataDir, 'alerts.db') });
 }
 

@@ -1,5 +1,6 @@
 import type { OpenMessageStore } from '@nimbus/message-store';
 import { CliError } from '../exit-codes.js';
+import { importDevTool } from './import-dev-tool.js';
 
 /**
  * `--store cosmos`: the account from NIMBUS_COSMOS_ACCOUNT_ENDPOINT (Entra sign-in) or
@@ -21,8 +22,11 @@ export async function openCosmosStore(options: {
         `--store cosmos needs ${COSMOS_ENV.accountEndpoint} (Entra sign-in) or ${COSMOS_ENV.connectionString} in the environment; only \`nimbus dev\` starts a local Cosmos server without them.`,
       );
     }
-    const { openLocalCosmosMessageStore } = await import('@nimbus/message-store-cosmos/local-server');
-    const store = await openLocalCosmosMessageStore();
+    const store = await importDevTool(
+      async () => (await import('@nimbus/message-store-cosmos/local-server')).openLocalCosmosMessageStore(),
+      '`nimbus dev --store cosmos` without an account',
+      ['@vercel/cosmosdb-server', 'selfsigned'],
+    );
     options.print?.(
       `Cosmos DB: no account configured, using the local Cosmos server at ${store.localEndpoint} (in this process, data in memory: gone when dev stops)`,
     );

@@ -3,7 +3,7 @@ import { InProcessStateChangeNotifier } from '@nimbus/message-store';
 import { createSqlStateChangeNotifier, type SqlStateChangeNotifier } from '@nimbus/message-store-sql';
 import type { SubscribableNotifier } from '@nimbus/webapp';
 import type { NimbusConfig } from '../config.js';
-import { CliError } from '../exit-codes.js';
+import { CliError, ExitCode } from '../exit-codes.js';
 
 export interface OpenNotifier {
   readonly notifier: SubscribableNotifier;
@@ -31,6 +31,8 @@ export async function openNotifier(config: NimbusConfig, logger: Logger): Promis
   } catch (error) {
     throw new CliError(
       `Could not open the ${config.store} state-change notifier: ${(error as Error).message}`,
+      ExitCode.Failed,
+      { cause: error },
     );
   }
 }

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Transport } from '@nimbus/core';
-import { startEmulator } from '@nimbus/servicebus-emulator';
 import { ServiceBusTransport } from '@nimbus/transport-azure-service-bus';
 import { CliError } from '../exit-codes.js';
+import { importDevTool } from './import-dev-tool.js';
 
 /** Where `--transport servicebus` finds its namespace (the environment only: a connection string holds a key). */
 export const SERVICEBUS_ENV = {
@@ -46,6 +46,11 @@ export async function openServiceBusTransport(options: ServiceBusConnection): Pr
       `--transport servicebus needs ${SERVICEBUS_ENV.connectionString} or ${SERVICEBUS_ENV.namespace} (DefaultAzureCredential) in the environment; only \`nimbus dev\` starts the emulator without them.`,
     );
   }
+  const { startEmulator } = await importDevTool(
+    () => import('@nimbus/servicebus-emulator'),
+    '`nimbus dev --transport servicebus` without a namespace',
+    ['@nimbus/servicebus-emulator'],
+  );
   const emulator = await startEmulator({ port: 0 });
   options.print?.(
     `Service Bus: no namespace configured, using nimbus-sb-emulator on 127.0.0.1:${emulator.port} (in this process, messages in memory: gone when dev stops)`,

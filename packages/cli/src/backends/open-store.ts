@@ -7,6 +7,7 @@ import {
   type MigrationProgress,
   SchemaOutOfDateError,
 } from '@nimbus/message-store-sql';
+import type { DatabaseTimeouts } from '../commands/timeout-options.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { openCosmosStore } from './open-cosmos-store.js';
@@ -21,9 +22,21 @@ export interface OpenStoreOptions {
   readonly localCosmosWhenUnconfigured?: boolean;
   /** Status lines (which Cosmos server is used). */
   readonly print?: (line: string) => void;
+  /** Bounded statement and lock waits (the long-running services); absent: the driver's defaults. */
+  readonly timeouts?: DatabaseTimeouts;
 }
 
 export type CliStore = OpenMessageStore;
+
+/** The store's options for `timeouts`: both PostgreSQL settings, and the lock wait as SQLite's busy timeout. */
+function sqlTimeouts(timeouts: DatabaseTimeouts | undefined) {
+  if (!timeouts) return {};
+  return {
+    statementTimeoutMs: timeouts.statementTimeoutMs,
+    lockTimeoutMs: timeouts.lockTimeoutMs,
+    ...(timeouts.lockTimeoutMs > 0 ? { busyTimeoutMs: timeouts.lockTimeoutMs } : {}),
+  };
+}
 
 /** Opens the configured message store (SQLite file under the data dir, PostgreSQL, Cosmos DB or memory). */
 export async function openStore(config: NimbusConfig, options: OpenStoreOptions): Promise<CliStore> {
@@ -38,6 +51,7 @@ export async function openStore(config: NimbusConfig, options: OpenStoreOptions)
       ...(config.store === 'sqlite'
         ? { filename: config.storeSqlitePath }
         : { connectionString: config.postgresUrl ?? '' }),
+      ...sqlTimeouts(options.timeouts),
       migrationMode: options.migrationMode ?? 'AutoApply',
       ...(options.onMigrationProgress ? { onMigrationProgress: options.onMigrationProgress } : {}),
       retentionSweep: options.retentionSweep ? {} : false,
@@ -45,6 +59,10 @@ export async function openStore(config: NimbusConfig, options: OpenStoreOptions)
     });
   } catch (error) {
     if (error instanceof SchemaOutOfDateError) throw new CliError(error.message, ExitCode.SchemaOutOfDate);
-    throw new CliError(`Could not open the ${config.store} message store: ${(error as Error).message}`);
+    throw new CliError(
+      `Could not open the ${config.store} message store: ${(error as Error).message}`,
+      ExitCode.Failed,
+      { cause: error },
+    );
   }
 }

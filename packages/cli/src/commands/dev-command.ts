@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { createCliLogger } from '../cli-logger.js';
 import { usageError } from '../exit-codes.js';
 import { loadSampleModule } from '../services/sample-module.js';
-import { startServices } from '../services/start-services.js';
+import { startServicesWhenReachable } from '../services/start-when-reachable.js';
 import { waitForShutdownSignal } from '../shutdown-signal.js';
 import {
   configFrom,
@@ -11,13 +11,15 @@ import {
   withServerOptions,
 } from './backend-options.js';
 import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
-import { DRAIN_TIMEOUT_HELP, drainTimeoutFrom } from './service-commands.js';
+import { DRAIN_TIMEOUT_HELP, drainTimeoutFrom, FAIL_FAST_HELP, failFastFrom } from './service-commands.js';
 import { printSignIn } from './sign-in-banner.js';
+import { type TimeoutCommandOptions, timeoutsFrom, withTimeoutOptions } from './timeout-options.js';
 
-interface DevOptions extends ServiceCommandOptions {
+interface DevOptions extends ServiceCommandOptions, TimeoutCommandOptions {
   sample?: boolean;
   trafficInterval: string;
   drainTimeout?: string;
+  failFast?: boolean;
 }
 
 export function devCommand(print: (line: string) => void): Command {
@@ -31,8 +33,9 @@ export function devCommand(print: (line: string) => void): Command {
     .option('--no-sample', 'do not run the sample adapters')
     .option('--traffic-interval <ms>', 'time between generated sample messages', '3000')
     .option('--drain-timeout <ms>', DRAIN_TIMEOUT_HELP)
+    .option('--fail-fast', FAIL_FAST_HELP)
     .option('--verbose', 'log at info level');
-  withServerOptions(withBackendOptions(command));
+  withTimeoutOptions(withServerOptions(withBackendOptions(command)));
   return command.action(async (options: DevOptions) => {
     const config = configFrom(options);
     const logger = createCliLogger(options.verbose ? 'info' : 'warn');
@@ -52,7 +55,12 @@ export function devCommand(print: (line: string) => void): Command {
     const usesFiles = config.store === 'sqlite' || config.transport === 'sqlite';
     const where = usesFiles ? `, data: ${config.dataDir}` : '';
     print(`NimBus dev starting (store: ${config.store}, transport: ${config.transport}${where})`);
-    const services = await startServices({
+    const shutdown = new AbortController();
+    void signal.then(() => shutdown.abort());
+    const services = await startServicesWhenReachable({
+      name: 'dev',
+      failFast: failFastFrom(options.failFast),
+      shutdown: shutdown.signal,
       config,
       logger,
       platform: userPlatform ?? sampleModule?.platform ?? null,
@@ -65,9 +73,14 @@ export function devCommand(print: (line: string) => void): Command {
       enableHeartbeatsWhenUnconfigured: true,
       printBlockedSessions: true,
       drainTimeoutMs: drainTimeoutFrom(options.drainTimeout),
+      timeouts: timeoutsFrom(options),
       localCosmosWhenUnconfigured: true,
       localServiceBusWhenUnconfigured: true,
     });
+    if (services === null) {
+      print(`NimBus dev stopped (${await signal}) before it was ready.`);
+      return;
+    }
     printSignIn(print, services.bootstrap);
     print(`NimBus dev ready at ${services.url}`);
     const received = await signal;

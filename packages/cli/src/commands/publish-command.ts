@@ -1,7 +1,9 @@
 import type { Platform } from '@nimbus/core';
 import { createPublisher } from '@nimbus/sdk';
 import { Command } from 'commander';
+import { openNotifier } from '../backends/open-notifier.js';
 import { openTransport } from '../backends/open-transport.js';
+import { createCliLogger } from '../cli-logger.js';
 import { notFound, usageError } from '../exit-codes.js';
 import { configFrom, requireSharedBackends, withBackendOptions } from './backend-options.js';
 import { readPayload } from './payload-input.js';
@@ -42,7 +44,12 @@ export function publishCommand(print: (line: string) => void): Command {
     if (payload === null) throw usageError('publish needs --payload <json> or --payload-file <path>.');
     const config = configFrom(options);
     requireSharedBackends(config, 'publish');
-    const transport = await openTransport(config);
+    // Co-located, the publish writes the subscribers' Pending rows: a WebApp elsewhere hears of them.
+    const { notifier, close } = await openNotifier(config, createCliLogger());
+    const transport = await openTransport(config, { notifier }).catch(async (error: unknown) => {
+      await close();
+      throw error;
+    });
     try {
       const publisher = createPublisher({ transport, endpoint });
       const receipt = await publisher.publish(type, JSON.parse(payload), {
@@ -56,6 +63,7 @@ export function publishCommand(print: (line: string) => void): Command {
         );
     } finally {
       await transport.close();
+      await close();
     }
   });
 }

@@ -2,7 +2,7 @@ import type { MigrationMode } from '@nimbus/message-store-sql';
 import { Command, Option } from 'commander';
 import { createCliLogger } from '../cli-logger.js';
 import { usageError } from '../exit-codes.js';
-import { startServices } from '../services/start-services.js';
+import { startServicesWhenReachable } from '../services/start-when-reachable.js';
 import { waitForShutdownSignal } from '../shutdown-signal.js';
 import {
   configFrom,
@@ -13,13 +13,15 @@ import {
 import { type LeaseCommandOptions, leaseFrom, withLeaseOptions } from './lease-options.js';
 import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
 import { printSignIn } from './sign-in-banner.js';
+import { type TimeoutCommandOptions, timeoutsFrom, withTimeoutOptions } from './timeout-options.js';
 
-interface ServiceOptions extends ServiceCommandOptions, LeaseCommandOptions {
+interface ServiceOptions extends ServiceCommandOptions, LeaseCommandOptions, TimeoutCommandOptions {
   migrationMode: MigrationMode;
   healthPort?: string;
   healthHost?: string;
   trustProxy?: boolean;
   drainTimeout?: string;
+  failFast?: boolean;
 }
 
 function migrationModeOption(): Option {
@@ -38,7 +40,12 @@ async function runUntilSignal(
   const logger = createCliLogger(options.verbose ? 'info' : 'warn');
   const platform = await platformFrom(options.platform, false);
   const signal = waitForShutdownSignal();
-  const services = await startServices({
+  const shutdown = new AbortController();
+  void signal.then(() => shutdown.abort());
+  const services = await startServicesWhenReachable({
+    name,
+    failFast: failFastFrom(options.failFast),
+    shutdown: shutdown.signal,
     config,
     logger,
     platform,
@@ -52,9 +59,14 @@ async function runUntilSignal(
     health: healthFrom(options),
     drainTimeoutMs: drainTimeoutFrom(options.drainTimeout),
     ...(which.resolver ? { lease: leaseFrom(options) } : {}),
+    timeouts: timeoutsFrom(options),
     trustProxy: options.trustProxy ?? trustProxyFromEnv(),
     ...(process.env.NIMBUS_METRICS_TOKEN ? { metricsToken: process.env.NIMBUS_METRICS_TOKEN } : {}),
   });
+  if (services === null) {
+    print(`NimBus ${name} stopped (${await signal}) before it was ready.`);
+    return;
+  }
   printSignIn(print, services.bootstrap);
   if (services.healthUrl)
     print(`NimBus ${name} health at ${services.healthUrl} (/healthz, /readyz, /metrics)`);
@@ -86,11 +98,24 @@ export function drainTimeoutFrom(option: string | undefined): number {
 export const DRAIN_TIMEOUT_HELP =
   'on SIGTERM, how long in-flight work may finish before it is abandoned (env NIMBUS_DRAIN_TIMEOUT_MS, default 30000)';
 
+export const FAIL_FAST_HELP =
+  'exit at once when the database does not answer at start, instead of waiting for it with /healthz 200 and /readyz 503 (env NIMBUS_FAIL_FAST=true)';
+
+/** `--fail-fast` / `NIMBUS_FAIL_FAST`: a start during a database outage exits 1 instead of waiting. */
+export function failFastFrom(option: boolean | undefined): boolean {
+  if (option) return true;
+  return booleanFromEnv('NIMBUS_FAIL_FAST');
+}
+
 function trustProxyFromEnv(): boolean {
-  const raw = (process.env.NIMBUS_TRUST_PROXY ?? '').toLowerCase();
+  return booleanFromEnv('NIMBUS_TRUST_PROXY');
+}
+
+function booleanFromEnv(name: string): boolean {
+  const raw = (process.env[name] ?? '').toLowerCase();
   if (raw === '' || raw === '0' || raw === 'false') return false;
   if (raw === '1' || raw === 'true') return true;
-  throw usageError(`NIMBUS_TRUST_PROXY must be true or false; got '${process.env.NIMBUS_TRUST_PROXY}'.`);
+  throw usageError(`${name} must be true or false; got '${process.env[name]}'.`);
 }
 
 /** `nimbus resolver`: the Resolver worker alone. */
@@ -107,9 +132,10 @@ export function resolverCommand(print: (line: string) => void): Command {
       '--health-host <host>',
       'interface of the health port (env NIMBUS_HEALTH_HOST, default 127.0.0.1)',
     )
+    .option('--fail-fast', FAIL_FAST_HELP)
     .option('--verbose', 'log at info level');
   withLeaseOptions(command);
-  withBackendOptions(command);
+  withTimeoutOptions(withBackendOptions(command));
   return command.action((options: ServiceOptions) =>
     runUntilSignal('resolver', { resolver: true, webapp: false }, options, print),
   );
@@ -128,8 +154,9 @@ export function webappCommand(print: (line: string) => void): Command {
       '--trust-proxy',
       'behind a reverse proxy: take the client IP and https from X-Forwarded-* (env NIMBUS_TRUST_PROXY=true)',
     )
+    .option('--fail-fast', FAIL_FAST_HELP)
     .option('--verbose', 'log at info level');
-  withServerOptions(withBackendOptions(command));
+  withTimeoutOptions(withServerOptions(withBackendOptions(command)));
   return command.action((options: ServiceOptions) =>
     runUntilSignal('webapp', { resolver: false, webapp: true }, options, print),
   );

@@ -1,6 +1,6 @@
 import { type Logger, type Platform, serviceReadiness, topologyFromPlatform } from '@nimbus/core';
 import type { MigrationMode } from '@nimbus/message-store-sql';
-import { createHeartbeatScheduler, createResolver, startHealthServer } from '@nimbus/resolver';
+import { createHeartbeatScheduler, createResolver, healthRequestListener } from '@nimbus/resolver';
 import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
 import { openAlertStore, smtpFromEnv } from '../backends/open-alerts.js';
 import { openBulkJobStore } from '../backends/open-bulk-jobs.js';
@@ -9,13 +9,14 @@ import { openNotifier } from '../backends/open-notifier.js';
 import { openStore } from '../backends/open-store.js';
 import { openTransport } from '../backends/open-transport.js';
 import type { LeaseSettings } from '../commands/lease-options.js';
+import type { DatabaseTimeouts } from '../commands/timeout-options.js';
 import type { NimbusConfig } from '../config.js';
-import { CliError } from '../exit-codes.js';
 import { migrationProgressLine } from '../migration-progress.js';
 import { startServiceMetrics } from '../observability/service-metrics.js';
 import { printBlockedSessions } from './blocked-session-lines.js';
 import { Closers } from './closers.js';
 import type { SampleModule } from './sample-module.js';
+import type { StartupListener } from './startup-listener.js';
 import { describeTopologyChanges } from './topology-summary.js';
 
 export interface SampleOptions {
@@ -45,6 +46,11 @@ export interface ServicesOptions {
   readonly enableHeartbeatsWhenUnconfigured?: boolean;
   /** The Resolver's health port (`/healthz`, `/readyz`, `/metrics`); null or absent: none. */
   readonly health?: { readonly host: string; readonly port: number } | null;
+  /**
+   * The ports opened before the start (`startServicesWhenReachable`): the health routes and the WebApp take
+   * them over. Without `webapp`, the WebApp opens `config.host:config.port` itself; without `health`, no health port.
+   */
+  readonly listeners: { readonly health?: StartupListener; readonly webapp?: StartupListener };
   /** `/metrics` then wants `Authorization: Bearer <token>` on the WebApp. */
   readonly metricsToken?: string;
   readonly trustProxy?: boolean;
@@ -58,6 +64,8 @@ export interface ServicesOptions {
   readonly drainTimeoutMs?: number;
   /** The Resolver's session lease (`--lease-ms`, `--lease-renew-ms`); default: the transport's, renewed every third. */
   readonly lease?: LeaseSettings;
+  /** Statement and lock timeouts of every store, transport and WebApp database connection. */
+  readonly timeouts?: DatabaseTimeouts;
 }
 
 const DEV_HEARTBEAT_INTERVAL_SECONDS = 60;
@@ -86,21 +94,24 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       migrationMode: options.migrationMode,
       onMigrationProgress: (progress) => print(migrationProgressLine(progress)),
       retentionSweep: true,
+      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
       localCosmosWhenUnconfigured: options.localCosmosWhenUnconfigured ?? false,
       print,
     });
     closers.add('the message store', () => store.close());
+    const { notifier, close: closeNotifier } = await openNotifier(config, logger);
+    closers.add('the state-change notifier', closeNotifier);
     const transport = await openTransport(config, {
       migrationMode: options.migrationMode,
       onMigrationProgress: (progress) => print(migrationProgressLine(progress, 'transport')),
       serviceBus: { localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false, print },
+      notifier,
       ...(options.lease?.lockDurationMs === undefined
         ? {}
         : { lockDurationMs: options.lease.lockDurationMs }),
+      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     });
     closers.add('the transport', () => transport.close());
-    const { notifier, close: closeNotifier } = await openNotifier(config, logger);
-    closers.add('the state-change notifier', closeNotifier);
 
     const metrics = startServiceMetrics({
       transport,
@@ -155,28 +166,23 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     }
 
     let healthUrl: string | null = null;
-    if (options.health) {
-      const health = await startHealthServer({
-        ...options.health,
-        logger,
-        metrics,
-        readiness: () => serviceReadiness({ store, transport }),
-      }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EADDRINUSE') throw error;
-        throw new CliError(`Health port ${options.health?.port} is in use; pass another --health-port.`);
-      });
-      healthUrl = health.url;
-      closers.add('the health port', () => health.close());
+    const healthPort = options.listeners.health;
+    if (healthPort) {
+      healthPort.serve(
+        healthRequestListener({ logger, metrics, readiness: () => serviceReadiness({ store, transport }) }),
+      );
+      healthUrl = healthPort.url;
+      closers.add('the health port', async () => healthPort.starting('stopping'));
     }
 
     let url: string | null = null;
     let bootstrap: BootstrapResult | null = null;
     if (options.webapp) {
-      const identityStore = openIdentityStore(config);
+      const identityStore = openIdentityStore(config, options.timeouts);
       closers.add('the identity store', () => identityStore.close());
-      const bulkJobStore = openBulkJobStore(config);
+      const bulkJobStore = openBulkJobStore(config, options.timeouts);
       closers.add('the bulk job store', () => bulkJobStore.close());
-      const alertStore = openAlertStore(config);
+      const alertStore = openAlertStore(config, options.timeouts);
       closers.add('the alert store', () => alertStore.close());
       const smtp = smtpFromEnv(process.env);
       const webapp = await createWebApp({
@@ -196,14 +202,10 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       });
       bootstrap = webapp.bootstrap;
       closers.add('the webapp', () => webapp.close({ timeoutMs: drainTimeoutMs }));
-      url = await webapp
-        .listen({ host: config.host, port: config.port })
-        .catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'EADDRINUSE') throw error;
-          throw new CliError(
-            `Port ${config.port} on ${config.host} is in use; pass --port <port> (or --port 0 for any free port).`,
-          );
-        });
+      const port = options.listeners.webapp;
+      url = port
+        ? await webapp.listen({ server: port })
+        : await webapp.listen({ host: config.host, port: config.port });
     }
 
     if (options.sample) {

@@ -8,6 +8,15 @@ export interface TokenGrant {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly scope: string;
+  /** The `claims` form field (a claims challenge passed on by the client), or null. */
+  readonly claims: string | null;
+}
+
+/** What the token endpoint does, changeable while it runs. */
+export interface IdentityProviderBehaviour {
+  /** Answer every token request with 503 (an outage). */
+  failing: boolean;
+  expiresInSeconds: number;
 }
 
 export interface FakeIdentityProvider {
@@ -17,6 +26,9 @@ export interface FakeIdentityProvider {
   readonly ca: string;
   /** Every client-credentials grant the token endpoint accepted. */
   readonly grants: TokenGrant[];
+  /** Token requests answered with an error because `behaviour.failing` was set. */
+  readonly failedRequests: { count: number };
+  readonly behaviour: IdentityProviderBehaviour;
   close(): Promise<void>;
 }
 
@@ -30,6 +42,11 @@ export async function startFakeIdentityProvider(options: {
 }): Promise<FakeIdentityProvider> {
   const { cert, key } = await loopbackCertificate();
   const grants: TokenGrant[] = [];
+  const failedRequests = { count: 0 };
+  const behaviour: IdentityProviderBehaviour = {
+    failing: false,
+    expiresInSeconds: options.expiresInSeconds ?? 3600,
+  };
   let base = '';
   const server = https.createServer({ cert, key }, async (req, res) => {
     const url = new URL(req.url ?? '/', base);
@@ -53,6 +70,10 @@ export async function startFakeIdentityProvider(options: {
       let body = '';
       for await (const chunk of req) body += chunk;
       const form = new URLSearchParams(body);
+      if (behaviour.failing) {
+        failedRequests.count += 1;
+        return json(503, { error: 'temporarily_unavailable', error_description: 'AADSTS90033: try again.' });
+      }
       if (
         form.get('grant_type') !== 'client_credentials' ||
         form.get('client_secret') !== options.clientSecret
@@ -67,12 +88,13 @@ export async function startFakeIdentityProvider(options: {
         clientId: form.get('client_id') ?? '',
         clientSecret: form.get('client_secret') ?? '',
         scope: form.get('scope') ?? '',
+        claims: form.get('claims'),
       };
       grants.push(grant);
       return json(200, {
         token_type: 'Bearer',
-        expires_in: options.expiresInSeconds ?? 3600,
-        ext_expires_in: options.expiresInSeconds ?? 3600,
+        expires_in: behaviour.expiresInSeconds,
+        ext_expires_in: behaviour.expiresInSeconds,
         access_token: `token-${grants.length}-for-${grant.clientId}`,
       });
     }
@@ -85,6 +107,8 @@ export async function startFakeIdentityProvider(options: {
     authorityHost: base,
     ca: cert,
     grants,
+    failedRequests,
+    behaviour,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -14,13 +14,12 @@ import {
 import {
   asciiLower,
   assertValidStoreEndpointId,
-  offsetPageRequest,
   requireNonEmptyString,
-  sliceOffsetPage,
   toMessageAudit,
 } from '@nimbus/message-store/provider';
 import { type CosmosStoreContext, queryAll } from './cosmos-context.js';
 import { encodeId } from './layout.js';
+import { afterCursor, rowsWanted, seqPageOf, seqPageRequest } from './seq-keyset.js';
 import { Where } from './where.js';
 
 interface AuditDocument {
@@ -93,7 +92,7 @@ export class CosmosAuditsAndReports implements TrackingAuditsAndReports {
     continuationToken = null,
     maxItems: maxItemCount,
   }: AuditSearchRequest): Promise<AuditSearchResult> {
-    const request = offsetPageRequest(continuationToken, maxItemCount);
+    const request = seqPageRequest(continuationToken, maxItemCount);
     const where = new Where()
       .prefix('c.eventId', filter.eventId)
       .prefix('c.audit.auditorName', filter.auditorName)
@@ -114,13 +113,14 @@ export class CosmosAuditsAndReports implements TrackingAuditsAndReports {
     } else {
       where.prefix('c.endpointId', filter.endpointId);
     }
-    const top = where.value(request.offset + request.size + 1);
+    afterCursor(where, request.cursor, request.cursor?.seen ?? []);
+    const top = where.value(rowsWanted(request));
     const docs = await queryAll<AuditDocument>(
       this.context.container('audits'),
       `SELECT TOP ${top} * FROM c ${where} ORDER BY c.seq DESC`,
       where.parameters,
     );
-    const page = sliceOffsetPage(docs, request);
+    const page = seqPageOf(docs, request, (doc) => doc.id);
     return {
       audits: page.rows.map((doc) => ({
         eventId: doc.eventId,

@@ -19,14 +19,14 @@ import {
   endpointStateCount,
   endpointStatePage,
   formatEndpointErrorList,
-  offsetPageRequest,
   PaginationLimits,
   SESSION_BLOCKING_STATUSES,
   sessionStateCount,
-  sliceOffsetPage,
   toBlockedMessageEvent,
 } from '@nimbus/message-store/provider';
 import { EndpointRows } from './endpoint-rows.js';
+import { afterCursor, rowsWanted, seqPageOf, seqPageRequest } from './seq-keyset.js';
+import { fromTrackingDocument } from './tracking-document.js';
 
 const STATUSES_COUNTED = [
   ResolutionStatus.Pending,
@@ -66,14 +66,20 @@ export class CosmosEndpointViews extends EndpointRows implements TrackingEndpoin
     pageSize,
     continuationToken = null,
   }: EndpointPageRequest): Promise<EndpointState> {
-    const request = offsetPageRequest(continuationToken, pageSize);
-    const rows = await this.live(
+    const request = seqPageRequest(continuationToken, pageSize);
+    const docs = await this.liveDocuments(
       endpointId,
-      (w) => w.oneOf('c.resolutionStatus', [...UNRESOLVED_STATUSES]),
-      request.offset + request.size + 1,
+      (w) =>
+        afterCursor(
+          w.oneOf('c.resolutionStatus', [...UNRESOLVED_STATUSES]),
+          request.cursor,
+          request.cursor?.seen ?? [],
+        ),
+      rowsWanted(request),
     );
-    const page = sliceOffsetPage(rows, request);
-    return endpointStatePage(endpointId, page.rows, page.continuationToken, this.context.now());
+    const page = seqPageOf(docs, request, (doc) => doc.id);
+    const rows = page.rows.map(fromTrackingDocument);
+    return endpointStatePage(endpointId, rows, page.continuationToken, this.context.now());
   }
 
   async getBlockedEventsOnSession({

@@ -14,6 +14,16 @@ import { encodeId, trackingDocumentId } from './layout.js';
 import { fromTrackingDocument, type TrackingDocument } from './tracking-document.js';
 import type { Where } from './where.js';
 
+/** Above this many `_` in a composite id, one query is cheaper than a point read per reading. */
+const MAX_POINT_READS = 8;
+
+/** Every session id a composite id `{eventId}_{sessionId}` can end with (the text after some `_`). */
+function sessionSplits(id: string): string[] {
+  const sessions: string[] = [];
+  for (let at = id.indexOf('_'); at !== -1; at = id.indexOf('_', at + 1)) sessions.push(id.slice(at + 1));
+  return sessions;
+}
+
 const pendingHandoff = (w: Where) =>
   w.equals('c.resolutionStatus', ResolutionStatus.Pending).equals('c.pendingSubStatus', HANDOFF_SUB_STATUS);
 
@@ -43,8 +53,25 @@ export class CosmosEventLookups extends EndpointRows implements TrackingEventLoo
     readonly endpointId: string;
     readonly id: string;
   }): Promise<UnresolvedEvent | null> {
-    const [row] = await this.live(endpointId, (w) => w.equals('c.id', encodeId(id)), 1);
-    return row ?? null;
+    const container = await this.context.endpointContainer(endpointId);
+    if (container === null || !id) return null;
+    const splits = sessionSplits(id);
+    if (splits.length > MAX_POINT_READS) {
+      const [row] = await this.live(endpointId, (w) => w.equals('c.id', encodeId(id)), 1);
+      return row ?? null;
+    }
+    // The id is `{eventId}_{sessionId}`: every `_` could be the separator, and the session is the
+    // partition, so each reading is one point read; the newest live document among them wins.
+    const reads = await Promise.all(
+      splits.map(async (sessionId): Promise<TrackingDocument | null> => {
+        const { resource } = await container.item(encodeId(id), sessionId).read<TrackingDocument>();
+        return resource?.visibility === 'live' && resource.sessionId === sessionId ? resource : null;
+      }),
+    );
+    const newest = reads
+      .filter((doc): doc is TrackingDocument => doc !== null)
+      .sort((a, b) => b.seq - a.seq)[0];
+    return newest === undefined ? null : fromTrackingDocument(newest);
   }
 
   async getEventsByIds({ endpointId, ids }: EventIdsOnEndpoint): Promise<UnresolvedEvent[]> {

@@ -4,13 +4,10 @@ import type {
   SearchResponse,
   TrackingEventSearch,
 } from '@nimbus/message-store';
-import {
-  matchesPrefix,
-  offsetPageRequest,
-  sliceOffsetPage,
-  withEventJsonStripped,
-} from '@nimbus/message-store/provider';
+import { matchesPrefix, withEventJsonStripped } from '@nimbus/message-store/provider';
 import { EndpointRows } from './endpoint-rows.js';
+import { encodeId } from './layout.js';
+import { afterCursor, rowsWanted, seqPageOf, seqPageRequest } from './seq-keyset.js';
 import { fromTrackingDocument, type TrackingDocument } from './tracking-document.js';
 import type { Where } from './where.js';
 
@@ -30,10 +27,13 @@ function eventFilterConditions(where: Where, filter: EventFilter): Where {
     .equalsIfGiven('c.failureSignature', filter.failureSignature);
 }
 
+/** A row's key in a search token: its container (the encoded endpoint id, never holding `/`) and id. */
+const searchKey = (doc: TrackingDocument) => `${encodeId(doc.endpointId)}/${doc.id}`;
+
 /**
  * The event search. Each endpoint container whose id matches the endpoint filter is queried for its
- * first `offset + size + 1` matches (newest write first); the lists are merged and the page cut here.
- * Deep pages therefore cost more request units than early ones (see docs/storage-cosmos.md).
+ * first `size + 1` matches after the token's cursor (newest write first, keyset: see seq-keyset.ts);
+ * the lists are merged and the page cut here, so every page costs the same whatever its depth.
  */
 export class CosmosEventSearch extends EndpointRows implements TrackingEventSearch {
   async getEventsByFilter({
@@ -41,15 +41,19 @@ export class CosmosEventSearch extends EndpointRows implements TrackingEventSear
     continuationToken = null,
     maxItems: maxSearchItemsCount,
   }: EventSearchRequest): Promise<SearchResponse> {
-    const request = offsetPageRequest(continuationToken, maxSearchItemsCount);
-    const wanted = request.offset + request.size + 1;
+    const request = seqPageRequest(continuationToken, maxSearchItemsCount);
     const endpoints = (await this.context.endpointIds()).filter((id) => matchesPrefix(id, filter.endpointId));
     const found: TrackingDocument[] = [];
     for (const endpointId of endpoints) {
-      found.push(...(await this.liveDocuments(endpointId, (w) => eventFilterConditions(w, filter), wanted)));
+      const container = `${encodeId(endpointId)}/`;
+      const seenHere = (request.cursor?.seen ?? [])
+        .filter((key) => key.startsWith(container))
+        .map((key) => key.slice(container.length));
+      const conditions = (w: Where) =>
+        afterCursor(eventFilterConditions(w, filter), request.cursor, seenHere);
+      found.push(...(await this.liveDocuments(endpointId, conditions, rowsWanted(request))));
     }
-    found.sort((a, b) => b.seq - a.seq);
-    const page = sliceOffsetPage(found, request);
+    const page = seqPageOf(found, request, searchKey);
     return {
       events: page.rows.map((doc) => withEventJsonStripped(fromTrackingDocument(doc))),
       continuationToken: page.continuationToken,

@@ -11,9 +11,7 @@ import {
 } from '@nimbus/message-store';
 import {
   assertValidStoreEndpointId,
-  offsetPageRequest,
   requireNonEmptyString,
-  sliceOffsetPage,
   toMessageEntity,
   withEventJsonStripped,
 } from '@nimbus/message-store/provider';
@@ -21,6 +19,7 @@ import { type CosmosStoreContext, queryAll } from './cosmos-context.js';
 import { isCosmosStatus } from './cosmos-errors.js';
 import { encodeId } from './layout.js';
 import { fromMessageDocument, type MessageDocument, toMessageDocument } from './message-document.js';
+import { afterCursor, rowsWanted, seqPageOf, seqPageRequest } from './seq-keyset.js';
 import { Where } from './where.js';
 
 const REQUESTS_WITH_PAYLOAD = [MessageType.EventRequest, MessageType.ResubmissionRequest];
@@ -130,13 +129,13 @@ export class CosmosMessageHistory implements TrackingMessageHistory {
     }
   }
 
-  /** Cross-partition: the first `offset + size + 1` matches newest first, then the page is cut here. */
+  /** Cross-partition: the first `size + 1` matches after the token's cursor, newest first (keyset). */
   async searchMessages({
     filter,
     continuationToken = null,
     maxItems: maxItemCount,
   }: MessageSearchRequest): Promise<MessageSearchResult> {
-    const request = offsetPageRequest(continuationToken, maxItemCount);
+    const request = seqPageRequest(continuationToken, maxItemCount);
     const where = new Where()
       .prefix('c.endpointId', filter.endpointId)
       .prefix('c.eventId', filter.eventId)
@@ -147,15 +146,16 @@ export class CosmosMessageHistory implements TrackingMessageHistory {
       .equalsIfGiven('c["to"]', filter.to)
       .equalsIfGiven('c.messageType', filter.messageType)
       .between('c.enqueuedTimeUtc', filter.enqueuedAtFrom, filter.enqueuedAtTo);
-    const top = where.value(request.offset + request.size + 1);
+    afterCursor(where, request.cursor, request.cursor?.seen ?? []);
+    const top = where.value(rowsWanted(request));
     const docs = await queryAll<MessageDocument>(
       this.#messages,
       `SELECT TOP ${top} * FROM c ${where} ORDER BY c.seq DESC`,
       where.parameters,
     );
-    const page = sliceOffsetPage(docs.map(fromMessageDocument), request);
+    const page = seqPageOf(docs, request, (doc) => doc.id);
     return {
-      messages: page.rows.map(withEventJsonStripped),
+      messages: page.rows.map((doc) => withEventJsonStripped(fromMessageDocument(doc))),
       continuationToken: page.continuationToken,
     };
   }

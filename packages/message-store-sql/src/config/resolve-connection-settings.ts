@@ -19,6 +19,10 @@ export interface ConnectionOptions {
   readonly schema?: string;
   readonly busyTimeoutMs?: number;
   readonly poolSize?: number;
+  /** PostgreSQL `statement_timeout` of every store connection (ms; absent or 0: the server's setting). */
+  readonly statementTimeoutMs?: number;
+  /** PostgreSQL `lock_timeout` of every store connection (ms; absent or 0: the server's setting). */
+  readonly lockTimeoutMs?: number;
   /** Where settings are read from; defaults to `process.env`. Command-line arguments are never read. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -67,6 +71,8 @@ export function resolveConnectionSettings(options: ConnectionOptions = {}): SqlC
     source: found[0],
     schema,
     poolSize: positive('poolSize', options.poolSize, 10),
+    statementTimeoutMs: nonNegative('statementTimeoutMs', options.statementTimeoutMs),
+    lockTimeoutMs: nonNegative('lockTimeoutMs', options.lockTimeoutMs),
   };
 }
 
@@ -79,6 +85,16 @@ function parseDialect(value: string | undefined): SqlDialectName {
 
 function nonBlank(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== '' ? value : undefined;
+}
+
+function nonNegative(name: string, value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(
+      `Invalid store option '${name}': ${value}. Expected a whole number of milliseconds >= 0.`,
+    );
+  }
+  return value;
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {

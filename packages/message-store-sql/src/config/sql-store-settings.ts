@@ -25,4 +25,7 @@ export type SqlConnectionSettings =
       readonly source: string;
       readonly schema: string;
       readonly poolSize: number;
+      /** 0: the server's setting. */
+      readonly statementTimeoutMs: number;
+      readonly lockTimeoutMs: number;
     };

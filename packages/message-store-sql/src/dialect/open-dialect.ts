@@ -15,5 +15,7 @@ export function openDialect(settings: SqlConnectionSettings): SqlDialect {
         connectionString: settings.connectionString,
         schema: settings.schema,
         poolSize: settings.poolSize,
+        statementTimeoutMs: settings.statementTimeoutMs,
+        lockTimeoutMs: settings.lockTimeoutMs,
       });
 }

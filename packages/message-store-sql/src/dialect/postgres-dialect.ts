@@ -1,10 +1,10 @@
-import { isRetryableDriverError, openPostgresPool } from '@nimbus/sql';
+import { isRetryableDriverError, openPostgresPool, type StatementTimeouts } from '@nimbus/sql';
 import { Kysely, PostgresDialect as KyselyPostgresDialect, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
 import { TableMappingPlugin } from '../schema/table-mapping-plugin.js';
 import type { SqlDialect, StoreDb } from './sql-dialect.js';
 
-export interface PostgresDialectOptions {
+export interface PostgresDialectOptions extends StatementTimeouts {
   readonly connectionString: string;
   readonly schema: string;
   readonly poolSize: number;
@@ -18,6 +18,8 @@ export function createPostgresDialect(options: PostgresDialectOptions): SqlDiale
     max: options.poolSize,
     applicationName: 'nimbus-store',
     numericAsNumber: true,
+    ...(options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}),
+    ...(options.lockTimeoutMs ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
   });
   const db: StoreDb = new Kysely<StoreDatabase>({
     dialect: new KyselyPostgresDialect({ pool }),

@@ -1,7 +1,8 @@
-import { cachingStatements, isRetryableDriverError, openSqliteDatabase } from '@nimbus/sql';
-import { Kysely, SqliteDialect as KyselySqliteDialect, type SqlBool, sql } from 'kysely';
+import { cachingStatements, isRetryableDriverError, openSqliteDatabase, sqliteFileGate } from '@nimbus/sql';
+import { Kysely, type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
 import { TableMappingPlugin } from '../schema/table-mapping-plugin.js';
+import { GatedSqliteDialect } from './gated-sqlite-dialect.js';
 import type { SqlDialect, StoreDb } from './sql-dialect.js';
 
 export interface SqliteDialectOptions {
@@ -20,7 +21,7 @@ export interface SqliteDialectOptions {
 export function createSqliteDialect(options: SqliteDialectOptions): SqlDialect {
   const raw = openSqliteDatabase(options.filename, { busyTimeoutMs: Math.floor(options.busyTimeoutMs) });
   const db: StoreDb = new Kysely<StoreDatabase>({
-    dialect: new KyselySqliteDialect({ database: cachingStatements(raw) }),
+    dialect: new GatedSqliteDialect(cachingStatements(raw), sqliteFileGate(options.filename)),
     plugins: [new TableMappingPlugin({ prefix: options.prefix })],
   });
 

@@ -20,7 +20,7 @@ const keyOf = (eventId: string, messageId: string) => `${eventId}\u0000${message
  */
 export async function insertMessages(
   db: StoreDb,
-  context: StoreContext,
+  context: Pick<StoreContext, 'clock'>,
   writes: readonly MessageEntityWrite[],
 ): Promise<boolean[]> {
   for (const write of writes) {

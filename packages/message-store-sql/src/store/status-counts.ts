@@ -1,3 +1,4 @@
+import type { Logger } from '@nimbus/core';
 import { sql } from 'kysely';
 import type { StoreDb } from '../dialect/sql-dialect.js';
 import type { StoreContext } from './store-context.js';
@@ -54,24 +55,26 @@ export async function foldAllStatusCountDeltas(db: StoreDb): Promise<void> {
 /**
  * Keeps the deltas few while a store writes: after a committed write, at most once per `FOLD_INTERVAL_MS`,
  * folds them (one statement). A failed fold is logged; the write it follows has succeeded, and the next fold
- * picks the deltas up.
+ * picks the deltas up. PostgreSQL only (SQLite keeps no deltas).
  */
-export class StatusCountFolding {
+export class DeltaFolding {
   #lastFold = Number.NEGATIVE_INFINITY;
   #running: Promise<void> | null = null;
 
-  constructor(private readonly context: StoreContext) {}
+  constructor(
+    private readonly clock: { now(): number },
+    private readonly logger: Logger,
+  ) {}
 
-  async afterCommit(): Promise<void> {
-    const { dialect, clock } = this.context;
-    if (dialect.name !== 'postgres' || this.#running) return;
-    const now = clock.now();
+  async afterCommit(db: StoreDb): Promise<void> {
+    if (this.#running) return;
+    const now = this.clock.now();
     if (now - this.#lastFold < FOLD_INTERVAL_MS) return;
     this.#lastFold = now;
-    this.#running = foldStatusCountDeltas(dialect.db).then(
+    this.#running = foldStatusCountDeltas(db).then(
       () => undefined,
       (error: unknown) =>
-        this.context.logger.warn(
+        this.logger.warn(
           { error: error instanceof Error ? error.message : String(error) },
           'message store: folding the status-count deltas failed; the next write folds them',
         ),
@@ -81,5 +84,18 @@ export class StatusCountFolding {
     } finally {
       this.#running = null;
     }
+  }
+}
+
+/** The store's own folding after its writes (PostgreSQL). */
+export class StatusCountFolding {
+  readonly #folding: DeltaFolding;
+
+  constructor(private readonly context: StoreContext) {
+    this.#folding = new DeltaFolding(context.clock, context.logger);
+  }
+
+  async afterCommit(): Promise<void> {
+    if (this.context.dialect.name === 'postgres') await this.#folding.afterCommit(this.context.dialect.db);
   }
 }

@@ -22,6 +22,9 @@ import { statusWriteAllowed } from './status-guard-sql.js';
 import { nowDate, type StoreContext } from './store-context.js';
 import { unresolvedColumns } from './unresolved-rows.js';
 
+/** What the tracking writes read from their store: the clock rows are stamped from, the retention in force. */
+export type WriteContext = Pick<StoreContext, 'clock' | 'retention'>;
+
 const KEY_COLUMNS = ['endpoint_id', 'event_id', 'session_id'] as const;
 /** Rows per upsert statement (20 columns each, well inside both engines' parameter limits). */
 const ROWS_PER_STATEMENT = 500;
@@ -44,7 +47,7 @@ export class SqlStatusWrites implements TrackingStatusWrites {
 
   async writeStatus(write: StatusWrite): Promise<boolean> {
     assertValidStatusWriteKey(write.key);
-    const [written] = await this.upsertGuarded(this.context.dialect.db, [write]);
+    const [written] = await upsertGuarded(this.context.dialect.db, this.context, [write]);
     await this.#counts.afterCommit();
     return written!;
   }
@@ -53,23 +56,11 @@ export class SqlStatusWrites implements TrackingStatusWrites {
     return [...(await this.writeBatch({ statuses: writes })).statusesWritten];
   }
 
-  async writeBatch({ messages = [], statuses = [] }: TrackingBatch): Promise<TrackingBatchResult> {
-    for (const write of statuses) assertValidStatusWriteKey(write.key);
-    if (messages.length === 0 && statuses.length === 0) return { messagesStored: [], statusesWritten: [] };
-    const result = await this.context.dialect.atomic(async (tx) => {
-      const messagesStored = await insertMessages(tx, this.context, messages);
-      const statusesWritten = new Array<boolean>(statuses.length).fill(false);
-      for (const round of rounds(statuses)) {
-        const written = await this.upsertGuarded(
-          tx,
-          round.map((i) => statuses[i]!),
-        );
-        round.forEach((index, n) => {
-          statusesWritten[index] = written[n]!;
-        });
-      }
-      return { messagesStored, statusesWritten };
-    });
+  async writeBatch(batch: TrackingBatch): Promise<TrackingBatchResult> {
+    for (const write of batch.statuses ?? []) assertValidStatusWriteKey(write.key);
+    if ((batch.messages?.length ?? 0) === 0 && (batch.statuses?.length ?? 0) === 0)
+      return { messagesStored: [], statusesWritten: [] };
+    const result = await this.context.dialect.atomic((tx) => writeTrackingBatch(tx, this.context, batch));
     await this.#counts.afterCommit();
     return result;
   }
@@ -84,7 +75,7 @@ export class SqlStatusWrites implements TrackingStatusWrites {
     const event = toUnresolvedEvent(key, ResolutionStatus.Completed, content, at);
     const result = await this.context.dialect.db
       .updateTable('unresolved_events')
-      .set(unresolvedColumns(event, this.expiryFor(ResolutionStatus.Completed, at.getTime())))
+      .set(unresolvedColumns(event, expiryFor(this.context, ResolutionStatus.Completed, at.getTime())))
       .where('endpoint_id', '=', key.endpointId)
       .where('event_id', '=', key.eventId)
       .where('session_id', '=', key.sessionId)
@@ -94,46 +85,74 @@ export class SqlStatusWrites implements TrackingStatusWrites {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
+}
 
-  /** The expiry a row gets from the retention in force now; it keeps it until it is rewritten. */
-  private expiryFor(status: ResolutionStatus, atMs: number): number | null {
-    if (FINISHED_STATUSES.has(status)) return atMs + FIXED_RETENTION_MS.terminalRows;
-    const window = unresolvedRetentionMs(this.context.retention);
-    return window === null ? null : atMs + window;
-  }
+/** The expiry a row gets from the retention in force now; it keeps it until it is rewritten. */
+function expiryFor(context: WriteContext, status: ResolutionStatus, atMs: number): number | null {
+  if (FINISHED_STATUSES.has(status)) return atMs + FIXED_RETENTION_MS.terminalRows;
+  const window = unresolvedRetentionMs(context.retention);
+  return window === null ? null : atMs + window;
+}
 
-  /** Writes of distinct keys; one result per write, in the given order. */
-  private async upsertGuarded(db: StoreDb, writes: readonly StatusWrite[]): Promise<boolean[]> {
-    const at = nowDate(this.context);
-    const order = writes
-      .map((_, i) => i)
-      .sort((a, b) => compare(keyText(writes[a]!.key), keyText(writes[b]!.key)));
-    const written = new Set<string>();
-    for (const part of chunks(order, ROWS_PER_STATEMENT)) {
-      const rows = part.map((i) => {
-        const { key, status, content } = writes[i]!;
-        return unresolvedColumns(
-          toUnresolvedEvent(key, status, content, at),
-          this.expiryFor(status, at.getTime()),
-        );
-      });
-      const returned = await db
-        .insertInto('unresolved_events')
-        .values(rows)
-        .onConflict((oc) =>
-          oc
-            .columns([...KEY_COLUMNS])
-            .doUpdateSet((eb) => updateFromExcluded(eb))
-            .where((eb) => statusWriteAllowed(eb)),
-        )
-        .returning(['endpoint_id', 'event_id', 'session_id'])
-        .execute();
-      for (const r of returned) {
-        written.add(keyText({ endpointId: r.endpoint_id, eventId: r.event_id, sessionId: r.session_id }));
-      }
+/** Writes of distinct keys; one result per write, in the given order. */
+async function upsertGuarded(
+  db: StoreDb,
+  context: WriteContext,
+  writes: readonly StatusWrite[],
+): Promise<boolean[]> {
+  const at = nowDate(context);
+  const order = writes
+    .map((_, i) => i)
+    .sort((a, b) => compare(keyText(writes[a]!.key), keyText(writes[b]!.key)));
+  const written = new Set<string>();
+  for (const part of chunks(order, ROWS_PER_STATEMENT)) {
+    const rows = part.map((i) => {
+      const { key, status, content } = writes[i]!;
+      return unresolvedColumns(
+        toUnresolvedEvent(key, status, content, at),
+        expiryFor(context, status, at.getTime()),
+      );
+    });
+    const returned = await db
+      .insertInto('unresolved_events')
+      .values(rows)
+      .onConflict((oc) =>
+        oc
+          .columns([...KEY_COLUMNS])
+          .doUpdateSet((eb) => updateFromExcluded(eb))
+          .where((eb) => statusWriteAllowed(eb)),
+      )
+      .returning(['endpoint_id', 'event_id', 'session_id'])
+      .execute();
+    for (const r of returned) {
+      written.add(keyText({ endpointId: r.endpoint_id, eventId: r.event_id, sessionId: r.session_id }));
     }
-    return writes.map((w) => written.has(keyText(w.key)));
   }
+  return writes.map((w) => written.has(keyText(w.key)));
+}
+
+/**
+ * History records first (first write wins), then the guarded status rows, one round of keys at a time, in the
+ * caller's transaction `tx`: the store's own `writeBatch` and a co-located transport's projection both run this.
+ */
+export async function writeTrackingBatch(
+  tx: StoreDb,
+  context: WriteContext,
+  { messages = [], statuses = [] }: TrackingBatch,
+): Promise<TrackingBatchResult> {
+  const messagesStored = await insertMessages(tx, context, messages);
+  const statusesWritten = new Array<boolean>(statuses.length).fill(false);
+  for (const round of rounds(statuses)) {
+    const written = await upsertGuarded(
+      tx,
+      context,
+      round.map((i) => statuses[i]!),
+    );
+    round.forEach((index, n) => {
+      statusesWritten[index] = written[n]!;
+    });
+  }
+  return { messagesStored, statusesWritten };
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -11,7 +11,7 @@ export interface StoreContext {
   readonly retention: RetentionOptions;
 }
 
-export function nowDate(context: StoreContext): Date {
+export function nowDate(context: Pick<StoreContext, 'clock'>): Date {
   return new Date(context.clock.now());
 }
 

@@ -71,12 +71,13 @@ export class Bus {
   constructor(
     readonly store: ResolverStore,
     readonly fixture: EndToEndFixture,
+    /** Where the Resolver (and a co-located store projection, when the transport has one) report changes. */
+    notifier: InProcessStateChangeNotifier = new InProcessStateChangeNotifier(),
   ) {
     this.clock = fixture.clock ?? new ManualClock(Date.now());
     this.transport = new RecordingTransport(fixture.transport);
     this.#timing = deliveryTiming(fixture);
     this.retryDelayMs = fixture.clock ? 1_000 : 2_500;
-    const notifier = new InProcessStateChangeNotifier();
     notifier.subscribe((change) => {
       this.changes.push(change);
     });

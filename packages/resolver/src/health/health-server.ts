@@ -1,14 +1,17 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Logger, type ReadinessReport, readinessAnswer } from '@nimbus/core';
 
-export interface HealthServerOptions {
-  readonly host?: string;
-  readonly port: number;
+export interface HealthRoutesOptions {
   readonly readiness: () => Promise<ReadinessReport>;
   /** Serves `/metrics` when given. */
   readonly metrics?: { readonly contentType: string; scrape(): Promise<string> };
   readonly logger: Logger;
+}
+
+export interface HealthServerOptions extends HealthRoutesOptions {
+  readonly host?: string;
+  readonly port: number;
 }
 
 export interface HealthServer {
@@ -18,11 +21,12 @@ export interface HealthServer {
 }
 
 /**
- * The Resolver's health port: `/healthz` (the process answers), `/readyz` (store and transport reachable,
- * schema current; 503 otherwise) and `/metrics` (Prometheus). Everything else is a JSON 404.
+ * The Resolver's health routes as a plain Node request listener: `/healthz` (the process answers), `/readyz`
+ * (store and transport reachable, schema current; 503 otherwise) and `/metrics` (Prometheus). Everything else is
+ * a JSON 404. `startHealthServer` serves it on its own port; the CLI hands it to the port it opened at start.
  */
-export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
-  const server: Server = createServer((request, response) => {
+export function healthRequestListener(options: HealthRoutesOptions): RequestListener {
+  return (request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     const send = (status: number, type: string, body: string) => {
       response.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store' });
@@ -46,7 +50,12 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
       if (!response.headersSent) json(500, { error: 'InternalError', message: 'See the Resolver log.' });
       else response.end();
     });
-  });
+  };
+}
+
+/** The Resolver's health port on its own server (see `healthRequestListener` for the routes). */
+export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
+  const server: Server = createServer(healthRequestListener(options));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => {

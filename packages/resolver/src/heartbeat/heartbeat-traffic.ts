@@ -1,25 +1,16 @@
 import type { Logger } from '@nimbus/core';
-import {
-  Addresses,
-  type Clock,
-  HEARTBEAT_EVENT_TYPE_ID,
-  type MessageEnvelope,
-  MessageType,
-} from '@nimbus/core';
+import { Addresses, type Clock, type MessageEnvelope, MessageType } from '@nimbus/core';
 import type {
   EndpointMetadataStore,
   MessageStateChangeNotifier,
   ServiceHealthStore,
 } from '@nimbus/message-store';
-import { HeartbeatStatus } from '@nimbus/message-store';
+import { HeartbeatStatus, isHeartbeatTraffic } from '@nimbus/message-store';
 import { notifySafely } from '../safe-notifier.js';
 import { RESOLVER_SERVICE_ID } from '../version.js';
 import { parseHeartbeatPayload } from './heartbeat-payload.js';
 
-export function isHeartbeatTraffic(message: Pick<MessageEnvelope, 'eventTypeId' | 'content'>): boolean {
-  const id = message.eventTypeId || message.content.eventContent?.eventTypeId;
-  return !!id && id.toLowerCase() === HEARTBEAT_EVENT_TYPE_ID.toLowerCase();
-}
+export { isHeartbeatTraffic };
 
 const STATUS_BY_ANSWER: ReadonlyMap<MessageType, HeartbeatStatus> = new Map<MessageType, HeartbeatStatus>([
   [MessageType.ResolutionResponse, HeartbeatStatus.On],

@@ -1,5 +1,7 @@
 import type { Socket } from 'node:net';
+import { quotaExceeded } from '../broker/limits.js';
 import type { Namespace } from '../broker/namespace.js';
+import type { Queue } from '../broker/queue.js';
 import { asBrokerError, BrokerError, Condition } from '../wire/errors.js';
 import { attachIncoming } from './incoming-link.js';
 import { handleManagement } from './management.js';
@@ -8,6 +10,8 @@ import { registerReplyLink, replyLink, sendReply } from './replies.js';
 import { type RheaConnection, type RheaContext, type RheaLink, rhea, type Untyped } from './rhea.js';
 import { attachSessionReceiver } from './session-attach.js';
 
+const SESSION_FILTER = 'com.microsoft:session-filter';
+const OVER_QUOTA = Symbol('connection over the quota');
 const RECEIVERS = Symbol('receivers by link name');
 
 function receiversOf(connection: RheaConnection): Map<string, OutgoingLink> {
@@ -17,6 +21,33 @@ function receiversOf(connection: RheaConnection): Map<string, OutgoingLink> {
 
 function isRequestAddress(address: string): boolean {
   return address === '$cbs' || /\/?\$management$/i.test(address);
+}
+
+/**
+ * Service Bus refuses a receiver that does not match the entity: a receiver without a session filter on an
+ * entity that requires sessions, and a session receiver on one that does not.
+ */
+function assertReceiverKind(queue: Queue, filter: Record<string, unknown> | undefined): void {
+  const sessionReceiver = filter != null && SESSION_FILTER in filter;
+  if (queue.options.requiresSession && !sessionReceiver) {
+    throw new BrokerError(
+      Condition.notAllowed,
+      `It is not possible for an entity that requires sessions to create a non-sessionful message receiver (${queue.path}).`,
+    );
+  }
+  if (!queue.options.requiresSession && sessionReceiver) {
+    throw new BrokerError(
+      Condition.notAllowed,
+      `It is not possible to create a session receiver on ${queue.path}: it does not require sessions.`,
+    );
+  }
+}
+
+function refusedOverQuota(connection: RheaConnection, link: RheaLink): boolean {
+  const error = connection[OVER_QUOTA] as BrokerError | undefined;
+  if (error === undefined) return false;
+  link.close(error.toAmqp());
+  return true;
 }
 
 /** The AMQP 1.0 side of the emulator: SASL ANONYMOUS, `$cbs`, `$management`, senders and receivers. */
@@ -37,6 +68,11 @@ export class AmqpFront {
     container.on('error', () => undefined);
   }
 
+  /** Open AMQP connections (the connection quota counts these). */
+  get connectionCount(): number {
+    return this.#connections.size;
+  }
+
   /** Serves one accepted socket (the first byte was not a TLS handshake). */
   accept(socket: Socket): void {
     socket.setNoDelay(true);
@@ -47,6 +83,13 @@ export class AmqpFront {
       autoaccept: false,
       max_frame_size: 65536,
     });
+    if (this.#connections.size >= this.namespace.quotas.maxConnections) {
+      // Over the namespace's connection quota: every link it attaches is refused with the quota error.
+      connection[OVER_QUOTA] = quotaExceeded(
+        `the namespace has ${this.#connections.size} connections`,
+        this.namespace.quotas.maxConnections,
+      );
+    }
     this.#connections.add(connection);
     connection.accept(socket);
   }
@@ -69,6 +112,7 @@ export class AmqpFront {
     const address = String(source.address ?? '');
     link.set_source(source);
     link.set_target(link.remote.attach?.target ?? {});
+    if (refusedOverQuota(context.connection, link)) return;
     if (isRequestAddress(address)) {
       registerReplyLink(context.connection, link);
       return;
@@ -76,11 +120,15 @@ export class AmqpFront {
     try {
       const entity = this.namespace.resolve(address);
       if (entity.kind !== 'queue') {
-        throw new BrokerError(Condition.invalidField, `cannot receive from topic '${address}'`);
+        throw new BrokerError(
+          Condition.invalidField,
+          `cannot receive from topic '${address}': receive from a subscription`,
+        );
       }
+      const filter = source.filter as Record<string, unknown> | undefined;
+      assertReceiverKind(entity.queue, filter);
       const receiver = new OutgoingLink(link, entity.queue);
       receiversOf(context.connection).set(link.name, receiver);
-      const filter = source.filter as Record<string, unknown> | undefined;
       if (entity.queue.options.requiresSession) {
         attachSessionReceiver(receiver, filter, link.remote.attach?.properties ?? {});
       } else {
@@ -97,16 +145,14 @@ export class AmqpFront {
     const address = String(link.remote.attach?.target?.address ?? '');
     link.set_target(link.remote.attach?.target ?? {});
     link.set_source(link.remote.attach?.source ?? {});
+    if (refusedOverQuota(context.connection, link)) return;
     if (isRequestAddress(address)) {
       link.on('message', (request) => this.#onRequest(request, address));
       return;
     }
     try {
-      const entity = this.namespace.resolve(address);
-      if (entity.kind !== 'topic') {
-        throw new BrokerError(Condition.invalidField, `send to a topic, not to '${address}'`);
-      }
-      attachIncoming(link, entity.topic);
+      const topic = this.namespace.resolveForSend(address);
+      attachIncoming(link, topic, this.namespace.maxMessageBytes(topic));
     } catch (error) {
       link.set_target(null);
       link.close(asBrokerError(error).toAmqp());

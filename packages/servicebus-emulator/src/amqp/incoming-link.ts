@@ -5,7 +5,6 @@ import { messageCodec, type RheaContext, type RheaLink } from './rhea.js';
 
 /** Message format of a batch: each data section holds one encoded message. */
 export const BATCH_FORMAT = 0x80013700;
-export const MAX_MESSAGE_SIZE = 256 * 1024;
 
 function sections(body: unknown): Buffer[] {
   const list = Array.isArray(body) ? body : [body];
@@ -29,12 +28,30 @@ export function decodeTransfer(context: RheaContext): AmqpMessage[] {
   return parts.map((part) => messageCodec.decode(part) as AmqpMessage);
 }
 
-/** A client's sender link on a topic: every transfer is enqueued all or nothing, then settled. */
-export function attachIncoming(link: RheaLink, topic: Topic): void {
-  link.local.attach.max_message_size = MAX_MESSAGE_SIZE;
+/** The encoded size of a transfer's message (a batch is counted whole, as the service counts it). */
+function transferSize(context: RheaContext): number {
+  const raw = context.message as unknown;
+  if (Buffer.isBuffer(raw)) return raw.length;
+  return messageCodec.encode(context.message as object).length;
+}
+
+/**
+ * A client's sender link on a topic: every transfer is enqueued all or nothing, then settled. The link
+ * announces the entity's message size limit, and a larger transfer is refused with
+ * `amqp:link:message-size-exceeded` (the SDK checks batches itself, but not a single message).
+ */
+export function attachIncoming(link: RheaLink, topic: Topic, maxMessageBytes: number): void {
+  link.local.attach.max_message_size = maxMessageBytes;
   link.on('message', (context) => {
     const delivery = context.delivery!;
     try {
+      const size = transferSize(context);
+      if (size > maxMessageBytes) {
+        throw new BrokerError(
+          Condition.tooLarge,
+          `The received message (${size} bytes) exceeds the limit of ${maxMessageBytes} bytes on ${topic.name} (MessageSizeExceeded).`,
+        );
+      }
       topic.send(decodeTransfer(context));
       delivery.accept();
     } catch (error) {

@@ -7,6 +7,7 @@ import { lockTokenOf, longBuffer, readLong, ticksBuffer } from '../wire/encoding
 import { BrokerError, Condition, notImplemented } from '../wire/errors.js';
 import { renderEntry, renderScheduled } from './render.js';
 import { messageCodec, types, type Untyped } from './rhea.js';
+import { addRuleDefinition, enumerateRules } from './rule-descriptions.js';
 
 export interface ManagementRequest {
   readonly operation: string;
@@ -20,6 +21,9 @@ export interface ManagementReply {
   readonly status: number;
   readonly body: unknown;
 }
+
+/** Holds the locks of deferred messages received outside sessions without a named receiver link. */
+const ENTITY_LOCK_HOLDER: LockHolder = { name: '$management' };
 
 const OK = (body: unknown = {}): ManagementReply => ({ status: 200, body });
 
@@ -83,27 +87,29 @@ export function handleManagement(namespace: Namespace, request: ManagementReques
     case 'com.microsoft:peek-message':
       return peek(namespace, entityAddress, body);
     case 'com.microsoft:schedule-message': {
-      const entity = namespace.resolve(entityAddress);
-      if (entity.kind !== 'topic') throw new BrokerError(Condition.invalidField, 'schedule on a topic');
+      const topic = namespace.resolveForSend(entityAddress);
       const entries = (body.messages ?? []) as Record<string, Untyped>[];
       const decoded = entries.map((entry) => messageCodec.decode(entry.message as Buffer));
       const at = decoded.map((m) => (m.message_annotations as Untyped)?.['x-opt-scheduled-enqueue-time']);
       const when = at[0] instanceof Date ? at[0].getTime() : Date.now();
-      const sequences = entity.topic.schedule(decoded, when);
+      const sequences = topic.schedule(decoded, when);
       return OK({ 'sequence-numbers': types.wrap_array(sequences.map(longBuffer), 0x81) });
     }
     case 'com.microsoft:cancel-scheduled-message': {
-      const entity = namespace.resolve(entityAddress);
-      if (entity.kind !== 'topic') throw new BrokerError(Condition.invalidField, 'cancel on a topic');
-      for (const sequence of sequencesOf(body)) entity.topic.cancel(sequence);
+      const topic = namespace.resolveForSend(entityAddress);
+      for (const sequence of sequencesOf(body)) topic.cancel(sequence);
       return OK();
     }
     case 'com.microsoft:receive-by-sequence-number': {
-      if (!holder)
-        throw new BrokerError(Condition.invalidField, 'receive-by-sequence-number needs a receiver link');
       const queue = queueOf(namespace, entityAddress);
       const sessionId = typeof body['session-id'] === 'string' ? body['session-id'] : null;
-      const entries = queue.receiveDeferred(sequencesOf(body), holder, sessionId);
+      if (!holder && sessionId !== null)
+        throw new BrokerError(
+          Condition.invalidField,
+          'receive-by-sequence-number in a session needs its receiver link',
+        );
+      // Outside sessions the lock belongs to the entity: settled through $management by any client.
+      const entries = queue.receiveDeferred(sequencesOf(body), holder ?? ENTITY_LOCK_HOLDER, sessionId);
       const messages = entries.map((entry) => ({
         // Not reordered: the SDK reads a lock token from this reply without the .NET byte swap of delivery tags.
         'lock-token': types.wrap_uuid(Buffer.from(entry.lock!.token.replace(/-/g, ''), 'hex')),
@@ -115,6 +121,12 @@ export function handleManagement(namespace: Namespace, request: ManagementReques
       return updateDisposition(queueOf(namespace, entityAddress), body);
     case 'com.microsoft:add-rule':
       return addRule(namespace, entityAddress, body);
+    case 'com.microsoft:enumerate-rules': {
+      const entity = namespace.resolve(entityAddress);
+      if (entity.kind !== 'queue' || entity.queue !== entity.subscription.queue)
+        throw new BrokerError(Condition.invalidField, 'rules live on subscriptions');
+      return enumerateRules(entity.subscription, Number(body.skip ?? 0), Number(body.top ?? 100));
+    }
     case 'com.microsoft:remove-rule': {
       const entity = namespace.resolve(entityAddress);
       if (entity.kind !== 'queue')
@@ -145,12 +157,13 @@ function peek(namespace: Namespace, address: string, body: Record<string, Untype
     // Scheduled messages wait on the topic; a subscription they will reach shows them in state `scheduled`.
     for (const scheduled of entity.topic.scheduled()) {
       if (scheduled.sequence < from) continue;
-      const copy = entity.subscription.select(scheduled.message);
-      if (!copy || (sessionId !== null && copy.group_id !== sessionId)) continue;
-      rendered.push({
-        sequence: scheduled.sequence,
-        message: renderScheduled(scheduled.sequence, copy, scheduled.at),
-      });
+      for (const copy of entity.subscription.select(scheduled.message)) {
+        if (sessionId !== null && copy.group_id !== sessionId) continue;
+        rendered.push({
+          sequence: scheduled.sequence,
+          message: renderScheduled(scheduled.sequence, copy, scheduled.at),
+        });
+      }
     }
   }
   const page = rendered.sort((a, b) => a.sequence - b.sequence).slice(0, max);
@@ -175,15 +188,7 @@ function updateDisposition(queue: Queue, body: Record<string, Untyped>): Managem
 function addRule(namespace: Namespace, address: string, body: Record<string, Untyped>): ManagementReply {
   const entity = namespace.resolve(address);
   if (entity.kind !== 'queue') throw new BrokerError(Condition.invalidField, 'rules live on subscriptions');
-  const description = body['rule-description'] ?? {};
-  const sql = description['sql-filter']?.expression;
-  if (typeof sql !== 'string') throw notImplemented('add-rule with a filter other than a SQL filter');
-  const action = description['sql-rule-action']?.expression ?? null;
-  const definition: RuleDefinition = {
-    name: String(body['rule-name']),
-    filter: { type: 'sql', expression: sql },
-    action,
-  };
+  const definition: RuleDefinition = addRuleDefinition(body);
   new Rule(definition); // validates before the subscription changes
   entity.subscription.addRule(definition);
   namespace.ruleChanged();

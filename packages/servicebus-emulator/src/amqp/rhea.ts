@@ -20,6 +20,8 @@ export interface RheaTypes {
   wrap_map(value: Record<string, unknown>, key?: (key: string) => unknown): unknown;
   wrap_array(values: unknown[], code: number, descriptor?: unknown): unknown;
   wrap_list(values: unknown[]): unknown;
+  wrap_ulong(value: Buffer | number): unknown;
+  described(descriptor: unknown, value: unknown): unknown;
 }
 
 export interface MessageCodec {

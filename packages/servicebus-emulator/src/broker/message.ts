@@ -25,6 +25,8 @@ export interface Entry {
   readonly sessionId: string | null;
   readonly enqueuedAt: number;
   readonly size: number;
+  /** When its time to live ends (ms since the epoch; Infinity: never). */
+  readonly expiresAt: number;
   /** Deliveries that ended without a settlement (abandon, lock expiry) or with a dead-letter. */
   deliveryCount: number;
   state: EntryState;

@@ -1,17 +1,30 @@
 import { newLockToken } from '../wire/encoding.js';
-import { BrokerError, Condition } from '../wire/errors.js';
 import type { MemoryBudget } from './budget.js';
+import { expiryOf } from './entity-properties.js';
 import { type AmqpMessage, deadLetterCopy, type Entry, messageSize } from './message.js';
+import {
+  deferredNotFound,
+  lockLost,
+  sessionHeld,
+  sessionIdRequired,
+  sessionLockNotHeld,
+  sessionsNotRequired,
+} from './queue-errors.js';
 import { type LockHolder, SessionRecord } from './session-record.js';
 import { SessionWaiters } from './session-waiters.js';
 
 export const MAX_DELIVERY_COUNT_REASON = 'MaxDeliveryCountExceeded';
+export const TTL_EXPIRED_REASON = 'TTLExpiredException';
 
 export interface QueueOptions {
   readonly path: string;
   readonly requiresSession: boolean;
   readonly lockDurationMs: number;
   readonly maxDeliveryCount: number;
+  /** A message's time to live is the smaller of its own and this one. */
+  readonly defaultMessageTtlMs?: number;
+  /** An expired message goes to the dead-letter sub-queue (`TTLExpiredException`) instead of away. */
+  readonly deadLetteringOnMessageExpiration?: boolean;
   readonly budget: MemoryBudget;
   /** Where dead-lettered messages go; the dead-letter sub-queue itself has none. */
   readonly deadLetter: Queue | null;
@@ -48,18 +61,18 @@ export class Queue {
 
   enqueue(message: AmqpMessage, sequence: number, enqueuedAt: number, deliveryCount = 0): Entry {
     const sessionId = this.options.requiresSession ? (message.group_id ?? null) : null;
-    if (this.options.requiresSession && !sessionId) {
-      throw new BrokerError(
-        Condition.invalidField,
-        `${this.path} requires sessions: the message needs a session id (group-id)`,
-      );
-    }
+    if (this.options.requiresSession && !sessionId) throw sessionIdRequired(this.path);
     const entry: Entry = {
       sequence,
       message,
       sessionId,
       enqueuedAt,
       size: messageSize(message),
+      // Time to live does not apply in a dead-letter sub-queue.
+      expiresAt:
+        this.options.deadLetter === null
+          ? Number.POSITIVE_INFINITY
+          : expiryOf(message, enqueuedAt, this.options.defaultMessageTtlMs),
       deliveryCount,
       state: 'active',
       lock: null,
@@ -108,9 +121,20 @@ export class Queue {
       while (consumer.credit() > 0) {
         const entry = session.firstAvailable();
         if (!entry) break;
-        this.#deliver(entry, session, consumer);
+        if (entry.expiresAt <= Date.now()) this.#expireMessage(entry, session);
+        else this.#deliver(entry, session, consumer);
       }
     }
+  }
+
+  /** An expired message is never delivered: dead-lettered when the entity says so, otherwise removed. */
+  #expireMessage(entry: Entry, session: SessionRecord): void {
+    if (!this.options.deadLetteringOnMessageExpiration) {
+      this.#remove(entry, session);
+      return;
+    }
+    const description = 'The message expired and was dead lettered.';
+    this.moveToDeadLetter(entry, session, TTL_EXPIRED_REASON, description);
   }
 
   #deliver(entry: Entry, session: SessionRecord, consumer: Consumer): void {
@@ -128,12 +152,7 @@ export class Queue {
   lockSession(sessionId: string, holder: LockHolder): SessionRecord {
     this.#requireSessions();
     const session = this.#session(sessionId, true)!;
-    if (session.holder && session.holder !== holder) {
-      throw new BrokerError(
-        Condition.sessionCannotBeLocked,
-        `session '${sessionId}' of ${this.path} is locked by another receiver`,
-      );
-    }
+    if (session.holder && session.holder !== holder) throw sessionHeld(this.path, sessionId);
     this.#startSessionLock(session, holder);
     return session;
   }
@@ -217,10 +236,7 @@ export class Queue {
     this.#requireSessions();
     const session = this.sessions.get(sessionId);
     if (!session?.holder || (holder !== null && session.holder !== holder)) {
-      throw new BrokerError(
-        Condition.sessionLockLost,
-        `the lock on session '${sessionId}' of ${this.path} is not held (it expired or was released)`,
-      );
+      throw sessionLockNotHeld(this.path, sessionId);
     }
     return session;
   }
@@ -230,9 +246,7 @@ export class Queue {
   }
 
   #requireSessions(): void {
-    if (!this.options.requiresSession) {
-      throw new BrokerError(Condition.invalidField, `${this.path} does not require sessions`);
-    }
+    if (!this.options.requiresSession) throw sessionsNotRequired(this.path);
   }
 
   #session(id: string, create: boolean): SessionRecord | undefined {
@@ -252,13 +266,7 @@ export class Queue {
     } else if (found && (holder === null || found.entry.lock?.holder === holder)) {
       return found;
     }
-    const sessionScoped = this.options.requiresSession;
-    throw new BrokerError(
-      sessionScoped ? Condition.sessionLockLost : Condition.messageLockLost,
-      sessionScoped
-        ? `the session lock for this message of ${this.path} was lost, or the message was already settled`
-        : `the lock on this message of ${this.path} expired or the message was already settled`,
-    );
+    throw lockLost(this.path, this.options.requiresSession);
   }
 
   complete(token: string, holder: LockHolder | null): Entry {
@@ -316,10 +324,7 @@ export class Queue {
     const found = sequences.map((sequence) => {
       const hit = this.#bySequence.get(sequence);
       if (hit?.entry.state !== 'deferred' || (sessionId !== null && hit.session.id !== sessionId)) {
-        throw new BrokerError(
-          Condition.messageNotFound,
-          `no deferred message with sequence number ${sequence} in ${this.path}`,
-        );
+        throw deferredNotFound(this.path, sequence);
       }
       return hit;
     });

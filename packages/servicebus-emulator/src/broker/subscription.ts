@@ -1,6 +1,7 @@
 import { DEFAULT_RULE, Rule, type RuleDefinition } from '../rules/rule.js';
 import { BrokerError, Condition } from '../wire/errors.js';
 import type { MemoryBudget } from './budget.js';
+import { NEVER_MS } from './entity-properties.js';
 import { type AmqpMessage, copyMessage } from './message.js';
 import { Queue } from './queue.js';
 
@@ -8,15 +9,25 @@ export interface SubscriptionProperties {
   readonly requiresSession: boolean;
   readonly lockDurationMs: number;
   readonly maxDeliveryCount: number;
+  readonly defaultMessageTtlMs: number;
+  readonly deadLetteringOnMessageExpiration: boolean;
+  /** Every message this subscription (or queue) takes is sent on to this topic or queue instead of kept. */
+  readonly forwardTo: string | null;
 }
 
 export const DEFAULT_SUBSCRIPTION: SubscriptionProperties = {
   requiresSession: false,
   lockDurationMs: 60_000,
   maxDeliveryCount: 10,
+  defaultMessageTtlMs: NEVER_MS,
+  deadLetteringOnMessageExpiration: false,
+  forwardTo: null,
 };
 
-/** A topic subscription: its rules, its queue and the queue's dead-letter sub-queue. */
+/**
+ * A topic subscription: its rules, its queue and the queue's dead-letter sub-queue. A queue entity is a
+ * topic with one subscription whose `path` is the queue's name.
+ */
 export class Subscription {
   readonly rules = new Map<string, Rule>();
   readonly queue: Queue;
@@ -30,8 +41,8 @@ export class Subscription {
     readonly properties: SubscriptionProperties,
     budget: MemoryBudget,
     rule: RuleDefinition = DEFAULT_RULE,
+    path = `${topicName}/Subscriptions/${name}`,
   ) {
-    const path = `${topicName}/Subscriptions/${name}`;
     this.deadLetter = new Queue({
       path: `${path}/$DeadLetterQueue`,
       requiresSession: false,
@@ -65,14 +76,26 @@ export class Subscription {
     this.updatedAt = new Date();
   }
 
-  /** The copy this subscription takes of `message` (with every matching rule's action applied), or null. */
-  select(message: AmqpMessage): AmqpMessage | null {
-    let copy: AmqpMessage | null = null;
+  /**
+   * The copies this subscription takes of `message`, as Service Bus documents it: every matching rule
+   * without an action together gives one copy; every matching rule with an action gives a copy of its own,
+   * with that action applied and the application property `RuleName` set to the rule's name.
+   */
+  select(message: AmqpMessage): AmqpMessage[] {
+    const copies: AmqpMessage[] = [];
+    let plain = false;
     for (const rule of this.rules.values()) {
       if (!rule.matches(message)) continue;
-      copy ??= copyMessage(message);
+      if (!rule.hasAction) {
+        if (!plain) copies.unshift(copyMessage(message));
+        plain = true;
+        continue;
+      }
+      const copy = copyMessage(message);
       rule.apply(copy);
+      copy.application_properties = { ...copy.application_properties, RuleName: rule.name };
+      copies.push(copy);
     }
-    return copy;
+    return copies;
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BrokerError, Condition } from '../wire/errors.js';
 import type { MemoryBudget } from './budget.js';
+import { DuplicateHistory, NEVER_MS, type TopicProperties } from './entity-properties.js';
 import { type AmqpMessage, messageSize } from './message.js';
 import type { Subscription } from './subscription.js';
 
@@ -18,15 +19,23 @@ export class Topic {
   readonly subscriptions = new Map<string, Subscription>();
   readonly #scheduled = new Map<number, Scheduled>();
   readonly createdAt = new Date();
+  readonly #duplicates: DuplicateHistory | null;
   updatedAt = new Date();
+  /** Sends a copy on for a subscription with `forwardTo` (set by the namespace, which knows the targets). */
+  forwarder: ((from: Subscription, message: AmqpMessage) => void) | null = null;
 
   constructor(
     readonly name: string,
+    readonly properties: TopicProperties,
     readonly budget: MemoryBudget,
     readonly nextSequence: () => number,
     /** Told when a due scheduled message cannot be enqueued (say, a session subscription and no session id). */
     readonly onUndeliverable: (sequence: number, error: unknown) => void,
-  ) {}
+  ) {
+    this.#duplicates = properties.requiresDuplicateDetection
+      ? new DuplicateHistory(properties.duplicateDetectionWindowMs)
+      : null;
+  }
 
   get scheduledCount(): number {
     return this.#scheduled.size;
@@ -36,10 +45,12 @@ export class Topic {
   send(incoming: readonly AmqpMessage[]): void {
     const now = Date.now();
     // Like the service, a message without an id gets one.
-    const messages = incoming.map((m) =>
+    const stamped = incoming.map((m) =>
       m.message_id == null ? { ...m, message_id: randomUUID().replace(/-/g, '') } : m,
     );
+    const messages = this.#withoutDuplicates(stamped, now);
     const plans: { message: AmqpMessage; copies: [Subscription, AmqpMessage][] }[] = [];
+    const forwards: [Subscription, AmqpMessage][] = [];
     let count = 0;
     let bytes = 0;
     for (const message of messages) {
@@ -52,26 +63,46 @@ export class Topic {
       }
       const copies: [Subscription, AmqpMessage][] = [];
       for (const subscription of this.subscriptions.values()) {
-        const copy = subscription.select(message);
-        if (!copy) continue;
-        if (subscription.properties.requiresSession && !copy.group_id) {
-          throw new BrokerError(
-            Condition.invalidField,
-            `subscription ${subscription.queue.path} requires sessions; the message has no session id`,
-          );
+        for (const copy of subscription.select(message)) {
+          if (subscription.properties.forwardTo !== null) {
+            forwards.push([subscription, copy]);
+            continue;
+          }
+          if (subscription.properties.requiresSession && !copy.group_id) {
+            throw new BrokerError(
+              Condition.invalidField,
+              `subscription ${subscription.queue.path} requires sessions; the message has no session id`,
+            );
+          }
+          copies.push([subscription, copy]);
+          count++;
+          bytes += messageSize(copy);
         }
-        copies.push([subscription, copy]);
-        count++;
-        bytes += messageSize(copy);
       }
       plans.push({ message, copies });
     }
     this.budget.reserve(count, bytes);
+    for (const message of messages) this.#duplicates?.record(String(message.message_id), now);
     for (const { message, copies } of plans) {
       const at = scheduledTime(message);
       if (at !== null && at > now) this.#schedule(message, at);
       else for (const [subscription, copy] of copies) this.#enqueue(subscription, copy, now);
     }
+    // Forwarded copies are sends of their own to the target (which checks its own quotas and rules).
+    for (const [subscription, copy] of forwards) this.forwarder?.(subscription, copy);
+  }
+
+  /** With duplicate detection on: the messages whose id was not seen in the window (nor earlier in this send). */
+  #withoutDuplicates(messages: AmqpMessage[], now: number): AmqpMessage[] {
+    const history = this.#duplicates;
+    if (history === null) return messages;
+    const inThisSend = new Set<string>();
+    return messages.filter((message) => {
+      const id = String(message.message_id);
+      if (history.isDuplicate(id, now) || inThisSend.has(id)) return false;
+      inThisSend.add(id);
+      return true;
+    });
   }
 
   /** Schedules messages for `at`; returns their sequence numbers (the handles to cancel them). */
@@ -130,6 +161,9 @@ export class Topic {
   }
 
   #enqueue(subscription: Subscription, copy: AmqpMessage, now: number): void {
+    // The topic's default time to live caps the message's own.
+    const cap = this.properties.defaultMessageTtlMs;
+    if (cap < NEVER_MS && !(typeof copy.ttl === 'number' && copy.ttl > 0 && copy.ttl <= cap)) copy.ttl = cap;
     subscription.queue.enqueue(copy, this.nextSequence(), now);
   }
 }

@@ -1,8 +1,9 @@
 import type { Namespace } from '../broker/namespace.js';
 import { DEFAULT_RULE } from '../rules/rule.js';
 import { BrokerError, Condition, notImplemented } from '../wire/errors.js';
-import { parseDescription, ruleDefinition, subscriptionProperties } from './atom-parse.js';
+import { parseDescription, ruleDefinition, subscriptionProperties, topicProperties } from './atom-parse.js';
 import { document, escapeXml, feed, ruleEntry, subscriptionEntry, topicEntry } from './atom-render.js';
+import { isQueueCreate, queueEntry, queueRoute } from './queue-routes.js';
 
 export interface AdminRequest {
   readonly method: string;
@@ -16,7 +17,7 @@ export interface AdminResponse {
   readonly body: string;
 }
 
-const ok = (xml: string, status = 200): AdminResponse => ({ status, body: document(xml) });
+export const ok = (xml: string, status = 200): AdminResponse => ({ status, body: document(xml) });
 
 export function errorResponse(error: BrokerError): AdminResponse {
   const status = error.condition === Condition.notFound ? 404 : error.status;
@@ -39,28 +40,53 @@ export async function handleAdmin(namespace: Namespace, request: AdminRequest): 
   const empty = () => ok(feed(`${base}${request.url.pathname}`, 'Publicly Listed Services', []));
   const { method } = request;
   if (parts[0]?.toLowerCase() === '$resources') {
+    if (parts[1]?.toLowerCase() === 'queues' && method === 'GET') {
+      const queues = page([...namespace.queues.values()], request.url);
+      return ok(
+        feed(
+          `${base}/$Resources/Queues`,
+          'Queues',
+          queues.map((q) => queueEntry(base, namespace, q.name)),
+        ),
+      );
+    }
     if (parts[1]?.toLowerCase() === 'topics' && method === 'GET') {
       return ok(
         feed(
           `${base}/$Resources/Topics`,
           'Topics',
-          page([...namespace.topics.values()], request.url).map((t) => topicEntry(base, t)),
+          page([...namespace.topics.values()], request.url).map((t) =>
+            topicEntry(base, t, namespace.maxMessageBytes(t)),
+          ),
         ),
       );
     }
-    throw notImplemented(`${method} /$Resources/${parts[1] ?? ''} (queues are not emulated)`);
+    throw notImplemented(`${method} /$Resources/${parts[1] ?? ''}`);
   }
   const [topicName, subscriptions, subscriptionName, rules, ruleName] = parts;
   if (!topicName) throw notImplemented('namespace properties');
+  if (
+    parts.length === 1 &&
+    (namespace.queues.has(topicName.toLowerCase()) || isQueueCreate(method, request.body))
+  ) {
+    return queueRoute(namespace, request, base, topicName);
+  }
   if (parts.length === 1) {
     if (method === 'GET')
       return namespace.topics.has(topicName.toLowerCase())
-        ? ok(topicEntry(base, namespace.topic(topicName)))
+        ? ok(
+            topicEntry(
+              base,
+              namespace.topic(topicName),
+              namespace.maxMessageBytes(namespace.topic(topicName)),
+            ),
+          )
         : empty();
     if (method === 'PUT') {
-      await parseDescription(request.body, 'TopicDescription');
-      if (request.ifMatch === '*') return ok(topicEntry(base, namespace.topic(topicName)));
-      return ok(topicEntry(base, namespace.createTopic(topicName)), 201);
+      const description = await parseDescription(request.body, 'TopicDescription');
+      if (request.ifMatch === '*') throw notImplemented('updating a topic');
+      const created = namespace.createTopic(topicName, topicProperties(description, namespace));
+      return ok(topicEntry(base, created, namespace.maxMessageBytes(created)), 201);
     }
     if (method === 'DELETE') {
       namespace.deleteTopic(topicName);
@@ -90,7 +116,11 @@ export async function handleAdmin(namespace: Namespace, request: AdminRequest): 
     if (method === 'PUT') {
       const description = await parseDescription(request.body, 'SubscriptionDescription');
       if (request.ifMatch === '*') throw notImplemented('updating a subscription');
-      const properties = subscriptionProperties(description);
+      const properties = subscriptionProperties(
+        description,
+        namespace,
+        `${topicName}/Subscriptions/${subscriptionName}`,
+      );
       const defaultRule = description.DefaultRuleDescription
         ? ruleDefinition(
             String(description.DefaultRuleDescription.Name ?? '$Default'),

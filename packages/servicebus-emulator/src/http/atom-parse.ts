@@ -1,5 +1,8 @@
 import { parseXML } from '@azure/core-xml';
 import type { Untyped } from '../amqp/rhea.js';
+import { NEVER_MS, PROPERTY_BOUNDS, type TopicProperties } from '../broker/entity-properties.js';
+import { assertDurationBetween, PREMIUM_MESSAGE_SIZE_KIB } from '../broker/limits.js';
+import type { Namespace } from '../broker/namespace.js';
 import type { SubscriptionProperties } from '../broker/subscription.js';
 import type { RuleDefinition, RuleFilter } from '../rules/rule.js';
 import { BrokerError, Condition, notImplemented } from '../wire/errors.js';
@@ -54,17 +57,92 @@ function bool(value: unknown): boolean | undefined {
   return raw === undefined ? undefined : raw === 'true';
 }
 
-export function subscriptionProperties(description: Xml): Partial<SubscriptionProperties> {
-  for (const unsupported of ['ForwardTo', 'ForwardDeadLetteredMessagesTo']) {
-    if (text(description[unsupported])) throw notImplemented(`subscription ${unsupported}`);
+function durationMs(
+  description: Xml,
+  name: string,
+  bounds: { min: number; max: number },
+): number | undefined {
+  const raw = text(description[name]);
+  if (raw === undefined) return undefined;
+  const ms = Math.min(parseDuration(raw), NEVER_MS);
+  assertDurationBetween(name, ms, bounds.min, bounds.max);
+  return ms;
+}
+
+/** `ForwardTo` names an existing topic or queue (given as a name or as the entity's URL). */
+function forwardTarget(description: Xml, namespace: Namespace, self: string): string | undefined {
+  const raw = text(description.ForwardTo);
+  if (raw === undefined || raw === '') return undefined;
+  const name = raw.replace(/^[a-z]+:\/\/[^/]+\//i, '').replace(/\/+$/, '');
+  if (name.toLowerCase() === self.toLowerCase()) {
+    throw new BrokerError(Condition.invalidField, `ForwardTo cannot name the entity itself ('${self}')`);
   }
-  const lock = text(description.LockDuration);
+  namespace.resolveForSend(name); // the target must exist: MessagingEntityNotFound otherwise
+  return name;
+}
+
+export function subscriptionProperties(
+  description: Xml,
+  namespace: Namespace,
+  self: string,
+): Partial<SubscriptionProperties> {
+  if (text(description.ForwardDeadLetteredMessagesTo)) throw notImplemented('ForwardDeadLetteredMessagesTo');
+  const forwardTo = forwardTarget(description, namespace, self);
+  const lockBounds = {
+    min: namespace.options.minLockDurationMs ?? PROPERTY_BOUNDS.lockDurationMs.min,
+    max: PROPERTY_BOUNDS.lockDurationMs.max,
+  };
+  const lock = durationMs(description, 'LockDuration', lockBounds);
+  const ttl = durationMs(description, 'DefaultMessageTimeToLive', PROPERTY_BOUNDS.defaultMessageTtlMs);
   const maxDelivery = text(description.MaxDeliveryCount);
+  if (maxDelivery !== undefined && !(Number.isInteger(Number(maxDelivery)) && Number(maxDelivery) >= 1)) {
+    throw new BrokerError(Condition.invalidField, `MaxDeliveryCount must be at least 1, got ${maxDelivery}`);
+  }
   const requiresSession = bool(description.RequiresSession);
+  const deadLettering = bool(description.DeadLetteringOnMessageExpiration);
   return {
-    ...(lock !== undefined ? { lockDurationMs: parseDuration(lock) } : {}),
+    ...(lock !== undefined ? { lockDurationMs: lock } : {}),
+    ...(ttl !== undefined ? { defaultMessageTtlMs: ttl } : {}),
     ...(maxDelivery !== undefined ? { maxDeliveryCount: Number(maxDelivery) } : {}),
     ...(requiresSession !== undefined ? { requiresSession } : {}),
+    ...(deadLettering !== undefined ? { deadLetteringOnMessageExpiration: deadLettering } : {}),
+    ...(forwardTo !== undefined ? { forwardTo } : {}),
+  };
+}
+
+/** A topic's description: duplicate detection, default time to live and (Premium) its message size. */
+export function topicProperties(description: Xml, namespace: Namespace): Partial<TopicProperties> {
+  const window = durationMs(
+    description,
+    'DuplicateDetectionHistoryTimeWindow',
+    PROPERTY_BOUNDS.duplicateDetectionWindowMs,
+  );
+  const ttl = durationMs(description, 'DefaultMessageTimeToLive', PROPERTY_BOUNDS.defaultMessageTtlMs);
+  const duplicates = bool(description.RequiresDuplicateDetection);
+  const sizeKib = text(description.MaxMessageSizeInKilobytes);
+  let maxMessageSizeBytes: number | undefined;
+  if (sizeKib !== undefined) {
+    const kib = Number(sizeKib);
+    if (namespace.tier !== 'premium') {
+      throw new BrokerError(
+        Condition.invalidField,
+        'MaxMessageSizeInKilobytes can only be set in the Premium tier',
+      );
+    }
+    if (!Number.isInteger(kib) || kib < PREMIUM_MESSAGE_SIZE_KIB.min || kib > PREMIUM_MESSAGE_SIZE_KIB.max) {
+      throw new BrokerError(
+        Condition.invalidField,
+        `MaxMessageSizeInKilobytes must be ${PREMIUM_MESSAGE_SIZE_KIB.min}-${PREMIUM_MESSAGE_SIZE_KIB.max}, got ${sizeKib}`,
+      );
+    }
+    maxMessageSizeBytes = kib * 1024;
+  }
+  if (bool(description.EnablePartitioning)) throw notImplemented('partitioned entities (EnablePartitioning)');
+  return {
+    ...(duplicates !== undefined ? { requiresDuplicateDetection: duplicates } : {}),
+    ...(window !== undefined ? { duplicateDetectionWindowMs: window } : {}),
+    ...(ttl !== undefined ? { defaultMessageTtlMs: ttl } : {}),
+    ...(maxMessageSizeBytes !== undefined ? { maxMessageSizeBytes } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { NEVER_MS } from '../broker/entity-properties.js';
 import type { Subscription } from '../broker/subscription.js';
 import type { Topic } from '../broker/topic.js';
 import type { Rule } from '../rules/rule.js';
@@ -20,7 +21,13 @@ export function isoDuration(ms: number): string {
   return `PT${ms / 1000}S`;
 }
 
-function entry(id: string, title: string, updated: Date, descriptionName: string, body: string): string {
+export function entry(
+  id: string,
+  title: string,
+  updated: Date,
+  descriptionName: string,
+  body: string,
+): string {
   return `<entry xmlns="http://www.w3.org/2005/Atom"><id>${escapeXml(id)}</id><title type="text">${escapeXml(title)}</title><published>${updated.toISOString()}</published><updated>${updated.toISOString()}</updated><link rel="self" href="${escapeXml(id)}"/><content type="application/xml"><${descriptionName} xmlns="${SB_NS}" xmlns:i="${XSI_NS}">${body}</${descriptionName}></content></entry>`;
 }
 
@@ -32,28 +39,34 @@ export function document(xml: string): string {
   return `<?xml version="1.0" encoding="utf-8"?>${xml}`;
 }
 
-function counts(active: number, deadLetter: number, scheduled: number): string {
+export function counts(active: number, deadLetter: number, scheduled: number): string {
   const d = 'd2p1';
   return `<CountDetails xmlns:${d}="http://schemas.microsoft.com/netservices/2011/06/servicebus"><${d}:ActiveMessageCount>${active}</${d}:ActiveMessageCount><${d}:DeadLetterMessageCount>${deadLetter}</${d}:DeadLetterMessageCount><${d}:ScheduledMessageCount>${scheduled}</${d}:ScheduledMessageCount><${d}:TransferMessageCount>0</${d}:TransferMessageCount><${d}:TransferDeadLetterMessageCount>0</${d}:TransferDeadLetterMessageCount></CountDetails>`;
 }
 
-function times(created: Date, updated: Date): string {
+export function times(created: Date, updated: Date): string {
   return `<CreatedAt>${created.toISOString()}</CreatedAt><UpdatedAt>${updated.toISOString()}</UpdatedAt><AccessedAt>${new Date().toISOString()}</AccessedAt>`;
 }
 
-export function topicEntry(base: string, topic: Topic): string {
+/** An xs:duration, or TimeSpan.MaxValue's for "never". */
+export function ttlDuration(ms: number): string {
+  return ms >= NEVER_MS ? 'P10675199DT2H48M5.4775807S' : isoDuration(ms);
+}
+
+export function topicEntry(base: string, topic: Topic, maxMessageBytes: number): string {
+  const p = topic.properties;
   const messages = [...topic.subscriptions.values()].reduce(
     (sum, s) => sum + s.queue.size + s.deadLetter.size,
     0,
   );
   const body =
-    `<DefaultMessageTimeToLive>P10675199DT2H48M5.4775807S</DefaultMessageTimeToLive><MaxSizeInMegabytes>1024</MaxSizeInMegabytes>` +
-    `<RequiresDuplicateDetection>false</RequiresDuplicateDetection><DuplicateDetectionHistoryTimeWindow>PT10M</DuplicateDetectionHistoryTimeWindow>` +
+    `<DefaultMessageTimeToLive>${ttlDuration(p.defaultMessageTtlMs)}</DefaultMessageTimeToLive><MaxSizeInMegabytes>1024</MaxSizeInMegabytes>` +
+    `<RequiresDuplicateDetection>${p.requiresDuplicateDetection}</RequiresDuplicateDetection><DuplicateDetectionHistoryTimeWindow>${isoDuration(p.duplicateDetectionWindowMs)}</DuplicateDetectionHistoryTimeWindow>` +
     `<EnableBatchedOperations>true</EnableBatchedOperations><SizeInBytes>${messages * 256}</SizeInBytes>` +
     `<IsAnonymousAccessible>false</IsAnonymousAccessible><Status>Active</Status>${times(topic.createdAt, topic.updatedAt)}` +
     `<SupportOrdering>true</SupportOrdering>${counts(0, 0, topic.scheduledCount)}<SubscriptionCount>${topic.subscriptions.size}</SubscriptionCount>` +
     `<AutoDeleteOnIdle>P10675199DT2H48M5.4775807S</AutoDeleteOnIdle><EnablePartitioning>false</EnablePartitioning>` +
-    `<EntityAvailabilityStatus>Available</EntityAvailabilityStatus><EnableExpress>false</EnableExpress><MaxMessageSizeInKilobytes>256</MaxMessageSizeInKilobytes>`;
+    `<EntityAvailabilityStatus>Available</EntityAvailabilityStatus><EnableExpress>false</EnableExpress><MaxMessageSizeInKilobytes>${Math.floor(maxMessageBytes / 1024)}</MaxMessageSizeInKilobytes>`;
   return entry(
     `${base}/${topic.name}?api-version=2021-05`,
     topic.name,
@@ -69,10 +82,11 @@ export function subscriptionEntry(base: string, subscription: Subscription): str
   const dead = subscription.deadLetter.size;
   const body =
     `<LockDuration>${isoDuration(p.lockDurationMs)}</LockDuration><RequiresSession>${p.requiresSession}</RequiresSession>` +
-    `<DefaultMessageTimeToLive>P10675199DT2H48M5.4775807S</DefaultMessageTimeToLive><DeadLetteringOnMessageExpiration>false</DeadLetteringOnMessageExpiration>` +
+    `<DefaultMessageTimeToLive>${ttlDuration(p.defaultMessageTtlMs)}</DefaultMessageTimeToLive><DeadLetteringOnMessageExpiration>${p.deadLetteringOnMessageExpiration}</DeadLetteringOnMessageExpiration>` +
     `<DeadLetteringOnFilterEvaluationExceptions>true</DeadLetteringOnFilterEvaluationExceptions><MessageCount>${active + dead}</MessageCount>` +
     `<MaxDeliveryCount>${p.maxDeliveryCount}</MaxDeliveryCount><EnableBatchedOperations>true</EnableBatchedOperations><Status>Active</Status>` +
     `${times(subscription.createdAt, subscription.updatedAt)}${counts(active, dead, 0)}` +
+    `${p.forwardTo ? `<ForwardTo>${escapeXml(p.forwardTo)}</ForwardTo>` : ''}` +
     `<AutoDeleteOnIdle>P10675199DT2H48M5.4775807S</AutoDeleteOnIdle><EntityAvailabilityStatus>Available</EntityAvailabilityStatus>`;
   const path = `${subscription.topicName}/Subscriptions/${subscription.name}`;
   return entry(

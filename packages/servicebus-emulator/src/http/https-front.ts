@@ -6,6 +6,7 @@ import type { HttpsFront } from '../start.js';
 import { asBrokerError, BrokerError, Condition } from '../wire/errors.js';
 import { errorResponse, handleAdmin } from './admin-routes.js';
 import type { EmulatorCertificates } from './certificates.js';
+import { healthReport } from './health.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -20,8 +21,12 @@ export class AtomHttpsFront implements HttpsFront {
     this.#server = createServer((request, response) => void this.#handle(request, response));
   }
 
-  attach(namespace: Namespace): void {
+  #connections: () => number = () => 0;
+
+  /** The namespace it manages, and where the health report reads the open AMQP connections. */
+  attach(namespace: Namespace, connections: () => number): void {
     this.#namespace = namespace;
+    this.#connections = connections;
   }
 
   accept(socket: Socket): void {
@@ -36,6 +41,11 @@ export class AtomHttpsFront implements HttpsFront {
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     let result: { status: number; body: string };
+    if (request.method === 'GET' && request.url?.split('?')[0] === '/health') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(healthReport(this.#namespace!, this.#connections())));
+      return;
+    }
     try {
       const body = await readBody(request);
       result = await handleAdmin(this.#namespace!, {

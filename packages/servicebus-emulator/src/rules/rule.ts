@@ -67,6 +67,10 @@ export class Rule {
     return true;
   }
 
+  get hasAction(): boolean {
+    return this.#action !== null;
+  }
+
   apply(message: AmqpMessage): void {
     if (this.#action) applyAction(message, this.#action);
   }

@@ -13,6 +13,7 @@ export const Condition = {
   tooLarge: 'amqp:link:message-size-exceeded',
   internal: 'amqp:internal-error',
   unauthorized: 'amqp:unauthorized-access',
+  notAllowed: 'amqp:not-allowed',
 } as const;
 export type Condition = (typeof Condition)[keyof typeof Condition];
 
@@ -31,6 +32,7 @@ const STATUS: Record<Condition, number> = {
   [Condition.tooLarge]: 413,
   [Condition.internal]: 500,
   [Condition.unauthorized]: 401,
+  [Condition.notAllowed]: 400,
 };
 
 /** A failure the emulator reports to the client with an AMQP condition (never a silent success). */

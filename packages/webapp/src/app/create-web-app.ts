@@ -66,6 +66,7 @@ import { userRoutes } from '../routes/user-routes.js';
 import { serveUi } from '../ui-server/serve-ui.js';
 import type { ApiDeps } from './api-deps.js';
 import { EndpointCatalog } from './endpoint-catalog.js';
+import type { ListeningServer } from './listening-server.js';
 
 export interface WebAppOptions {
   /** The message store (any provider). Its `providerName` is shown when it has one. */
@@ -128,8 +129,15 @@ export interface WebApp extends ServiceLifecycle {
   readonly alerting: Alerting;
   /** Every method and URL Fastify registered (the UI's static files and automatic HEAD routes included). */
   readonly registeredRoutes: readonly RegisteredRoute[];
-  /** Starts listening; resolves the base URL (`http://127.0.0.1:12345`). */
-  listen(options?: { readonly host?: string; readonly port?: number }): Promise<string>;
+  /**
+   * Starts listening; resolves the base URL (`http://127.0.0.1:12345`). With `server`, takes over that
+   * already-listening server's requests instead of opening a port (`ListeningServer`).
+   */
+  listen(options?: {
+    readonly host?: string;
+    readonly port?: number;
+    readonly server?: ListeningServer;
+  }): Promise<string>;
   /** The base URL once listening. */
   readonly url: string | null;
   /** Stops taking requests and ends live streams; in-flight requests get `timeoutMs` (default 10 000) to finish. */
@@ -181,7 +189,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 2 * 1024 * 1024,
     // Room for a percent-encoded id of MAX_ID_LENGTH characters; the route schemas then name a longer one (400).
-    maxParamLength: 2000,
+    routerOptions: { maxParamLength: 2000 },
   });
   const registeredRoutes: RegisteredRoute[] = [];
   server.addHook('onRoute', (route) => {
@@ -313,10 +321,14 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     );
 
   let url: string | null = null;
-  let listenOn: { host?: string; port?: number } = {};
+  let listenOn: { host?: string; port?: number; server?: ListeningServer } = {};
   const lifecycle = new LifecycleRunner({
     start: async () => {
-      url = await server.listen({ host: listenOn.host ?? '127.0.0.1', port: listenOn.port ?? 0 });
+      if (listenOn.server) {
+        await server.ready();
+        listenOn.server.serve(server.routing);
+        url = listenOn.server.url;
+      } else url = await server.listen({ host: listenOn.host ?? '127.0.0.1', port: listenOn.port ?? 0 });
       logger.info({ url }, `NimBus WebApp listening on ${url}`);
       alerting.start();
     },

@@ -1,5 +1,6 @@
 import { isRetryableError, type Logger } from '@nimbus/core';
 import { InvalidStoreArgumentError } from '@nimbus/message-store';
+import { classifyDriverError } from '@nimbus/sql';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './http-error.js';
 
@@ -36,15 +37,17 @@ export function installErrorHandler(app: FastifyInstance, logger: Logger): void 
         .send({ error: (error as FastifyError).code ?? 'BadRequest', message: error.message });
     }
     if (isRetryableError(error)) {
-      // The database, store or transport is down for a moment (a restart, an outage): say so, and when to retry.
+      // The database, store or transport is down for a moment (a restart, an outage) or did not answer within
+      // its lock or statement timeout: say so, why, and when to retry (never where the database is).
+      const unavailable = unavailableAnswer(error);
       logger.warn(
-        { err: error.message, url: request.url, method: request.method },
+        { err: error.message, reason: unavailable.reason, url: request.url, method: request.method },
         'WebApp request failed: a backing service is unavailable',
       );
-      return reply.code(503).header('retry-after', '2').send({
+      return reply.code(503).header('retry-after', String(unavailable.retryAfterSeconds)).send({
         error: 'ServiceUnavailable',
-        message:
-          'A backing service (database, store or transport) is unavailable for the moment; retry shortly.',
+        reason: unavailable.reason,
+        message: unavailable.message,
       });
     }
     logger.error(
@@ -55,4 +58,27 @@ export function installErrorHandler(app: FastifyInstance, logger: Logger): void 
       .code(500)
       .send({ error: 'InternalError', message: 'The server failed to handle the request; see its log.' });
   });
+}
+
+/**
+ * The 503 of a retryable failure: `DatabaseTimeout` when the statement gave up on its lock or statement timeout
+ * (another session holds a lock, or the database is overloaded), `BackingServiceUnavailable` otherwise.
+ */
+export function unavailableAnswer(error: unknown): {
+  readonly reason: 'DatabaseTimeout' | 'BackingServiceUnavailable';
+  readonly message: string;
+  readonly retryAfterSeconds: number;
+} {
+  if (classifyDriverError(error).reason === 'busy')
+    return {
+      reason: 'DatabaseTimeout',
+      message:
+        'The database did not answer within its lock or statement timeout (it is busy or a lock is held); retry shortly.',
+      retryAfterSeconds: 5,
+    };
+  return {
+    reason: 'BackingServiceUnavailable',
+    message: 'A backing service (database, store or transport) is unavailable for the moment; retry shortly.',
+    retryAfterSeconds: 2,
+  };
 }

@@ -1,4 +1,4 @@
-import { cachingStatements, openPostgresPool, openSqliteDatabase } from '@nimbus/sql';
+import { cachingStatements, openPostgresPool, openSqliteDatabase, type StatementTimeouts } from '@nimbus/sql';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 
 /** Where a WebApp-owned set of tables (identity, bulk jobs, alerts) lives. */
@@ -8,12 +8,12 @@ export type WebAppDatabaseOptions =
       /** A file of its own (better-sqlite3 waits for locks synchronously; one writer per file per process). */
       readonly filename: string;
     }
-  | {
+  | (StatementTimeouts & {
       readonly dialect: 'postgres';
       readonly connectionString: string;
       /** PostgreSQL schema holding the tables (default `nimbus`). */
       readonly schema?: string;
-    };
+    });
 
 export interface OpenedWebAppDatabase<DB> {
   /** Unscoped: for DDL and `sql` templates that name the schema themselves. */
@@ -43,7 +43,12 @@ export function openWebAppDatabase<DB>(
       options.dialect === 'sqlite'
         ? new SqliteDialect({ database: cachingStatements(openSqliteDatabase(options.filename)) })
         : new PostgresDialect({
-            pool: openPostgresPool({ connectionString: options.connectionString, ...pool }),
+            pool: openPostgresPool({
+              connectionString: options.connectionString,
+              ...pool,
+              ...(options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}),
+              ...(options.lockTimeoutMs ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+            }),
           }),
   });
   return { root, db: schema === null ? root : root.withSchema(schema), schema };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { classifyDriverError, openPostgresPool } from '@nimbus/sql';
+import { classifyDriverError, openPostgresPool, type StatementTimeouts } from '@nimbus/sql';
 import type pg from 'pg';
 import type { PostgresTransportConnection } from '../../options.js';
 import type { Row, SqlDatabase, SqlExecutor } from '../../sql/database.js';
@@ -16,7 +16,10 @@ export const postgresDatabase: DialectDatabase<PostgresTransportConnection> = {
     const namespace = connection.schema ?? 'nimbus_transport';
     const tables = tableNames(namespace, 'schema', (table) => `"${namespace}"."${table}"`);
     return {
-      db: openPostgresDatabase(connection.connectionString, connection.poolSize ?? 10),
+      db: openPostgresDatabase(connection.connectionString, connection.poolSize ?? 10, {
+        ...(connection.statementTimeoutMs ? { statementTimeoutMs: connection.statementTimeoutMs } : {}),
+        ...(connection.lockTimeoutMs ? { lockTimeoutMs: connection.lockTimeoutMs } : {}),
+      }),
       tables,
       namespace,
       listen: (wakeups, logger) =>
@@ -30,9 +33,18 @@ export interface PostgresDatabase extends SqlDatabase {
 }
 
 /** A pg pool; `?` placeholders become `$n`; transactions retry a few times on deadlock/serialization failure. */
-export function openPostgresDatabase(connectionString: string, poolSize: number): PostgresDatabase {
+export function openPostgresDatabase(
+  connectionString: string,
+  poolSize: number,
+  timeouts: StatementTimeouts = {},
+): PostgresDatabase {
   // Connection errors nobody awaits are handled by the pool (the client is discarded); queries report theirs.
-  const pool = openPostgresPool({ connectionString, max: poolSize, applicationName: 'nimbus-transport' });
+  const pool = openPostgresPool({
+    connectionString,
+    max: poolSize,
+    applicationName: 'nimbus-transport',
+    ...timeouts,
+  });
   const rewritten = new Map<string, string>();
   const toPg = (sql: string): string => {
     let text = rewritten.get(sql);

@@ -1,6 +1,6 @@
 import type { Delivery } from '@nimbus/core/transport-spi';
 import { groupBySession, readySince } from '../../line-writer.js';
-import type { SqlCore } from '../../sql-core.js';
+import { hasProjected, type SqlCore } from '../../sql-core.js';
 import { headersEncoder } from '../../statement-texts.js';
 import type { Tables } from '../../tables.js';
 import { workKey } from '../../wakeups.js';
@@ -9,7 +9,8 @@ import type { DialectLineAppend } from '../dialect.js';
 export const postgresLineAppend: DialectLineAppend = {
   async publish(core, plans) {
     // Scheduled copies go to their own table: those publishes take the general transactional path.
-    if (!plans.every((plan) => plan.dueAt === null))
+    // So do publishes whose Resolver copies a co-located store records in the same transaction.
+    if (!plans.every((plan) => plan.dueAt === null) || hasProjected(plans))
       return core.db.transaction((tx) => core.writePlans(tx, plans));
     return publishInOneStatement(
       core,

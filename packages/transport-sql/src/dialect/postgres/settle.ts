@@ -3,6 +3,7 @@ import type { Delivery } from '@nimbus/core/transport-spi';
 import type { HeldLease } from '../../held-lease.js';
 import { sessionKey } from '../../line-writer.js';
 import type { SqlExecutor } from '../../sql/database.js';
+import { hasProjected } from '../../sql-core.js';
 import {
   lastState,
   type PlannedSettlement,
@@ -21,7 +22,7 @@ import { lineArrays, lineInsertSql, sessionUpsertSql } from './line-append.js';
 export const postgresSettle: DialectSettle = {
   async one(lease, settlement) {
     const { message, plans, effects, deadLetter } = settlement;
-    if (touchesParked(settlement) || plans.some((plan) => plan.dueAt !== null)) {
+    if (touchesParked(settlement) || plans.some((plan) => plan.dueAt !== null) || hasProjected(plans)) {
       await settleInTransaction(lease, settlement);
       return;
     }
@@ -38,7 +39,8 @@ export const postgresSettle: DialectSettle = {
   },
   async many(lease, planned) {
     const oneStatement = planned.every(
-      (item) => !touchesParked(item) && item.plans.every((plan) => plan.dueAt === null),
+      (item) =>
+        !touchesParked(item) && item.plans.every((plan) => plan.dueAt === null) && !hasProjected(item.plans),
     );
     if (oneStatement) await settleManyInOneStatement(lease, planned);
     else await settleManyInTransaction(lease, planned);

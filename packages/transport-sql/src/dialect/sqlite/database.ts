@@ -1,7 +1,6 @@
-import { openSqliteDatabase as openSqliteFile } from '@nimbus/sql';
+import { openSqliteDatabase as openSqliteFile, sqliteFileGate } from '@nimbus/sql';
 import type Database from 'better-sqlite3';
 import type { SqliteTransportConnection } from '../../options.js';
-import { AsyncMutex } from '../../sql/async-mutex.js';
 import type { Row, SqlDatabase, SqlExecutor } from '../../sql/database.js';
 import { translateDriverError } from '../../sql/driver-errors.js';
 import { tableNames } from '../../tables.js';
@@ -40,7 +39,8 @@ export const sqliteDatabase: DialectDatabase<SqliteTransportConnection> = {
 export function openSqliteDatabase(path: string, busyTimeoutMs: number): SqlDatabase {
   const db = openSqliteFile(path, { busyTimeoutMs: Math.trunc(busyTimeoutMs) });
   const statements = new Map<string, Database.Statement>();
-  const mutex = new AsyncMutex();
+  // Shared with every connection of this process to the same file (a co-located message store's, too).
+  const mutex = sqliteFileGate(path);
   const queue: QueuedTransaction[] = [];
   let draining = false;
   let inTransaction = false;
@@ -141,9 +141,9 @@ export function openSqliteDatabase(path: string, busyTimeoutMs: number): SqlData
     nowMs: `CAST(unixepoch('subsec') * 1000 AS INTEGER)`,
     skipLocked: '',
     all: (sql, params) =>
-      inTransaction ? mutex.run(() => direct.all(sql, params)) : direct.all(sql, params),
+      inTransaction || mutex.busy ? mutex.run(() => direct.all(sql, params)) : direct.all(sql, params),
     run: (sql, params) =>
-      inTransaction ? mutex.run(() => direct.run(sql, params)) : direct.run(sql, params),
+      inTransaction || mutex.busy ? mutex.run(() => direct.run(sql, params)) : direct.run(sql, params),
     transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });

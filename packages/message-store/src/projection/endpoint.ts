@@ -1,5 +1,5 @@
 import { type MessageEnvelope, MessageType } from '@nimbus/core';
-import { EndpointRole } from '@nimbus/message-store';
+import { EndpointRole } from '../enums.js';
 
 /** Request types are recorded against their addressee; everything else (responses) against their sender. */
 const ADDRESSED_TO_ENDPOINT: ReadonlySet<MessageType> = new Set<MessageType>([

@@ -1,5 +1,5 @@
 import { type MessageEnvelope, MessageType } from '@nimbus/core';
-import { ResolutionStatus } from '@nimbus/message-store';
+import { ResolutionStatus } from '../enums.js';
 
 const STATUS_BY_TYPE: ReadonlyMap<MessageType, ResolutionStatus> = new Map<MessageType, ResolutionStatus>([
   [MessageType.EventRequest, ResolutionStatus.Pending],

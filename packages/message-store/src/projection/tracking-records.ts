@@ -1,9 +1,7 @@
 import { Header, type Headers, type MessageEnvelope, MessageType } from '@nimbus/core';
-import {
-  HANDOFF_SUB_STATUS,
-  type MessageEntityWrite,
-  type UnresolvedEventWrite,
-} from '@nimbus/message-store';
+import type { MessageEntityWrite } from '../entities/message-entity.js';
+import type { UnresolvedEventWrite } from '../entities/unresolved-event.js';
+import { HANDOFF_SUB_STATUS } from '../enums.js';
 import type { ResolvedEndpoint } from './endpoint.js';
 
 /** A decoded message plus the transport facts the records need. */

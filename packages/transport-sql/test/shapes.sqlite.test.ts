@@ -1,0 +1,12 @@
+import { describeResolverEndToEnd } from '@nimbus/resolver/e2e';
+import { shapes, sqlitePlacement } from './colocated-fixtures.js';
+
+// The Resolver end-to-end scenarios with the SQL store and the SQL transport on SQLite, in both shapes: one file
+// (the transport writes plain outcomes itself) and two files (everything through the Resolver).
+
+describeResolverEndToEnd('SQLite store co-located with the SQL transport', {
+  ...shapes('colocated', sqlitePlacement),
+  shape: 'colocated',
+});
+
+describeResolverEndToEnd('SQLite store apart from the SQL transport', shapes('apart', sqlitePlacement));
