@@ -31,4 +31,9 @@ export {
   type StatementTimeouts,
 } from './postgres.js';
 export { openSqliteDatabase, type SqliteOpenOptions } from './sqlite.js';
+export {
+  isDatabaseOutage,
+  type StartWhenReachableOptions,
+  startWhenDatabaseAnswers,
+} from './start-when-reachable.js';
 export { cachingStatements, type PreparingDatabase } from './statement-cache.js';
