@@ -16,6 +16,7 @@ const DOWN_MS = Number(process.env.NIMBUS_START_OUTAGE_MS ?? 20_000);
 const CLUSTER_PORT = 15540;
 const HEALTH_PORT = 15541;
 const WEBAPP_PORT = 15542;
+const DEV_PORT = 15543;
 
 const run = await shouldRunPostgresSuite('start during a PostgreSQL outage (own cluster)');
 
@@ -39,16 +40,27 @@ async function probe(url: string, timeoutMs = 15_000): Promise<Probe> {
   }
 }
 
-/** Polls `/healthz` every 250 ms and keeps every answer that was not a 200, and the slowest answer. */
-function watchLiveness(url: string): { stop(): Promise<{ failures: Probe[]; slowestMs: number }> } {
-  const failures: Probe[] = [];
-  let slowestMs = 0;
+/**
+ * Polls `/healthz` every 250 ms. Keeps every HTTP answer that was not a 200 (none may be), and the longest stretch
+ * without a 200: on a loaded CI machine a single probe can time out while the start-up work holds the event loop,
+ * but the stretch must stay below what a liveness probe with Kubernetes' defaults tolerates (3 × 10 s).
+ */
+function watchLiveness(url: string): {
+  stop(): Promise<{ wrongAnswers: Probe[]; longestGapMs: number; probes: number }>;
+} {
+  const wrongAnswers: Probe[] = [];
   let running = true;
+  let probes = 0;
+  let lastOk = Date.now();
+  let longestGapMs = 0;
   const loop = (async () => {
     while (running) {
       const answer = await probe(url);
-      slowestMs = Math.max(slowestMs, answer.ms);
-      if (answer.status !== 200) failures.push(answer);
+      probes += 1;
+      if (answer.status === 200) {
+        longestGapMs = Math.max(longestGapMs, Date.now() - lastOk);
+        lastOk = Date.now();
+      } else if (answer.status !== null) wrongAnswers.push(answer);
       await sleep(250);
     }
   })();
@@ -56,7 +68,7 @@ function watchLiveness(url: string): { stop(): Promise<{ failures: Probe[]; slow
     async stop() {
       running = false;
       await loop;
-      return { failures, slowestMs };
+      return { wrongAnswers, longestGapMs: Math.max(longestGapMs, Date.now() - lastOk), probes };
     },
   };
 }
@@ -97,18 +109,30 @@ describe.runIf(run)('the Resolver and the WebApp started while PostgreSQL is dow
     });
     stack.processes.set('resolver', resolver);
     const webapp = stack.webapp();
+    // `nimbus dev` on PostgreSQL (Resolver and WebApp in one process) waits the same way.
+    const dev = new ManagedProcess({
+      name: 'dev',
+      script: CLI_BIN,
+      args: ['dev', '--no-sample', '--platform', PLATFORM_MODULE, '--port', String(DEV_PORT)],
+      env: stack.cliEnv(),
+      logFile: join(workDir, 'dev.out'),
+    });
+    stack.processes.set('dev', dev);
     const startedAt = Date.now();
-    resolver.start();
-    webapp.start();
-    const resolverPid = resolver.pid;
-    const webappPid = webapp.pid;
-    const health = { resolver: `http://127.0.0.1:${HEALTH_PORT}`, webapp: stack.webappUrl };
+    const processes = [resolver, webapp, dev];
+    for (const process of processes) process.start();
+    const pids = processes.map((process) => process.pid);
+    const health = {
+      resolver: `http://127.0.0.1:${HEALTH_PORT}`,
+      webapp: stack.webappUrl,
+      dev: `http://127.0.0.1:${DEV_PORT}`,
+    };
 
-    // Both answer while they wait: alive, not ready, and /readyz says why.
+    // All three answer while they wait: alive, not ready, and /readyz says why.
     for (const base of Object.values(health)) {
       await eventually(
         async () => ((await probe(`${base}/healthz`)).status === 200 ? true : undefined),
-        60_000,
+        120_000,
         `${base}/healthz to answer 200 while the database is down`,
       );
       const readyz = await probe(`${base}/readyz`);
@@ -122,10 +146,11 @@ describe.runIf(run)('the Resolver and the WebApp started while PostgreSQL is dow
     expect(api.status, 'an API call while starting').toBe(503);
     await resolver.waitFor(/NimBus resolver is waiting for the database/, 30_000);
     await webapp.waitFor(/NimBus webapp is waiting for the database/, 30_000);
+    await dev.waitFor(/NimBus dev is waiting for the database/, 30_000);
     const watchers = Object.values(health).map((base) => watchLiveness(`${base}/healthz`));
 
     await sleep(Math.max(0, DOWN_MS - (Date.now() - startedAt)));
-    for (const process of [resolver, webapp]) expect(process.alive, `${process.name} waits`).toBe(true);
+    for (const process of processes) expect(process.alive, `${process.name} waits`).toBe(true);
     for (const base of Object.values(health)) expect((await probe(`${base}/readyz`)).status).toBe(503);
     await cluster.start();
     const upAt = Date.now();
@@ -133,19 +158,22 @@ describe.runIf(run)('the Resolver and the WebApp started while PostgreSQL is dow
     for (const base of Object.values(health))
       await eventually(
         async () => ((await probe(`${base}/readyz`)).status === 200 ? true : undefined),
-        60_000,
+        120_000,
         `${base}/readyz to answer 200 once the database answers`,
       );
     console.log(`ready ${Date.now() - upAt} ms after the database answered again`);
     await resolver.waitFor(/NimBus resolver ready/, 30_000);
     await webapp.waitFor(/NimBus webapp ready/, 30_000);
+    await dev.waitFor(/NimBus dev ready/, 30_000);
     for (const [index, watcher] of watchers.entries()) {
-      const { failures, slowestMs } = await watcher.stop();
-      console.log(`${Object.keys(health)[index]} /healthz: slowest answer ${slowestMs} ms`);
-      expect(failures, '/healthz answers 200 throughout').toEqual([]);
+      const { wrongAnswers, longestGapMs, probes } = await watcher.stop();
+      console.log(
+        `${Object.keys(health)[index]} /healthz: ${probes} probes, longest stretch without a 200: ${longestGapMs} ms`,
+      );
+      expect(wrongAnswers, '/healthz answers 200 throughout').toEqual([]);
+      expect(longestGapMs).toBeLessThan(30_000);
     }
-    expect(resolver.pid).toBe(resolverPid);
-    expect(webapp.pid).toBe(webappPid);
+    expect(processes.map((process) => process.pid)).toEqual(pids);
     expect(stack.unexpectedExits()).toEqual([]);
 
     // Not just the probes: the WebApp serves its API, and the Resolver projects what an adapter handles.

@@ -1,9 +1,9 @@
 import { StorageProviderTransientError } from '@nimbus/message-store';
-import { SchemaOutOfDateError } from '@nimbus/sql';
+import { SchemaOutOfDateError, startWhenDatabaseAnswers } from '@nimbus/sql';
 import { describe, expect, it } from 'vitest';
 import { CliError, ExitCode } from '../src/exit-codes.js';
 import { StartupListener } from '../src/services/startup-listener.js';
-import { isDatabaseOutage, startWhenDatabaseAnswers } from '../src/services/wait-for-database.js';
+import { isDatabaseOutage } from '../src/services/wait-for-database.js';
 
 const refused = () =>
   new CliError('Could not open the postgres message store: temporarily unavailable.', ExitCode.Failed, {

@@ -32,4 +32,9 @@ export {
 } from './postgres.js';
 export { openSqliteDatabase, type SqliteOpenOptions } from './sqlite.js';
 export { SqliteFileGate, sqliteFileGate } from './sqlite-file-gate.js';
+export {
+  isDatabaseOutage,
+  type StartWhenReachableOptions,
+  startWhenDatabaseAnswers,
+} from './start-when-reachable.js';
 export { cachingStatements, type PreparingDatabase } from './statement-cache.js';

@@ -1,7 +1,13 @@
 import { shouldRunPostgresSuite } from '@nimbus/testing/postgres';
 import { type OwnPostgresCluster, startOwnPostgresCluster } from '@nimbus/testing/postgres-cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyDriverError, OutageLog, openPostgresPool, ReconnectingPgListener } from '../src/index.js';
+import {
+  classifyDriverError,
+  OutageLog,
+  openPostgresPool,
+  ReconnectingPgListener,
+  startWhenDatabaseAnswers,
+} from '../src/index.js';
 
 const until = async (check: () => boolean | Promise<boolean>, timeoutMs = 20_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -71,6 +77,44 @@ describe.runIf(await shouldRunPostgresSuite('@nimbus/sql restart'))(
       } finally {
         await listener.stop();
         await pool.end();
+      }
+    }, 60_000);
+
+    it('startWhenDatabaseAnswers: an opener started while the database is down waits for it, logging the outage once', async () => {
+      await cluster.stop();
+      const logged: string[] = [];
+      const waiting: string[] = [];
+      const logger = {
+        warn: (_: unknown, message: string) => logged.push(`warn ${message}`),
+        info: (_: unknown, message: string) => logged.push(`info ${message}`),
+      };
+      let attempts = 0;
+      const started = startWhenDatabaseAnswers(
+        async () => {
+          attempts += 1;
+          const pool = openPostgresPool({ connectionString: cluster.url, max: 1 });
+          try {
+            await pool.query('select 1');
+            return pool;
+          } catch (error) {
+            await pool.end();
+            throw error;
+          }
+        },
+        { what: 'test adapter host', logger, onWaiting: (reason) => waiting.push(reason) },
+      );
+      await until(() => attempts >= 3);
+      await cluster.start();
+      const pool = await started;
+      try {
+        expect((await pool!.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+        expect(waiting[0]).toMatch(/^waiting for the database \(connection \(ECONNREFUSED\)/);
+        expect(logged).toEqual([
+          'warn test adapter host start: database unavailable; retrying with back-off (logged again when it recovers)',
+          expect.stringMatching(/^info test adapter host start: database reachable again after \d+ ms/),
+        ]);
+      } finally {
+        await pool?.end();
       }
     }, 60_000);
 

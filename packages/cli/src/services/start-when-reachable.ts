@@ -1,7 +1,8 @@
+import { startWhenDatabaseAnswers } from '@nimbus/sql';
 import { CliError } from '../exit-codes.js';
 import { type RunningServices, type ServicesOptions, startServices } from './start-services.js';
 import { StartupListener } from './startup-listener.js';
-import { startWhenDatabaseAnswers } from './wait-for-database.js';
+import { isDatabaseOutage } from './wait-for-database.js';
 
 export interface StartWhenReachableOptions extends Omit<ServicesOptions, 'listeners'> {
   /** `resolver`, `webapp` or `dev`: names the process in its status lines and logs. */
@@ -44,6 +45,7 @@ export async function startServicesWhenReachable(
       logger: options.logger,
       failFast: options.failFast,
       signal: options.shutdown,
+      isOutage: isDatabaseOutage,
       onWaiting: (reason, first) => {
         for (const listener of Object.values(listeners)) listener.starting(reason);
         if (first)

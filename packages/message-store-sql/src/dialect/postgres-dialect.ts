@@ -33,6 +33,10 @@ export function createPostgresDialect(options: PostgresDialectOptions): SqlDiale
     atomic: (work) => db.transaction().setIsolationLevel('read committed').execute(work),
     forUpdate: (query) => query.forUpdate(),
     async lockMigrations(tx) {
+      // DDL may wait for locks and build indexes for long: the pool's statement and lock timeouts (bounded waits
+      // of the services) do not apply to a migration transaction.
+      await sql`set local statement_timeout = 0`.execute(tx);
+      await sql`set local lock_timeout = 0`.execute(tx);
       await sql`select pg_advisory_xact_lock(hashtext(${`nimbus.schema.${options.schema}`}))`.execute(tx);
     },
     async ensureSchema(tx) {

@@ -8,6 +8,10 @@ export const postgresSchema: DialectSchema = {
     return rows.length > 0 && Boolean(rows[0]!.found);
   },
   async lockForMigration(tx, namespace) {
+    // DDL may wait for locks and build indexes for long: the pool's statement and lock timeouts (bounded waits of
+    // the services) do not apply to a migration transaction.
+    await tx.run('SET LOCAL statement_timeout = 0');
+    await tx.run('SET LOCAL lock_timeout = 0');
     await tx.run(`SELECT pg_advisory_xact_lock(hashtext(?))`, [`nimbus-transport-schema:${namespace}`]);
   },
   async createNamespace(tx, namespace) {
