@@ -17,7 +17,14 @@ const store = await createSqlMessageStore({
 });
 const notifier = await createSqlStateChangeNotifier({ ...config.store, env: {}, logger: silentLogger });
 const bus = await openBusTransport(config);
-const resolver = createResolver({ transport: bus.transport, store, notifier, logger: silentLogger });
+// As `nimbus` does: co-located, the Resolver receives little, so it holds 8 sessions instead of 128.
+const resolver = createResolver({
+  transport: bus.transport,
+  store,
+  notifier,
+  logger: silentLogger,
+  ...(config.colocated ? { options: { maxConcurrentSessions: 8 } } : {}),
+});
 await resolver.start();
 process.stdout.write('ready\n');
 process.once('SIGTERM', () => {

@@ -69,6 +69,8 @@ export interface ServicesOptions {
 }
 
 const DEV_HEARTBEAT_INTERVAL_SECONDS = 60;
+/** Sessions the Resolver holds when tracking is co-located (its default, 128, is for the Resolver shape). */
+const COLOCATED_RESOLVER_SESSIONS = 8;
 
 export interface RunningServices {
   readonly url: string | null;
@@ -134,7 +136,12 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         store,
         notifier,
         logger,
-        ...(renewal === undefined ? {} : { options: { leaseRenewalIntervalMs: renewal } }),
+        options: {
+          ...(renewal === undefined ? {} : { leaseRenewalIntervalMs: renewal }),
+          // Co-located, the transports record the plain traffic themselves: what is left for the Resolver (retries,
+          // operator requests, heartbeats) is small, and 128 idle accept loops would poll the database for nothing.
+          ...(config.tracking === 'colocated' ? { maxConcurrentSessions: COLOCATED_RESOLVER_SESSIONS } : {}),
+        },
       });
       await resolver.start();
       closers.add('the resolver', () => resolver.stop({ timeoutMs: drainTimeoutMs }));
