@@ -141,7 +141,12 @@ const ratio = (a: string, b: string) => {
 };
 const line = (what: string, value: string, goal = '') =>
   console.log(`  ${what.padEnd(66)} ${value.padStart(6)}${goal ? `   (goal ${goal})` : ''}`);
-const [transportOnly, colocated, colocatedProcess, viaResolver] = NIMBUS_MODES.map((m) => m.label);
+const [transportOnly, colocated, colocatedProcess, viaResolver] = [
+  NIMBUS_MODES[0].label,
+  NIMBUS_MODES[1].label,
+  NIMBUS_MODES[2].label,
+  NIMBUS_MODES[3].label,
+];
 if (steadyRate === null) {
   console.log('\nratios:');
   for (const dialect of dialects()) {

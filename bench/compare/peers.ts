@@ -129,7 +129,7 @@ export async function pgBoss(
   }
   await until(() => handled >= work.events, 'pg-boss to handle every job', 600_000, 5);
   const elapsed = Date.now() - started;
-  await boss.stop({ graceful: false, wait: true });
+  await boss.stop({ graceful: false });
   return rate(work.events, elapsed);
 }
 
