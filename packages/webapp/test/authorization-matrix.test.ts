@@ -185,7 +185,7 @@ export function describeAuthorizationMatrix(factory: StoreFactory): void {
         email: `matrix-${n++}@example.test`,
         password: 'Matrix!Passphrase-9x',
         newPassword: 'Matrix!Reset-Passphrase-7q',
-        url: 'http://127.0.0.1:9/matrix-alerts',
+        url: 'https://alerts.example.test/matrix-alerts',
         secret: 'matrix-shared-secret-16',
         eventJson: '{"customerId":"cust-1","name":"Matrix"}',
         expectedLastMessageId: 'evt-deferred-2-m1',

@@ -171,7 +171,11 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         transport,
         identityStore,
         bulkJobStore,
-        alerts: { store: alertStore, ...(smtp ? { smtp } : {}) },
+        alerts: {
+          store: alertStore,
+          ...(smtp ? { smtp } : {}),
+          allowPrivateWebhookTargets: process.env.NIMBUS_ALERTS_ALLOW_PRIVATE_WEBHOOKS === 'true',
+        },
         notifier,
         logger,
         environment: options.environment,

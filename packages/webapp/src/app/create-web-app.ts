@@ -285,7 +285,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...auditRoutes(deps),
     ...alertRoutes(deps),
   ];
-  for (const route of routes) registerRoute(server, authenticator, route);
+  for (const route of routes) registerRoute(server, authenticator, auditLog, route);
   const openApi = buildOpenApiDocument(routes, { title: 'NimBus WebApp API', version: VERSION }, [
     ...API_DOCS_ROUTE_DOCS,
     ...probeRouteDocs(options),

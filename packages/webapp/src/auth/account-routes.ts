@@ -8,6 +8,7 @@ import type { IdentityStore } from '../identity/identity-store.js';
 import { credentialKey, type StreamRegistry } from '../live/stream-registry.js';
 import type { Authenticator } from './authenticator.js';
 import { type CookiePolicy, clearSessionCookies, setSessionCookies } from './cookies.js';
+import { requireSession, revokeApiTokensOf } from './credential-guard.js';
 import type { DefaultPasswordCheck } from './default-password.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { MAX_PASSWORD_LENGTH, passwordProblems } from './password-policy.js';
@@ -77,6 +78,10 @@ const Credentials = z.object({
 const PasswordChange = z.object({
   currentPassword: z.string().min(1, 'currentPassword is required').max(MAX_PASSWORD_LENGTH),
   newPassword: z.string().min(1, 'newPassword is required').max(MAX_PASSWORD_LENGTH),
+  revokeApiTokens: z
+    .boolean()
+    .default(true)
+    .describe('also revoke every API token of the account (default true: a changed password ends them all)'),
 });
 
 /** Sign-in, sign-out, change password and "who am I". */
@@ -129,7 +134,7 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
       body: PasswordChange,
       response: CurrentUser,
       handler: async ({ body, principal, request, reply }) => {
-        const user = principal!.user;
+        const user = requireSession(principal, 'Changing the password').user;
         await deps.passwordCheck(request, user.id);
         if (!(await verifyPassword(body.currentPassword, user.passwordHash))) {
           await auditLog.write({
@@ -143,7 +148,7 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
             { path: 'body.currentPassword', message: 'the current password is wrong' },
           ]);
         }
-        const problems = passwordProblems(body.newPassword, [user.email, user.displayName ?? '']);
+        const problems = await passwordProblems(body.newPassword, [user.email, user.displayName ?? '']);
         if (problems.length > 0) {
           const message = `the new password needs ${problems.join(', ')}`;
           throw new HttpError(400, 'ValidationError', `body.newPassword: ${message}`, [
@@ -154,6 +159,7 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
           type: MessageAuditType.ChangePassword,
           principal,
           subject: `user:${user.id}`,
+          data: { revokeApiTokens: body.revokeApiTokens },
         });
         await identityStore.updatePassword(
           user.id,
@@ -161,6 +167,8 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
           new Date(clock.now()),
         );
         await identityStore.deleteSessionsOfUser(user.id);
+        if (body.revokeApiTokens)
+          await revokeApiTokensOf(identityStore, streams, user.id, new Date(clock.now()));
         streams.closeUser(user.id);
         const refreshed = (await identityStore.findUserById(user.id))!;
         const session = await authenticator.startSession(refreshed);

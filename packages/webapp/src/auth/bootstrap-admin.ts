@@ -53,7 +53,7 @@ export async function bootstrapAdmin(options: BootstrapOptions): Promise<Bootstr
     logger.info({ existingUsers }, 'Identity: users exist, bootstrap admin not created');
     return { created: false, existingUsers };
   }
-  const problems = passwordProblems(password);
+  const problems = await passwordProblems(password);
   if (problems.length > 0) {
     throw new Error(`NIMBUS_IDENTITY_ADMIN_PASSWORD is too weak: it needs ${problems.join(', ')}.`);
   }

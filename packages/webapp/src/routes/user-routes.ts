@@ -48,7 +48,7 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ body, principal }) => {
         const data = { email: body.email, siteRole: body.siteRole };
         await authorize(auditLog, principal!, Role.Owner, null, { type: MessageAuditType.GrantRole, data });
-        assertAcceptablePassword(body.password, 'body.password', [body.email, body.displayName ?? '']);
+        await assertAcceptablePassword(body.password, 'body.password', [body.email, body.displayName ?? '']);
         const id = uuidv7(clock.now());
         await auditLog.write({
           type: MessageAuditType.GrantRole,
