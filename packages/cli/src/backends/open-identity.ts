@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { createMemoryIdentityStore, createSqlIdentityStore, type IdentityStore } from '@nimbus/webapp';
 import type { NimbusConfig } from '../config.js';
+import { ensureDataDir } from './data-dir.js';
 
 /** WebApp users: beside the store (a SQLite file in the data dir, or the store's PostgreSQL database). */
 export function openIdentityStore(config: NimbusConfig): IdentityStore {
@@ -8,6 +8,6 @@ export function openIdentityStore(config: NimbusConfig): IdentityStore {
   if (config.store === 'postgres') {
     return createSqlIdentityStore({ dialect: 'postgres', connectionString: config.postgresUrl ?? '' });
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  ensureDataDir(config.dataDir);
   return createSqlIdentityStore({ dialect: 'sqlite', filename: config.identitySqlitePath });
 }

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import type { Logger } from '@nimbus/core';
 import { createMemoryMessageStore, type OpenMessageStore } from '@nimbus/message-store';
 import {
@@ -10,6 +9,7 @@ import {
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { openCosmosStore } from './open-cosmos-store.js';
+import { ensureDataDir } from './data-dir.js';
 
 export interface OpenStoreOptions {
   readonly migrationMode?: MigrationMode;
@@ -31,7 +31,7 @@ export async function openStore(config: NimbusConfig, options: OpenStoreOptions)
     return createMemoryMessageStore();
   }
   if (config.store === 'cosmos') return openCosmosStore(options);
-  if (config.store === 'sqlite') mkdirSync(config.dataDir, { recursive: true });
+  if (config.store === 'sqlite') ensureDataDir(config.dataDir);
   try {
     return await createSqlMessageStore({
       dialect: config.store,

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import type { Transport } from '@nimbus/core';
 import { type MigrationMode, type MigrationProgress, SchemaOutOfDateError } from '@nimbus/sql';
 import { createMemoryTransport } from '@nimbus/transport-memory';
@@ -6,6 +5,7 @@ import { createSqlTransport, type SqlTransportOptions } from '@nimbus/transport-
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode } from '../exit-codes.js';
 import { openServiceBusTransport, type ServiceBusConnection } from './open-servicebus-transport.js';
+import { ensureDataDir } from './data-dir.js';
 
 export interface OpenTransportOptions {
   /** Default `AutoApply` (a current schema costs one read either way; only a stale one differs). */
@@ -36,7 +36,7 @@ export async function openTransport(
       });
     }
     if (config.transport === 'sqlite') {
-      mkdirSync(config.dataDir, { recursive: true });
+      ensureDataDir(config.dataDir);
       return await createSqlTransport({ dialect: 'sqlite', path: config.transportSqlitePath }, sqlOptions);
     }
     return await createSqlTransport(

@@ -35,6 +35,7 @@ import { createLimiter, DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../aut
 import { API_DOCS_ROUTE_DOCS, registerApiDocsRoutes } from '../http/api-docs-routes.js';
 import { installErrorHandler } from '../http/error-handler.js';
 import { installInputGuard } from '../http/input-guard.js';
+import { installRequestLog } from '../http/request-log.js';
 import { buildOpenApiDocument } from '../http/openapi.js';
 import { registerRoute } from '../http/register-route.js';
 import type { AnyRouteSpec } from '../http/route.js';
@@ -175,7 +176,9 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
 
   const server = Fastify({
     // A pino logger (the CLI's) also writes Fastify's request logs, each with its request id.
-    ...(isPinoLogger(options.logger) ? { loggerInstance: options.logger } : { logger: false }),
+    ...(isPinoLogger(options.logger)
+      ? { loggerInstance: options.logger, disableRequestLogging: true }
+      : { logger: false }),
     requestIdHeader: 'x-request-id',
     genReqId: () => uuidv7(),
     trustProxy: options.trustProxy ?? false,
@@ -195,6 +198,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   // No global limit: the sign-in and password-check limiters are created below from this plugin.
   await server.register(fastifyRateLimit, { global: false });
   addSecurityHeaders(server);
+  if (isPinoLogger(options.logger)) installRequestLog(server);
   installErrorHandler(server, logger);
   installInputGuard(server);
 

@@ -2,11 +2,11 @@ import { type Clock, uuidv7 } from '@nimbus/core';
 import { MessageAuditType } from '@nimbus/message-store';
 import { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.js';
-import { notFound } from '../http/http-error.js';
+import { HttpError, notFound } from '../http/http-error.js';
 import { requireSession } from './credential-guard.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import type { ApiTokenRecord, IdentityStore } from '../identity/identity-store.js';
-import { GRANTABLE_ROLES } from '../identity/roles.js';
+import { atLeast, GRANTABLE_ROLES, maxRole } from '../identity/roles.js';
 import { apiTokenKey, type StreamRegistry } from '../live/stream-registry.js';
 import { hashToken, newToken } from './tokens.js';
 
@@ -75,6 +75,13 @@ export function apiTokenRoutes(deps: ApiTokenDeps): AnyRouteSpec[] {
       successStatus: 201,
       handler: async ({ body, principal }) => {
         const owner = requireSession(principal, 'Managing API tokens');
+        const highest = [owner.siteRole, ...owner.endpointGrants().map((g) => g.role)].reduce(maxRole);
+        if (body.maxRole && !atLeast(highest, body.maxRole)) {
+          const message = `maxRole ${body.maxRole} is above your own roles (the highest is ${highest})`;
+          throw new HttpError(400, 'ValidationError', `body.maxRole: ${message}`, [
+            { path: 'body.maxRole', message },
+          ]);
+        }
         const now = clock.now();
         const secret = `${API_TOKEN_PREFIX}${newToken()}`;
         const token: ApiTokenRecord = {
