@@ -10,6 +10,7 @@ import type { Authenticator } from './authenticator.js';
 import { type CookiePolicy, clearSessionCookies, setSessionCookies } from './cookies.js';
 import { requireSession, revokeApiTokensOf } from './credential-guard.js';
 import type { DefaultPasswordCheck } from './default-password.js';
+import { isOidcAccount } from './oidc/oidc-users.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { MAX_PASSWORD_LENGTH, passwordProblems } from './password-policy.js';
 import type { Principal } from './principal.js';
@@ -27,6 +28,8 @@ export interface AccountDeps {
   readonly passwordCheck: Limiter;
   readonly streams: StreamRegistry;
   readonly defaultPassword: DefaultPasswordCheck;
+  /** `false`: e-mail and password sign-in is off (OpenID Connect only). */
+  readonly localAccounts: boolean;
 }
 
 export const CurrentUser = z.object({
@@ -37,6 +40,10 @@ export const CurrentUser = z.object({
   siteRole: z.string().nullable(),
   endpointRoles: z.array(z.object({ endpointId: z.string(), role: z.string() })),
   csrfToken: z.string().nullable(),
+  signInMethod: z
+    .enum(['password', 'oidc'])
+    .nullable()
+    .describe('how this account signs in: its password here, or the OpenID Connect provider'),
   usesDefaultPassword: z
     .boolean()
     .describe('true while the signed-in user still has the documented dev password (the UI shows a banner)'),
@@ -55,6 +62,7 @@ export function describeUser(
       siteRole: null,
       endpointRoles: [],
       csrfToken: null,
+      signInMethod: null,
       usesDefaultPassword: false,
     };
   }
@@ -66,6 +74,7 @@ export function describeUser(
     siteRole: principal.siteRole,
     endpointRoles: principal.endpointGrants(),
     csrfToken: principal.csrfToken,
+    signInMethod: isOidcAccount(principal.user) ? 'oidc' : 'password',
     usesDefaultPassword,
   };
 }
@@ -100,6 +109,12 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
       body: Credentials,
       response: CurrentUser,
       handler: async ({ body, request, reply }) => {
+        if (!deps.localAccounts)
+          throw new HttpError(
+            403,
+            'LocalSignInOff',
+            'Local accounts are switched off here; use single sign-on.',
+          );
         const user = await signIn(deps.signIn, request, body.email, body.password);
         const session = await authenticator.startSession(user);
         setSessionCookies(request, reply, cookiePolicy, session.token, session.csrfToken, session.expiresAt);
@@ -135,6 +150,12 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
       response: CurrentUser,
       handler: async ({ body, principal, request, reply }) => {
         const user = requireSession(principal, 'Changing the password').user;
+        if (isOidcAccount(user))
+          throw new HttpError(
+            400,
+            'NoLocalPassword',
+            'This account signs in with single sign-on; it has no password here.',
+          );
         await deps.passwordCheck(request, user.id);
         if (!(await verifyPassword(body.currentPassword, user.passwordHash))) {
           await auditLog.write({
