@@ -10,6 +10,7 @@ import { deadLetterFromRow, parseHeaders, peekedFromRow } from './rows.js';
 
 /** Ids per DELETE statement when requeueing (well below SQLite's bound-parameter limit). */
 const REQUEUE_CHUNK = 500;
+
 import { deliveryFromRow, type SqlCore } from './sql-core.js';
 import { countRows } from './topology-apply.js';
 

@@ -21,9 +21,9 @@ export { createWebApp, type RegisteredRoute, type WebApp, type WebAppOptions } f
 export { type BootstrapResult, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from './auth/bootstrap-admin.js';
 export { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './auth/cookies.js';
 export {
+  mapRoles,
   type OidcOptions,
   type OidcRoleMapping,
-  mapRoles,
   oidcOptionsFromEnv,
 } from './auth/oidc/oidc-options.js';
 export { hashPassword, SCRYPT_COST, verifyPassword } from './auth/password.js';

@@ -37,6 +37,7 @@ const RULES: Record<string, Rule> = {
   // A stream: the matrix reads its status only (an open stream counts as allowed).
   'GET /api/live': 'signedIn',
   'GET /api/auth/me': 'public',
+  'GET /api/auth/sign-in-modes': 'public',
   'GET /api/app/status': 'public',
   'POST /account/logout': 'signedIn',
   'POST /account/change-password': 'signedIn',

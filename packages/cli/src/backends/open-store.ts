@@ -8,8 +8,8 @@ import {
 } from '@nimbus/message-store-sql';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { openCosmosStore } from './open-cosmos-store.js';
 import { ensureDataDir } from './data-dir.js';
+import { openCosmosStore } from './open-cosmos-store.js';
 
 export interface OpenStoreOptions {
   readonly migrationMode?: MigrationMode;

@@ -4,8 +4,8 @@ import { createMemoryTransport } from '@nimbus/transport-memory';
 import { createSqlTransport, type SqlTransportOptions } from '@nimbus/transport-sql';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode } from '../exit-codes.js';
-import { openServiceBusTransport, type ServiceBusConnection } from './open-servicebus-transport.js';
 import { ensureDataDir } from './data-dir.js';
+import { openServiceBusTransport, type ServiceBusConnection } from './open-servicebus-transport.js';
 
 export interface OpenTransportOptions {
   /** Default `AutoApply` (a current schema costs one read either way; only a stale one differs). */

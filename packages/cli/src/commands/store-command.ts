@@ -7,11 +7,11 @@ import {
 import { type MigrationRunResult, SchemaOutOfDateError as TransportSchemaOutOfDateError } from '@nimbus/sql';
 import { migrateSqlTransport, TRANSPORT_MIGRATIONS } from '@nimbus/transport-sql';
 import { Command } from 'commander';
+import { ensureDataDir } from '../backends/data-dir.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { migrationProgressLine } from '../migration-progress.js';
 import { configFrom, withBackendOptions } from './backend-options.js';
-import { ensureDataDir } from '../backends/data-dir.js';
 
 interface StoreOptions {
   dataDir?: string;

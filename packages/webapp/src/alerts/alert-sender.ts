@@ -1,9 +1,9 @@
 import type { Clock, Logger } from '@nimbus/core';
 import type { NimBusMessageStore } from '@nimbus/message-store';
+import { redactSecrets } from '../http/redact.js';
 import type { AlertDelivery, AlertStore } from './alert-store.js';
 import { type AlertSubscription, isAlertSubscription } from './alert-subscriptions.js';
 import type { Mailer } from './mailer.js';
-import { redactSecrets } from '../http/redact.js';
 import { postWebhook } from './webhook-destination.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, signAlertBody, TIMESTAMP_HEADER } from './webhook-signature.js';
 

@@ -38,9 +38,9 @@ import { createLimiter, DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../aut
 import { API_DOCS_ROUTE_DOCS, registerApiDocsRoutes } from '../http/api-docs-routes.js';
 import { installErrorHandler } from '../http/error-handler.js';
 import { installInputGuard } from '../http/input-guard.js';
-import { installRequestLog } from '../http/request-log.js';
 import { buildOpenApiDocument } from '../http/openapi.js';
 import { registerRoute } from '../http/register-route.js';
+import { installRequestLog } from '../http/request-log.js';
 import type { AnyRouteSpec } from '../http/route.js';
 import { addSecurityHeaders } from '../http/security-headers.js';
 import type { IdentityStore } from '../identity/identity-store.js';

@@ -3,11 +3,11 @@ import { MessageAuditType } from '@nimbus/message-store';
 import { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.js';
 import { HttpError, notFound } from '../http/http-error.js';
-import { requireSession } from './credential-guard.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import type { ApiTokenRecord, IdentityStore } from '../identity/identity-store.js';
 import { atLeast, GRANTABLE_ROLES, maxRole } from '../identity/roles.js';
 import { apiTokenKey, type StreamRegistry } from '../live/stream-registry.js';
+import { requireSession } from './credential-guard.js';
 import { hashToken, newToken } from './tokens.js';
 
 export interface ApiTokenDeps {

@@ -1,6 +1,6 @@
+import { forbidden } from '../http/http-error.js';
 import type { IdentityStore } from '../identity/identity-store.js';
 import { apiTokenKey, type StreamRegistry } from '../live/stream-registry.js';
-import { forbidden } from '../http/http-error.js';
 import type { Principal } from './principal.js';
 
 /**

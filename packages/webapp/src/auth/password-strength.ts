@@ -1,5 +1,9 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+// Loaded by the worker thread, by path; imported here for their types (and so the dependencies show).
+import type { ZxcvbnResult } from '@zxcvbn-ts/core';
+import type * as Common from '@zxcvbn-ts/language-common';
+import type * as English from '@zxcvbn-ts/language-en';
 
 /**
  * zxcvbn on a worker thread: its matching is superlinear in the password's length (seconds for a long
@@ -11,8 +15,11 @@ export const SCORED_LENGTH = 48;
 /** A check that takes longer than this (a wedged worker) fails instead of holding the request. */
 const CHECK_TIMEOUT_MS = 15_000;
 
+/** The worker builds its estimator from these modules' dictionaries, graphs and translations. */
+export type StrengthModules = [typeof Common.dictionary, typeof English.translations];
+
 export interface Strength {
-  readonly score: number;
+  readonly score: ZxcvbnResult['score'];
   readonly warning: string | null;
 }
 
@@ -44,7 +51,7 @@ parentPort.on('message', ({ id, password, userInputs }) => {
 });
 `;
 
-type Reply = { id: number; score: number; warning: string | null } | { id: number; error: string };
+type Reply = { id: number; score: Strength['score']; warning: string | null } | { id: number; error: string };
 type Pending = { resolve(s: Strength): void; reject(e: Error): void; timer: NodeJS.Timeout };
 
 let worker: Worker | null = null;

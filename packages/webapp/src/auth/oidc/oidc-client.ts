@@ -18,7 +18,9 @@ export async function discoverProvider(options: OidcOptions): Promise<client.Con
     const { thumbprint } = options.clientCertificate;
     // Entra ID finds the certificate by the assertion's `x5t` header (the SHA-1 thumbprint, base64url).
     auth = client.PrivateKeyJwt(key, {
-      [client.modifyAssertion]: (header) => void (header.x5t = thumbprint),
+      [client.modifyAssertion]: (header) => {
+        header.x5t = thumbprint;
+      },
     });
   }
   return client.discovery(

@@ -1,4 +1,4 @@
-import { type GrantableRole, GRANTABLE_ROLES, maxRole, Role } from '../../identity/roles.js';
+import { GRANTABLE_ROLES, type GrantableRole, maxRole, Role } from '../../identity/roles.js';
 
 /**
  * How claim values (Entra ID app roles or group object ids, or any provider's) become NimBus roles. The
