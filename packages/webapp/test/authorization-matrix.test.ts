@@ -2,6 +2,8 @@ import { shouldRunPostgresSuite } from '@nimbus/testing/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from './support/api-client.js';
 import { CONTRIBUTOR, type Harness, READER, startHarness } from './support/harness.js';
+import { OIDC_CLIENT, startOidcProvider } from './support/oidc-provider.js';
+import { signInWithOidc } from './support/oidc-sign-in.js';
 import { type Operation, operationsOf, sampleOf, urlOf } from './support/openapi-operations.js';
 import {
   BLOCKED_SESSION,
@@ -14,8 +16,15 @@ import {
 import { memoryStores, postgresStores, type StoreFactory, sqliteStores } from './support/store-factories.js';
 
 type Json = Record<string, unknown>;
-type Principal = 'anonymous' | 'Reader' | 'Contributor' | 'Owner' | 'CrmOwner';
-const PRINCIPALS: Principal[] = ['anonymous', 'Reader', 'Contributor', 'Owner', 'CrmOwner'];
+type Principal = 'anonymous' | 'Reader' | 'Contributor' | 'Owner' | 'CrmOwner' | 'OidcContributor';
+const PRINCIPALS: Principal[] = [
+  'anonymous',
+  'Reader',
+  'Contributor',
+  'Owner',
+  'CrmOwner',
+  'OidcContributor',
+];
 
 /**
  * Who may call each route. `public`: anyone; `signedIn`: any signed-in user (data is filtered to what the
@@ -114,7 +123,9 @@ const NOT_ONE_ROW_ON_SUCCESS = new Set([`POST ${E}/sessions/batch`, `POST ${E}/b
 const RANK = { None: 0, Reader: 1, Contributor: 2, Owner: 3 } as const;
 function roleOf(principal: Principal, scope: 'site' | 'endpoint'): keyof typeof RANK {
   if (principal === 'CrmOwner' || principal === 'anonymous') return 'None';
-  return scope === 'site' ? principal : principal;
+  // Signed in through the OpenID Connect provider: its group maps to site Reader and Contributor on Erp.
+  if (principal === 'OidcContributor') return scope === 'site' ? 'Reader' : 'Contributor';
+  return principal;
 }
 
 export function expectedAccess(rule: Rule, principal: Principal): 'allowed' | 401 | 403 {
@@ -147,11 +158,29 @@ async function auditCount(h: Harness): Promise<number> {
 export function describeAuthorizationMatrix(factory: StoreFactory): void {
   describe(`authorization matrix (${factory.name})`, () => {
     let h: Harness;
+    let provider: Awaited<ReturnType<typeof startOidcProvider>>;
     let clients: Record<Principal, ApiClient>;
     let targetUserId: string;
     let n = 0;
     beforeAll(async () => {
-      h = await startHarness(factory);
+      provider = await startOidcProvider({
+        carol: { sub: 'carol', email: 'carol@example.test', name: 'Carol', groups: ['erp-operators'] },
+      });
+      h = await startHarness(factory, {
+        webApp: {
+          oidc: {
+            issuer: provider.issuer,
+            clientId: OIDC_CLIENT.id,
+            clientSecret: OIDC_CLIENT.secret,
+            roleMapping: {
+              site: { 'erp-operators': 'Reader' },
+              endpoints: { 'erp-operators': { [ERP]: 'Contributor' } },
+            },
+            allowInsecureLoopbackIssuer: true,
+          },
+        },
+      });
+      provider.configure(h.url);
       const crm = { email: 'crm-owner@example.test', password: 'Crm!Owner!Pass1' };
       const created = (await h.admin.post('/api/users', { ...crm, siteRole: 'None' })).body as Json;
       await h.admin.put(`/api/users/${created.id}/endpoint-roles/Crm`, { role: 'Owner' });
@@ -163,10 +192,12 @@ export function describeAuthorizationMatrix(factory: StoreFactory): void {
         Contributor: await h.signedIn(CONTRIBUTOR),
         Owner: h.admin,
         CrmOwner: await h.signedIn(crm),
+        OidcContributor: await signInWithOidc(h.url, 'carol'),
       };
     }, 60_000);
     afterAll(async () => {
       await h?.close();
+      await provider?.close();
     });
 
     const request = (operation: Operation) => {
