@@ -62,8 +62,8 @@ const RULES: Record<string, Rule> = {
   'POST /api/bulk-jobs/{jobId}/resume': 'signedIn',
   'GET /api/failure-groups': 'signedIn',
   [`GET ${E}/failure-groups`]: endpoint('Reader'),
-  // Contributor on every endpoint named in the body (Erp here), so for these principals as a site role.
-  'POST /api/bulk-jobs': site('Contributor'),
+  // Contributor on every endpoint named in the body (Erp here: the OIDC principal's Erp grant suffices).
+  'POST /api/bulk-jobs': endpoint('Contributor'),
   [`GET ${E}`]: endpoint('Reader'),
   [`GET ${E}/sessions/{sessionId}`]: endpoint('Reader'),
   [`POST ${E}/sessions/batch`]: endpoint('Reader'),
