@@ -1,9 +1,8 @@
 import { shouldRunPostgresSuite } from '@nimbus/testing/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from './support/api-client.js';
-import { CONTRIBUTOR, type Harness, READER, startHarness } from './support/harness.js';
-import { OIDC_CLIENT, startOidcProvider } from './support/oidc-provider.js';
-import { signInWithOidc } from './support/oidc-sign-in.js';
+import { CONTRIBUTOR, type Harness, READER } from './support/harness.js';
+import { startOidcHarness } from './support/oidc-sign-in.js';
 import { type Operation, operationsOf, sampleOf, urlOf } from './support/openapi-operations.js';
 import {
   BLOCKED_SESSION,
@@ -158,29 +157,15 @@ async function auditCount(h: Harness): Promise<number> {
 export function describeAuthorizationMatrix(factory: StoreFactory): void {
   describe(`authorization matrix (${factory.name})`, () => {
     let h: Harness;
-    let provider: Awaited<ReturnType<typeof startOidcProvider>>;
+    let closeAll: (() => Promise<void>) | undefined;
     let clients: Record<Principal, ApiClient>;
     let targetUserId: string;
     let n = 0;
     beforeAll(async () => {
-      provider = await startOidcProvider({
-        carol: { sub: 'carol', email: 'carol@example.test', name: 'Carol', groups: ['erp-operators'] },
-      });
-      h = await startHarness(factory, {
-        webApp: {
-          oidc: {
-            issuer: provider.issuer,
-            clientId: OIDC_CLIENT.id,
-            clientSecret: OIDC_CLIENT.secret,
-            roleMapping: {
-              site: { 'erp-operators': 'Reader' },
-              endpoints: { 'erp-operators': { [ERP]: 'Contributor' } },
-            },
-            allowInsecureLoopbackIssuer: true,
-          },
-        },
-      });
-      provider.configure(h.url);
+      const started = await startOidcHarness(factory);
+      h = started.h;
+      closeAll = started.close;
+      const oidc = started.oidcClient;
       const crm = { email: 'crm-owner@example.test', password: 'Crm!Owner!Pass1' };
       const created = (await h.admin.post('/api/users', { ...crm, siteRole: 'None' })).body as Json;
       await h.admin.put(`/api/users/${created.id}/endpoint-roles/Crm`, { role: 'Owner' });
@@ -192,12 +177,11 @@ export function describeAuthorizationMatrix(factory: StoreFactory): void {
         Contributor: await h.signedIn(CONTRIBUTOR),
         Owner: h.admin,
         CrmOwner: await h.signedIn(crm),
-        OidcContributor: await signInWithOidc(h.url, 'carol'),
+        OidcContributor: oidc,
       };
     }, 60_000);
     afterAll(async () => {
-      await h?.close();
-      await provider?.close();
+      await closeAll?.();
     });
 
     const request = (operation: Operation) => {

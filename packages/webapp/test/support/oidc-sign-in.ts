@@ -1,4 +1,8 @@
 import { ApiClient } from './api-client.js';
+import { startHarness } from './harness.js';
+import { OIDC_CLIENT, startOidcProvider } from './oidc-provider.js';
+import { ERP } from './seed.js';
+import type { StoreFactory } from './store-factories.js';
 
 /** Cookies of the provider's pages, kept across the redirects of one sign-in. */
 class Jar {
@@ -63,4 +67,35 @@ export async function signInWithOidc(webAppUrl: string, login: string): Promise<
   if (callback.status !== 302)
     throw new Error(`callback answered ${callback.status}: ${String(callback.body)}`);
   return client;
+}
+
+/**
+ * A harness whose WebApp also signs in through a real OIDC provider on loopback: `carol` is in the group
+ * `erp-operators`, mapped to site Reader and Contributor on Erp. `oidcClient` is signed in as her.
+ */
+export async function startOidcHarness(factory: StoreFactory) {
+  const provider = await startOidcProvider({
+    carol: { sub: 'carol', email: 'carol@example.test', name: 'Carol', groups: ['erp-operators'] },
+  });
+  const h = await startHarness(factory, {
+    webApp: {
+      oidc: {
+        issuer: provider.issuer,
+        clientId: OIDC_CLIENT.id,
+        clientSecret: OIDC_CLIENT.secret,
+        roleMapping: {
+          site: { 'erp-operators': 'Reader' },
+          endpoints: { 'erp-operators': { [ERP]: 'Contributor' } },
+        },
+        allowInsecureLoopbackIssuer: true,
+      },
+    },
+  });
+  provider.configure(h.url);
+  const oidcClient = await signInWithOidc(h.url, 'carol');
+  const close = async () => {
+    await h.close();
+    await provider.close();
+  };
+  return { h, oidcClient, close };
 }
