@@ -104,8 +104,8 @@ export class Publisher {
   }
 
   /**
-   * Publishes a follow-up of a handled message: same session and correlation, parent = that message,
-   * origin kept. `messageId` is required and should be derived from the inbound message.
+   * Publishes a follow-up of a handled message: same session and correlation (the inbound message's id when
+   * it had none), parent = that message, origin kept. `messageId` is required and should be derived from the inbound message.
    */
   async publishFromContext<T>(
     type: EventType<T>,
@@ -117,14 +117,17 @@ export class Publisher {
     if (!options?.messageId?.trim()) {
       throw new TypeError('publishFromContext needs an explicit, deterministic messageId.');
     }
-    for (const field of ['messageId', 'sessionId', 'correlationId'] as const) {
+    for (const field of ['messageId', 'sessionId'] as const) {
       if (!context[field]?.trim()) throw new TypeError(`publishFromContext: the context has no ${field}.`);
     }
+    // A message published without a correlation id (null) still gets follow-ups: they inherit the inbound
+    // message's id as theirs, deterministically (a retried handler publishes the same follow-up).
+    const correlationId = context.correlationId?.trim() ? context.correlationId : context.messageId;
     const built = this.#build(
       type,
       payload,
       { sessionId: context.sessionId, messageId: options.messageId },
-      context.correlationId as string,
+      correlationId,
       context,
     );
     await this.#send([built.message]);

@@ -242,14 +242,25 @@ describe('7.4 WorkflowPublishing', () => {
       billing.publishFromContext(InvoiceCreated, payload, lineage, { messageId: '' }),
     ).rejects.toThrow('publishFromContext needs an explicit, deterministic messageId.');
     await expect(
-      billing.publishFromContext(
+      billing.publishFromContext(InvoiceCreated, payload, { ...lineage, sessionId: '' }, { messageId: 'x' }),
+    ).rejects.toThrow('publishFromContext: the context has no sessionId.');
+    expect(transport.calls).toHaveLength(0);
+  });
+
+  it('7.4 WorkflowPublishing: a follow-up of a message without a correlation id inherits its message id', async () => {
+    const transport = new FakeTransport();
+    const billing = new Publisher({ transport, endpoint: Billing });
+    const payload = { invoiceId: 'i', orderId: 'o' };
+    for (const correlationId of [null, '']) {
+      const receipt = await billing.publishFromContext(
         InvoiceCreated,
         payload,
-        { ...lineage, correlationId: null },
-        { messageId: 'x' },
-      ),
-    ).rejects.toThrow('publishFromContext: the context has no correlationId.');
-    expect(transport.calls).toHaveLength(0);
+        { ...lineage, correlationId },
+        { messageId: `x-${correlationId}` },
+      );
+      expect(receipt.correlationId).toBe(lineage.messageId);
+    }
+    expect(transport.calls).toHaveLength(2);
   });
 
   it('7.4 WorkflowPublishing: an invalid event throws EventValidationError naming the field and sends nothing', async () => {

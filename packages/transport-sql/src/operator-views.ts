@@ -6,7 +6,11 @@ import {
   TransportError,
   TransportErrorCode,
 } from '@nimbus/core';
-import { deadLetterFromRow, peekedFromRow } from './rows.js';
+import { deadLetterFromRow, parseHeaders, peekedFromRow } from './rows.js';
+
+/** Ids per DELETE statement when requeueing (well below SQLite's bound-parameter limit). */
+const REQUEUE_CHUNK = 500;
+
 import { deliveryFromRow, type SqlCore } from './sql-core.js';
 import { countRows } from './topology-apply.js';
 
@@ -63,15 +67,26 @@ export async function requeueDeadLetters(
   const { t } = core;
   const filter = ids === undefined ? '' : ` AND id IN (${ids.map(() => '?').join(', ')})`;
   const { moved, inputs } = await core.db.transaction(async (tx) => {
-    const rows = await tx.all(`DELETE FROM ${t.deadLetters} WHERE input = ?${filter} RETURNING *`, [
+    const rows = await tx.all(`SELECT id, headers FROM ${t.deadLetters} WHERE input = ?${filter}`, [
       input,
       ...(ids ?? []),
     ]);
-    rows.sort(
+    // Unreadable headers stay dead-lettered (shown as such); they would fail at once on the input again.
+    const readable = rows
+      .filter((row) => typeof parseHeaders(row.headers) !== 'string')
+      .map((r) => String(r.id));
+    const taken = [];
+    for (let start = 0; start < readable.length; start += REQUEUE_CHUNK) {
+      const chunk = readable.slice(start, start + REQUEUE_CHUNK);
+      // DELETE … RETURNING: a concurrent requeue that took a row first leaves it out here.
+      const marks = chunk.map(() => '?').join(', ');
+      taken.push(...(await tx.all(`DELETE FROM ${t.deadLetters} WHERE id IN (${marks}) RETURNING *`, chunk)));
+    }
+    taken.sort(
       (a, b) =>
         Number(a.dead_lettered_at) - Number(b.dead_lettered_at) || String(a.id).localeCompare(String(b.id)),
     );
-    return { moved: rows.length, inputs: await core.writeDeliveries(tx, rows.map(deliveryFromRow)) };
+    return { moved: taken.length, inputs: await core.writeDeliveries(tx, taken.map(deliveryFromRow)) };
   });
   core.wakeLocal(inputs);
   return moved;

@@ -99,8 +99,10 @@ export function parkedFromRow(row: Row): ParkedMessage {
 }
 
 export function deadLetterFromRow(row: Row): DeadLetteredMessage {
+  const headers = parseHeaders(row.headers);
   return {
     ...messageFromRow(row),
+    ...(typeof headers === 'string' ? { unreadable: headers } : {}),
     id: String(row.id),
     input: String(row.input),
     reason: String(row.reason),

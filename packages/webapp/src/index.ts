@@ -21,6 +21,12 @@ export { createWebApp, type RegisteredRoute, type WebApp, type WebAppOptions } f
 export type { ListeningServer } from './app/listening-server.js';
 export { type BootstrapResult, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from './auth/bootstrap-admin.js';
 export { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './auth/cookies.js';
+export {
+  mapRoles,
+  type OidcOptions,
+  type OidcRoleMapping,
+  oidcOptionsFromEnv,
+} from './auth/oidc/oidc-options.js';
 export { hashPassword, SCRYPT_COST, verifyPassword } from './auth/password.js';
 export { MIN_PASSWORD_LENGTH, passwordProblems } from './auth/password-policy.js';
 export { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from './auth/sign-in-limits.js';

@@ -40,6 +40,8 @@ describe.runIf(hasChromium)('alerts in a real browser', () => {
       webApp: {
         alerts: {
           everyMs: 250,
+          // The receiver listens on loopback, which webhooks may not target unless the operator allows it.
+          allowPrivateWebhookTargets: true,
           smtp: { host: '127.0.0.1', port: smtp.port, from: 'nimbus@example.test' },
           retry: { maxAttempts: 3, baseDelayMs: 200, maxDelayMs: 1_000 },
         },

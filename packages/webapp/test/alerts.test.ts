@@ -56,6 +56,8 @@ describe('alerts: webhook and e-mail on the real stores, against a local receive
           store: createSqlAlertStore({ dialect: 'sqlite', filename: alertFile }),
           smtp: { host: '127.0.0.1', port: smtp.port, from: 'nimbus@example.test' },
           everyMs: 0,
+          // The receiver listens on loopback, which webhooks may not target unless the operator allows it.
+          allowPrivateWebhookTargets: true,
           retry: { maxAttempts: 3, baseDelayMs: 40, maxDelayMs: 200 },
         },
       },
@@ -123,7 +125,11 @@ describe('alerts: webhook and e-mail on the real stores, against a local receive
       clock,
       logger: capture,
       uiDistDir: '/nonexistent-ui-dist',
-      alerts: { store: createSqlAlertStore({ dialect: 'sqlite', filename: alertFile }), everyMs: 0 },
+      alerts: {
+        store: createSqlAlertStore({ dialect: 'sqlite', filename: alertFile }),
+        everyMs: 0,
+        allowPrivateWebhookTargets: true,
+      },
     });
     try {
       await seedFailedRows(h.stores.store, 'Erp', ['evt-wh-3'], {

@@ -1,6 +1,8 @@
 import { shouldRunPostgresSuite } from '@nimbus/testing/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from './support/harness.js';
+import type { ApiClient } from './support/api-client.js';
+import type { Harness } from './support/harness.js';
+import { startOidcHarness } from './support/oidc-sign-in.js';
 import { type Operation, operationsOf, sampleOf, urlOf } from './support/openapi-operations.js';
 import { BLOCKED_SESSION, ERP, FAILED_EVENT } from './support/seed.js';
 import { memoryStores, postgresStores, type StoreFactory, sqliteStores } from './support/store-factories.js';
@@ -78,11 +80,14 @@ function* requestsFor(
 export function describeApiFuzz(factory: StoreFactory): void {
   describe(`API fuzz (${factory.name})`, () => {
     let h: Harness;
+    let oidc: ApiClient;
+    let closeAll: (() => Promise<void>) | undefined;
     beforeAll(async () => {
-      h = await startHarness(factory);
-    }, 60_000);
+      const started = await startOidcHarness(factory);
+      ({ h, oidcClient: oidc, close: closeAll } = started);
+    }, 120_000);
     afterAll(async () => {
-      await h?.close();
+      await closeAll?.();
     });
 
     it('answers no hostile request to any route of the OpenAPI document with a 5xx', async () => {
@@ -111,10 +116,13 @@ export function describeApiFuzz(factory: StoreFactory): void {
         return [...requestsFor(operation, base, params)].map((request) => ({ operation, ...request }));
       });
       // A few at a time: hashing work (sign-in) overlaps with the rest, as it would under real load.
+      // Every other request as the principal signed in through the OIDC provider.
+      let turn = 0;
       const send = async () => {
         for (let next = all.shift(); next; next = all.shift()) {
           const { operation, url, body, what } = next;
-          const result = await h.admin.request(
+          const client = turn++ % 2 === 0 ? h.admin : oidc;
+          const result = await client.request(
             operation.method,
             url,
             body ?? (operation.method === 'GET' ? undefined : {}),
@@ -131,6 +139,7 @@ export function describeApiFuzz(factory: StoreFactory): void {
       expect(failures).toEqual([]);
       // The session survived the whole run (nothing crashed, nothing signed it out).
       expect((await h.admin.get('/api/endpoints')).status).toBe(200);
+      expect((await oidc.get('/api/endpoints')).status).toBe(200);
     }, 180_000);
   });
 }

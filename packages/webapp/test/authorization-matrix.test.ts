@@ -1,7 +1,8 @@
 import { shouldRunPostgresSuite } from '@nimbus/testing/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from './support/api-client.js';
-import { CONTRIBUTOR, type Harness, READER, startHarness } from './support/harness.js';
+import { CONTRIBUTOR, type Harness, READER } from './support/harness.js';
+import { startOidcHarness } from './support/oidc-sign-in.js';
 import { type Operation, operationsOf, sampleOf, urlOf } from './support/openapi-operations.js';
 import {
   BLOCKED_SESSION,
@@ -14,8 +15,15 @@ import {
 import { memoryStores, postgresStores, type StoreFactory, sqliteStores } from './support/store-factories.js';
 
 type Json = Record<string, unknown>;
-type Principal = 'anonymous' | 'Reader' | 'Contributor' | 'Owner' | 'CrmOwner';
-const PRINCIPALS: Principal[] = ['anonymous', 'Reader', 'Contributor', 'Owner', 'CrmOwner'];
+type Principal = 'anonymous' | 'Reader' | 'Contributor' | 'Owner' | 'CrmOwner' | 'OidcContributor';
+const PRINCIPALS: Principal[] = [
+  'anonymous',
+  'Reader',
+  'Contributor',
+  'Owner',
+  'CrmOwner',
+  'OidcContributor',
+];
 
 /**
  * Who may call each route. `public`: anyone; `signedIn`: any signed-in user (data is filtered to what the
@@ -37,6 +45,7 @@ const RULES: Record<string, Rule> = {
   // A stream: the matrix reads its status only (an open stream counts as allowed).
   'GET /api/live': 'signedIn',
   'GET /api/auth/me': 'public',
+  'GET /api/auth/sign-in-modes': 'public',
   'GET /api/app/status': 'public',
   'POST /account/logout': 'signedIn',
   'POST /account/change-password': 'signedIn',
@@ -52,8 +61,8 @@ const RULES: Record<string, Rule> = {
   'POST /api/bulk-jobs/{jobId}/resume': 'signedIn',
   'GET /api/failure-groups': 'signedIn',
   [`GET ${E}/failure-groups`]: endpoint('Reader'),
-  // Contributor on every endpoint named in the body (Erp here), so for these principals as a site role.
-  'POST /api/bulk-jobs': site('Contributor'),
+  // Contributor on every endpoint named in the body (Erp here: the OIDC principal's Erp grant suffices).
+  'POST /api/bulk-jobs': endpoint('Contributor'),
   [`GET ${E}`]: endpoint('Reader'),
   [`GET ${E}/sessions/{sessionId}`]: endpoint('Reader'),
   [`POST ${E}/sessions/batch`]: endpoint('Reader'),
@@ -113,7 +122,9 @@ const NOT_ONE_ROW_ON_SUCCESS = new Set([`POST ${E}/sessions/batch`, `POST ${E}/b
 const RANK = { None: 0, Reader: 1, Contributor: 2, Owner: 3 } as const;
 function roleOf(principal: Principal, scope: 'site' | 'endpoint'): keyof typeof RANK {
   if (principal === 'CrmOwner' || principal === 'anonymous') return 'None';
-  return scope === 'site' ? principal : principal;
+  // Signed in through the OpenID Connect provider: its group maps to site Reader and Contributor on Erp.
+  if (principal === 'OidcContributor') return scope === 'site' ? 'Reader' : 'Contributor';
+  return principal;
 }
 
 export function expectedAccess(rule: Rule, principal: Principal): 'allowed' | 401 | 403 {
@@ -146,11 +157,15 @@ async function auditCount(h: Harness): Promise<number> {
 export function describeAuthorizationMatrix(factory: StoreFactory): void {
   describe(`authorization matrix (${factory.name})`, () => {
     let h: Harness;
+    let closeAll: (() => Promise<void>) | undefined;
     let clients: Record<Principal, ApiClient>;
     let targetUserId: string;
     let n = 0;
     beforeAll(async () => {
-      h = await startHarness(factory);
+      const started = await startOidcHarness(factory);
+      h = started.h;
+      closeAll = started.close;
+      const oidc = started.oidcClient;
       const crm = { email: 'crm-owner@example.test', password: 'Crm!Owner!Pass1' };
       const created = (await h.admin.post('/api/users', { ...crm, siteRole: 'None' })).body as Json;
       await h.admin.put(`/api/users/${created.id}/endpoint-roles/Crm`, { role: 'Owner' });
@@ -162,10 +177,11 @@ export function describeAuthorizationMatrix(factory: StoreFactory): void {
         Contributor: await h.signedIn(CONTRIBUTOR),
         Owner: h.admin,
         CrmOwner: await h.signedIn(crm),
+        OidcContributor: oidc,
       };
     }, 60_000);
     afterAll(async () => {
-      await h?.close();
+      await closeAll?.();
     });
 
     const request = (operation: Operation) => {
@@ -185,7 +201,7 @@ export function describeAuthorizationMatrix(factory: StoreFactory): void {
         email: `matrix-${n++}@example.test`,
         password: 'Matrix!Passphrase-9x',
         newPassword: 'Matrix!Reset-Passphrase-7q',
-        url: 'http://127.0.0.1:9/matrix-alerts',
+        url: 'https://alerts.example.test/matrix-alerts',
         secret: 'matrix-shared-secret-16',
         eventJson: '{"customerId":"cust-1","name":"Matrix"}',
         expectedLastMessageId: 'evt-deferred-2-m1',

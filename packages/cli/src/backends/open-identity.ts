@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { createMemoryIdentityStore, createSqlIdentityStore, type IdentityStore } from '@nimbus/webapp';
 import type { DatabaseTimeouts } from '../commands/timeout-options.js';
 import type { NimbusConfig } from '../config.js';
+import { ensureDataDir } from './data-dir.js';
 
 /** WebApp users: beside the store (a SQLite file in the data dir, or the store's PostgreSQL database). */
 export function openIdentityStore(config: NimbusConfig, timeouts?: DatabaseTimeouts): IdentityStore {
@@ -13,6 +13,6 @@ export function openIdentityStore(config: NimbusConfig, timeouts?: DatabaseTimeo
       ...timeouts,
     });
   }
-  mkdirSync(config.dataDir, { recursive: true });
+  ensureDataDir(config.dataDir);
   return createSqlIdentityStore({ dialect: 'sqlite', filename: config.identitySqlitePath });
 }

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import type { Logger } from '@nimbus/core';
 import { createMemoryMessageStore, type OpenMessageStore } from '@nimbus/message-store';
 import {
@@ -10,6 +9,7 @@ import {
 import type { DatabaseTimeouts } from '../commands/timeout-options.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { ensureDataDir } from './data-dir.js';
 import { openCosmosStore } from './open-cosmos-store.js';
 
 export interface OpenStoreOptions {
@@ -44,7 +44,7 @@ export async function openStore(config: NimbusConfig, options: OpenStoreOptions)
     return createMemoryMessageStore();
   }
   if (config.store === 'cosmos') return openCosmosStore(options);
-  if (config.store === 'sqlite') mkdirSync(config.dataDir, { recursive: true });
+  if (config.store === 'sqlite') ensureDataDir(config.dataDir);
   try {
     return await createSqlMessageStore({
       dialect: config.store,

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import type { Transport } from '@nimbus/core';
 import type { MessageStateChangeNotifier } from '@nimbus/message-store';
 import { createSqlColocatedProjection, migrateSqlMessageStore } from '@nimbus/message-store-sql';
@@ -8,6 +7,7 @@ import { createSqlTransport, type SqlTransportOptions } from '@nimbus/transport-
 import type { DatabaseTimeouts } from '../commands/timeout-options.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode } from '../exit-codes.js';
+import { ensureDataDir } from './data-dir.js';
 import { openServiceBusTransport, type ServiceBusConnection } from './open-servicebus-transport.js';
 
 export interface OpenTransportOptions {
@@ -75,7 +75,7 @@ export async function openTransport(
         connectionString: config.servicebusConnectionString,
       });
     }
-    if (config.transport === 'sqlite') mkdirSync(config.dataDir, { recursive: true });
+    if (config.transport === 'sqlite') ensureDataDir(config.dataDir);
     const withProjection = { ...sqlOptions, ...(await colocatedProjection(config, options)) };
     if (config.transport === 'sqlite') {
       return await createSqlTransport(

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import {
   ALL_MIGRATIONS,
   type MigrationMode,
@@ -8,6 +7,7 @@ import {
 import { type MigrationRunResult, SchemaOutOfDateError as TransportSchemaOutOfDateError } from '@nimbus/sql';
 import { migrateSqlTransport, TRANSPORT_MIGRATIONS } from '@nimbus/transport-sql';
 import { Command } from 'commander';
+import { ensureDataDir } from '../backends/data-dir.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { migrationProgressLine } from '../migration-progress.js';
@@ -31,7 +31,7 @@ async function run(config: NimbusConfig, mode: MigrationMode, print: (line: stri
     print('store: Cosmos DB creates its database and containers when it opens; no migrations');
     return { applied: [], alreadyApplied: [] };
   }
-  if (config.store === 'sqlite') mkdirSync(config.dataDir, { recursive: true });
+  if (config.store === 'sqlite') ensureDataDir(config.dataDir);
   try {
     return await migrateSqlMessageStore({
       dialect: config.store,
@@ -62,7 +62,7 @@ async function runTransport(
   print: (line: string) => void,
 ): Promise<MigrationRunResult | null> {
   if (config.transport === 'memory') return null;
-  if (config.transport === 'sqlite') mkdirSync(config.dataDir, { recursive: true });
+  if (config.transport === 'sqlite') ensureDataDir(config.dataDir);
   try {
     return await migrateSqlTransport(
       config.transport === 'sqlite'

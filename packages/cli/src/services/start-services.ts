@@ -1,7 +1,7 @@
 import { type Logger, type Platform, serviceReadiness, topologyFromPlatform } from '@nimbus/core';
 import type { MigrationMode } from '@nimbus/message-store-sql';
 import { createHeartbeatScheduler, createResolver, healthRequestListener } from '@nimbus/resolver';
-import { type BootstrapResult, createWebApp } from '@nimbus/webapp';
+import { type BootstrapResult, createWebApp, oidcOptionsFromEnv } from '@nimbus/webapp';
 import { openAlertStore, smtpFromEnv } from '../backends/open-alerts.js';
 import { openBulkJobStore } from '../backends/open-bulk-jobs.js';
 import { openIdentityStore } from '../backends/open-identity.js';
@@ -192,12 +192,17 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       const alertStore = openAlertStore(config, options.timeouts);
       closers.add('the alert store', () => alertStore.close());
       const smtp = smtpFromEnv(process.env);
+      const oidc = oidcOptionsFromEnv(process.env);
       const webapp = await createWebApp({
         store,
         transport,
         identityStore,
         bulkJobStore,
-        alerts: { store: alertStore, ...(smtp ? { smtp } : {}) },
+        alerts: {
+          store: alertStore,
+          ...(smtp ? { smtp } : {}),
+          allowPrivateWebhookTargets: process.env.NIMBUS_ALERTS_ALLOW_PRIVATE_WEBHOOKS === 'true',
+        },
         notifier,
         logger,
         environment: options.environment,
@@ -206,6 +211,8 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         metrics,
         ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
         ...(options.trustProxy ? { trustProxy: true } : {}),
+        // Single sign-on from NIMBUS_OIDC_* (docs/webapp.md); NIMBUS_LOCAL_ACCOUNTS=false leaves it the only way in.
+        ...(oidc ? { oidc, localAccounts: process.env.NIMBUS_LOCAL_ACCOUNTS !== 'false' } : {}),
       });
       bootstrap = webapp.bootstrap;
       closers.add('the webapp', () => webapp.close({ timeoutMs: drainTimeoutMs }));

@@ -141,6 +141,11 @@ export interface DeadLetteredMessage extends TransportMessage {
   readonly description: string | null;
   readonly deliveryCount: number;
   readonly deadLetteredAt: Date;
+  /**
+   * Set when the stored message cannot be read back (headers that are not a JSON object of strings): why.
+   * Its `headers` are then empty, and `requeueDeadLetters` leaves it where it is (only a purge removes it).
+   */
+  readonly unreadable?: string;
 }
 
 export type PurgeTarget = 'active' | 'scheduled' | 'deadLettered' | 'parked' | 'all';
@@ -164,7 +169,10 @@ export interface Transport {
   ): Promise<PeekedMessage[]>;
   counts(input: string): Promise<TransportCounts>;
   peekDeadLetters(input: string, max?: number): Promise<DeadLetteredMessage[]>;
-  /** Moves dead-lettered messages (all, or those ids) back to the input; returns how many moved. */
+  /**
+   * Moves dead-lettered messages (all, or those ids) back to the input; returns how many moved. Unreadable
+   * ones (`unreadable` set) are never moved, and never make the call fail.
+   */
   requeueDeadLetters(input: string, ids?: readonly string[]): Promise<number>;
   purge(input: string, target: PurgeTarget): Promise<number>;
   close(): Promise<void>;

@@ -1,8 +1,10 @@
 import type { Clock, Logger } from '@nimbus/core';
 import type { NimBusMessageStore } from '@nimbus/message-store';
+import { redactSecrets } from '../http/redact.js';
 import type { AlertDelivery, AlertStore } from './alert-store.js';
 import { type AlertSubscription, isAlertSubscription } from './alert-subscriptions.js';
 import type { Mailer } from './mailer.js';
+import { postWebhook } from './webhook-destination.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, signAlertBody, TIMESTAMP_HEADER } from './webhook-signature.js';
 
 export interface RetryPolicy {
@@ -29,6 +31,8 @@ export interface AlertSenderDeps {
   /** This instance, as the lease owner. */
   readonly owner: string;
   readonly timeoutMs: number;
+  /** Webhooks may target loopback, private and link-local addresses (an operator setting; default no). */
+  readonly allowPrivateWebhookTargets?: boolean;
 }
 
 const MAX_ERROR = 500;
@@ -62,7 +66,8 @@ export class AlertSender {
         await this.send(subscription, delivery);
       }
     } catch (e) {
-      error = ((e as Error).message || String(e)).slice(0, MAX_ERROR);
+      // Error texts of failed calls often repeat the url, credentials and query included: never stored so.
+      error = redactSecrets(describeError(e)).slice(0, MAX_ERROR);
     }
     const now = clock.now();
     const failed = error !== null;
@@ -98,8 +103,7 @@ export class AlertSender {
     }
     const secret = subscription.alert.webhookSecret ?? '';
     const timestamp = Math.floor(this.deps.clock.now() / 1000);
-    const response = await fetch(subscription.url, {
-      method: 'POST',
+    const status = await postWebhook(subscription.url, {
       headers: {
         'content-type': 'application/json',
         'user-agent': 'NimBus-Alerts/1',
@@ -108,11 +112,18 @@ export class AlertSender {
         [SIGNATURE_HEADER]: signAlertBody(secret, timestamp, delivery.payloadJson),
       },
       body: delivery.payloadJson,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(this.deps.timeoutMs),
+      timeoutMs: this.deps.timeoutMs,
+      allowPrivateTargets: this.deps.allowPrivateWebhookTargets ?? false,
     });
-    await response.body?.cancel();
-    if (response.status < 200 || response.status >= 300)
-      throw new Error(`The webhook answered HTTP ${response.status}.`);
+    if (status < 200 || status >= 300) throw new Error(`The webhook answered HTTP ${status}.`);
   }
+}
+
+/** The message, with the cause's (a connection refused, a DNS failure) when the error has one. */
+function describeError(e: unknown): string {
+  const error = e as Error & { cause?: unknown; code?: string };
+  const message = error?.message || String(e);
+  const cause = error?.cause instanceof Error ? `: ${error.cause.message}` : '';
+  const code = error?.code && !message.includes(error.code) ? ` (${error.code})` : '';
+  return `${message}${code}${cause}`;
 }

@@ -27,12 +27,18 @@ export interface AlertOptions {
   readonly retry?: Partial<RetryPolicy>;
   /** Per webhook call and SMTP exchange (default 10 000 ms). */
   readonly timeoutMs?: number;
+  /**
+   * Lets webhooks target loopback, private, link-local and reserved addresses (default `false`: such a url
+   * is refused when subscribing, and a name resolving there fails at delivery). An operator setting only.
+   */
+  readonly allowPrivateWebhookTargets?: boolean;
 }
 
 /** The alert loop of one WebApp instance: evaluate, claim, send, retry. */
 export class Alerting {
   readonly store: AlertStore;
   readonly mailConfigured: boolean;
+  readonly allowPrivateWebhookTargets: boolean;
   readonly #evaluator: AlertEvaluator;
   readonly #sender: AlertSender;
   readonly #mailer: Mailer | null;
@@ -55,6 +61,7 @@ export class Alerting {
     this.store = options.store ?? createMemoryAlertStore();
     this.#mailer = options.smtp ? createSmtpMailer(options.smtp) : null;
     this.mailConfigured = this.#mailer !== null;
+    this.allowPrivateWebhookTargets = options.allowPrivateWebhookTargets ?? false;
     this.#everyMs = options.everyMs ?? 15_000;
     this.#logger = deps.logger;
     this.#clock = deps.clock;
@@ -72,6 +79,7 @@ export class Alerting {
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
       owner: uuidv7(),
       timeoutMs: options.timeoutMs ?? 10_000,
+      allowPrivateWebhookTargets: this.allowPrivateWebhookTargets,
     });
   }
 

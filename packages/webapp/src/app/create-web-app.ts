@@ -30,6 +30,9 @@ import { apiTokenRoutes } from '../auth/api-token-routes.js';
 import { Authenticator } from '../auth/authenticator.js';
 import { type BootstrapResult, bootstrapAdmin, DEFAULT_ADMIN_PASSWORD } from '../auth/bootstrap-admin.js';
 import { DefaultPasswordCheck } from '../auth/default-password.js';
+import type { OidcOptions } from '../auth/oidc/oidc-options.js';
+import { registerOidcRoutes } from '../auth/oidc/oidc-routes.js';
+import { signInModesRoute } from '../auth/oidc/sign-in-modes.js';
 import { prepareDummyHash } from '../auth/password.js';
 import { createLimiter, DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from '../auth/sign-in-limits.js';
 import { API_DOCS_ROUTE_DOCS, registerApiDocsRoutes } from '../http/api-docs-routes.js';
@@ -37,6 +40,7 @@ import { installErrorHandler } from '../http/error-handler.js';
 import { installInputGuard } from '../http/input-guard.js';
 import { buildOpenApiDocument } from '../http/openapi.js';
 import { registerRoute } from '../http/register-route.js';
+import { installRequestLog } from '../http/request-log.js';
 import type { AnyRouteSpec } from '../http/route.js';
 import { addSecurityHeaders } from '../http/security-headers.js';
 import type { IdentityStore } from '../identity/identity-store.js';
@@ -117,6 +121,10 @@ export interface WebAppOptions {
   readonly metrics?: MetricsEndpoint;
   /** `/metrics` then wants `Authorization: Bearer <token>`. */
   readonly metricsToken?: string;
+  /** Sign-in with an OpenID Connect provider (Entra ID or any standard one); see `oidcOptionsFromEnv`. */
+  readonly oidc?: OidcOptions;
+  /** E-mail and password accounts (default `true`); `false` needs `oidc`, and no bootstrap admin is made. */
+  readonly localAccounts?: boolean;
 }
 
 export interface WebApp extends ServiceLifecycle {
@@ -173,7 +181,11 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   const bulkJobStore = options.bulkJobStore ?? createMemoryBulkJobStore();
   await bulkJobStore.initialize();
   prepareDummyHash();
+  const localAccounts = options.localAccounts ?? true;
+  if (!localAccounts && !options.oidc)
+    throw new Error('localAccounts: false needs an oidc provider to sign in.');
   const bootstrap = await bootstrapAdmin({
+    enabled: localAccounts,
     identityStore,
     logger,
     clock,
@@ -183,7 +195,9 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
 
   const server = Fastify({
     // A pino logger (the CLI's) also writes Fastify's request logs, each with its request id.
-    ...(isPinoLogger(options.logger) ? { loggerInstance: options.logger } : { logger: false }),
+    ...(isPinoLogger(options.logger)
+      ? { loggerInstance: options.logger, disableRequestLogging: true }
+      : { logger: false }),
     requestIdHeader: 'x-request-id',
     genReqId: () => uuidv7(),
     trustProxy: options.trustProxy ?? false,
@@ -203,15 +217,12 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   // No global limit: the sign-in and password-check limiters are created below from this plugin.
   await server.register(fastifyRateLimit, { global: false });
   addSecurityHeaders(server);
+  if (isPinoLogger(options.logger)) installRequestLog(server);
   installErrorHandler(server, logger);
   installInputGuard(server);
 
-  const authenticator = new Authenticator({
-    identityStore,
-    clock,
-    logger,
-    sessionTtlMs: options.sessionTtlMs ?? 8 * 3_600_000,
-  });
+  const sessionTtlMs = options.sessionTtlMs ?? 8 * 3_600_000;
+  const authenticator = new Authenticator({ identityStore, clock, logger, sessionTtlMs });
   server.decorateRequest('principal', null);
   server.addHook('onRequest', async (request) => {
     request.principal = await authenticator.principalOf(request);
@@ -260,6 +271,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       identityStore,
       authenticator,
       cookiePolicy: { secure: options.secureCookies ?? 'auto' },
+      localAccounts,
       clock,
       logger,
       auditLog,
@@ -276,6 +288,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       passwordCheck: createLimiter(server, limits.passwordCheck, 'current-password'),
       defaultPassword: new DefaultPasswordCheck(DEFAULT_ADMIN_PASSWORD),
     }),
+    signInModesRoute(localAccounts, options.oidc),
     ...apiTokenRoutes({ identityStore, auditLog, clock, streams }),
     ...endpointRoutes(deps),
     ...deadLetterRoutes(deps),
@@ -293,7 +306,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...auditRoutes(deps),
     ...alertRoutes(deps),
   ];
-  for (const route of routes) registerRoute(server, authenticator, route);
+  for (const route of routes) registerRoute(server, authenticator, auditLog, route);
   const openApi = buildOpenApiDocument(routes, { title: 'NimBus WebApp API', version: VERSION }, [
     ...API_DOCS_ROUTE_DOCS,
     ...probeRouteDocs(options),
@@ -301,6 +314,11 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...(options.storageHookKey ? STORAGE_HOOK_ROUTE_DOCS : []),
   ]);
   registerApiDocsRoutes(server, openApi);
+  if (options.oidc) {
+    const cookiePolicy = { secure: options.secureCookies ?? 'auto' } as const;
+    const oidcDeps = { identityStore, authenticator, cookiePolicy, auditLog, clock, logger, sessionTtlMs };
+    registerOidcRoutes(server, { ...oidcDeps, options: options.oidc });
+  }
   registerProbeRoutes(server, {
     readiness: () => serviceReadiness({ store, transport: options.transport, liveUpdates: notifier }),
     ...(options.metrics ? { metrics: options.metrics } : {}),

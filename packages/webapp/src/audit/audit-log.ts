@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock, Logger } from '@nimbus/core';
 import type { MessageAuditType, MessageAuditWrite } from '@nimbus/message-store';
 import type { Principal } from '../auth/principal.js';
@@ -20,6 +21,17 @@ export interface AuditRecord {
   readonly subject?: string;
   readonly endpointId?: string | null;
   readonly eventTypeId?: string | null;
+}
+
+/** How many audit rows the current API request has written (see `countingAuditRows`). */
+export interface RequestAuditCount {
+  rows: number;
+}
+const requestRows = new AsyncLocalStorage<RequestAuditCount>();
+
+/** Runs one API request's work while counting the audit rows it writes into `count`. */
+export function countingAuditRows<T>(count: RequestAuditCount, work: () => Promise<T>): Promise<T> {
+  return requestRows.run(count, work);
 }
 
 /** Where audit rows go: the message store's audit table. */
@@ -57,6 +69,8 @@ export class AuditLog {
     this.logger.info({ ...row, auditTimestamp: row.auditTimestamp.toISOString() }, 'WebApp audit event');
     try {
       await this.sink(row);
+      const count = requestRows.getStore();
+      if (count) count.rows++;
     } catch (error) {
       this.logger.error(
         { err: (error as Error).message, auditType: row.auditType },

@@ -8,7 +8,9 @@ import type { IdentityStore } from '../identity/identity-store.js';
 import { credentialKey, type StreamRegistry } from '../live/stream-registry.js';
 import type { Authenticator } from './authenticator.js';
 import { type CookiePolicy, clearSessionCookies, setSessionCookies } from './cookies.js';
+import { requireSession, revokeApiTokensOf } from './credential-guard.js';
 import type { DefaultPasswordCheck } from './default-password.js';
+import { isOidcAccount } from './oidc/oidc-users.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { MAX_PASSWORD_LENGTH, passwordProblems } from './password-policy.js';
 import type { Principal } from './principal.js';
@@ -26,6 +28,8 @@ export interface AccountDeps {
   readonly passwordCheck: Limiter;
   readonly streams: StreamRegistry;
   readonly defaultPassword: DefaultPasswordCheck;
+  /** `false`: e-mail and password sign-in is off (OpenID Connect only). */
+  readonly localAccounts: boolean;
 }
 
 export const CurrentUser = z.object({
@@ -36,6 +40,10 @@ export const CurrentUser = z.object({
   siteRole: z.string().nullable(),
   endpointRoles: z.array(z.object({ endpointId: z.string(), role: z.string() })),
   csrfToken: z.string().nullable(),
+  signInMethod: z
+    .enum(['password', 'oidc'])
+    .nullable()
+    .describe('how this account signs in: its password here, or the OpenID Connect provider'),
   usesDefaultPassword: z
     .boolean()
     .describe('true while the signed-in user still has the documented dev password (the UI shows a banner)'),
@@ -54,6 +62,7 @@ export function describeUser(
       siteRole: null,
       endpointRoles: [],
       csrfToken: null,
+      signInMethod: null,
       usesDefaultPassword: false,
     };
   }
@@ -65,6 +74,7 @@ export function describeUser(
     siteRole: principal.siteRole,
     endpointRoles: principal.endpointGrants(),
     csrfToken: principal.csrfToken,
+    signInMethod: isOidcAccount(principal.user) ? 'oidc' : 'password',
     usesDefaultPassword,
   };
 }
@@ -77,6 +87,10 @@ const Credentials = z.object({
 const PasswordChange = z.object({
   currentPassword: z.string().min(1, 'currentPassword is required').max(MAX_PASSWORD_LENGTH),
   newPassword: z.string().min(1, 'newPassword is required').max(MAX_PASSWORD_LENGTH),
+  revokeApiTokens: z
+    .boolean()
+    .default(true)
+    .describe('also revoke every API token of the account (default true: a changed password ends them all)'),
 });
 
 /** Sign-in, sign-out, change password and "who am I". */
@@ -95,6 +109,12 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
       body: Credentials,
       response: CurrentUser,
       handler: async ({ body, request, reply }) => {
+        if (!deps.localAccounts)
+          throw new HttpError(
+            403,
+            'LocalSignInOff',
+            'Local accounts are switched off here; use single sign-on.',
+          );
         const user = await signIn(deps.signIn, request, body.email, body.password);
         const session = await authenticator.startSession(user);
         setSessionCookies(request, reply, cookiePolicy, session.token, session.csrfToken, session.expiresAt);
@@ -129,7 +149,13 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
       body: PasswordChange,
       response: CurrentUser,
       handler: async ({ body, principal, request, reply }) => {
-        const user = principal!.user;
+        const user = requireSession(principal, 'Changing the password').user;
+        if (isOidcAccount(user))
+          throw new HttpError(
+            400,
+            'NoLocalPassword',
+            'This account signs in with single sign-on; it has no password here.',
+          );
         await deps.passwordCheck(request, user.id);
         if (!(await verifyPassword(body.currentPassword, user.passwordHash))) {
           await auditLog.write({
@@ -143,7 +169,7 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
             { path: 'body.currentPassword', message: 'the current password is wrong' },
           ]);
         }
-        const problems = passwordProblems(body.newPassword, [user.email, user.displayName ?? '']);
+        const problems = await passwordProblems(body.newPassword, [user.email, user.displayName ?? '']);
         if (problems.length > 0) {
           const message = `the new password needs ${problems.join(', ')}`;
           throw new HttpError(400, 'ValidationError', `body.newPassword: ${message}`, [
@@ -154,6 +180,7 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
           type: MessageAuditType.ChangePassword,
           principal,
           subject: `user:${user.id}`,
+          data: { revokeApiTokens: body.revokeApiTokens },
         });
         await identityStore.updatePassword(
           user.id,
@@ -161,6 +188,8 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
           new Date(clock.now()),
         );
         await identityStore.deleteSessionsOfUser(user.id);
+        if (body.revokeApiTokens)
+          await revokeApiTokensOf(identityStore, streams, user.id, new Date(clock.now()));
         streams.closeUser(user.id);
         const refreshed = (await identityStore.findUserById(user.id))!;
         const session = await authenticator.startSession(refreshed);

@@ -2,12 +2,12 @@ import { type Clock, uuidv7 } from '@nimbus/core';
 import { MessageAuditType } from '@nimbus/message-store';
 import { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.js';
-import { forbidden, notFound } from '../http/http-error.js';
+import { HttpError, notFound } from '../http/http-error.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import type { ApiTokenRecord, IdentityStore } from '../identity/identity-store.js';
-import { GRANTABLE_ROLES } from '../identity/roles.js';
+import { atLeast, GRANTABLE_ROLES, maxRole } from '../identity/roles.js';
 import { apiTokenKey, type StreamRegistry } from '../live/stream-registry.js';
-import type { Principal } from './principal.js';
+import { requireSession } from './credential-guard.js';
 import { hashToken, newToken } from './tokens.js';
 
 export interface ApiTokenDeps {
@@ -44,14 +44,6 @@ function dto(token: ApiTokenRecord, now: number): z.input<typeof ApiTokenDto> {
   };
 }
 
-/** Tokens are managed from a signed-in session only: a token cannot mint or revoke tokens. */
-function requireSession(principal: Principal | null): Principal {
-  if (principal?.credential.kind !== 'session') {
-    throw forbidden('API tokens are managed from a signed-in session, not with an API token.');
-  }
-  return principal;
-}
-
 /** Personal API tokens for scripts and CI: shown once, stored hashed, capped, expiring, revocable, audited. */
 export function apiTokenRoutes(deps: ApiTokenDeps): AnyRouteSpec[] {
   const { identityStore, auditLog, clock, streams } = deps;
@@ -82,7 +74,14 @@ export function apiTokenRoutes(deps: ApiTokenDeps): AnyRouteSpec[] {
       response: ApiTokenDto.extend({ token: z.string().describe('the secret; it cannot be shown again') }),
       successStatus: 201,
       handler: async ({ body, principal }) => {
-        const owner = requireSession(principal);
+        const owner = requireSession(principal, 'Managing API tokens');
+        const highest = [owner.siteRole, ...owner.endpointGrants().map((g) => g.role)].reduce(maxRole);
+        if (body.maxRole && !atLeast(highest, body.maxRole)) {
+          const message = `maxRole ${body.maxRole} is above your own roles (the highest is ${highest})`;
+          throw new HttpError(400, 'ValidationError', `body.maxRole: ${message}`, [
+            { path: 'body.maxRole', message },
+          ]);
+        }
         const now = clock.now();
         const secret = `${API_TOKEN_PREFIX}${newToken()}`;
         const token: ApiTokenRecord = {
@@ -113,7 +112,7 @@ export function apiTokenRoutes(deps: ApiTokenDeps): AnyRouteSpec[] {
       access: 'authenticated',
       params: z.object({ tokenId: z.string().min(1).max(64) }),
       handler: async ({ params, principal }) => {
-        const owner = requireSession(principal);
+        const owner = requireSession(principal, 'Managing API tokens');
         const mine = (await identityStore.listApiTokens(owner.user.id)).find((t) => t.id === params.tokenId);
         if (!mine || mine.revokedAt !== null) throw notFound(`API token '${params.tokenId}' not found.`);
         await auditLog.write({

@@ -29,11 +29,12 @@ function bearerToken(header: string | undefined): string | null {
 export class Authenticator {
   constructor(private readonly options: AuthenticatorOptions) {}
 
-  async startSession(user: IdentityUser): Promise<NewSession> {
+  /** A new session of the user, for `ttlMs` (default: the configured session lifetime). */
+  async startSession(user: IdentityUser, ttlMs = this.options.sessionTtlMs): Promise<NewSession> {
     const token = newToken();
     const csrfToken = newToken();
     const now = new Date(this.options.clock.now());
-    const expiresAt = new Date(now.getTime() + this.options.sessionTtlMs);
+    const expiresAt = new Date(now.getTime() + ttlMs);
     await this.options.identityStore.createSession({
       tokenHash: hashToken(token),
       userId: user.id,

@@ -16,6 +16,8 @@ export interface BootstrapOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Generate a random password instead of the well-known default when the env gives none. */
   readonly generatePassword?: boolean;
+  /** `false` when local accounts are off: no admin is created (the provider's mapped Owners manage users). */
+  readonly enabled?: boolean;
 }
 
 export type BootstrapResult =
@@ -42,6 +44,7 @@ function generatedPassword(): string {
  */
 export async function bootstrapAdmin(options: BootstrapOptions): Promise<BootstrapResult> {
   const { identityStore, logger, env } = options;
+  if (options.enabled === false) return { created: false, existingUsers: await identityStore.countUsers() };
   const email = env.NIMBUS_IDENTITY_ADMIN_EMAIL?.trim() || DEFAULT_ADMIN_EMAIL;
   const envPassword = env.NIMBUS_IDENTITY_ADMIN_PASSWORD;
   const passwordSource = envPassword ? 'env' : options.generatePassword ? 'generated' : 'default';
@@ -53,7 +56,7 @@ export async function bootstrapAdmin(options: BootstrapOptions): Promise<Bootstr
     logger.info({ existingUsers }, 'Identity: users exist, bootstrap admin not created');
     return { created: false, existingUsers };
   }
-  const problems = passwordProblems(password);
+  const problems = await passwordProblems(password);
   if (problems.length > 0) {
     throw new Error(`NIMBUS_IDENTITY_ADMIN_PASSWORD is too weak: it needs ${problems.join(', ')}.`);
   }

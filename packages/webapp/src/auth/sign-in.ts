@@ -32,8 +32,6 @@ export async function signIn(
   const { identityStore, auditLog, clock, limits } = deps;
   const email = normalizeEmail(rawEmail);
   const address = request.ip;
-  await deps.perAddress(request, address);
-  await deps.perAccount(request, email);
   const audit = (type: MessageAuditType, data: Record<string, unknown>) =>
     auditLog.write({
       type,
@@ -42,6 +40,14 @@ export async function signIn(
       accessDenied: type !== MessageAuditType.SignIn,
       data,
     });
+  try {
+    await deps.perAddress(request, address);
+    await deps.perAccount(request, email);
+  } catch (error) {
+    // A rate-limited attempt is a refused one: it is audited like the others (then answered 429).
+    await audit(MessageAuditType.SignInFailed, { address, reason: (error as Error).message });
+    throw error;
+  }
 
   const now = new Date(clock.now());
   const addressKey = `address:${address}|${email}`;

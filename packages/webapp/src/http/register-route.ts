@@ -1,7 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type AuditLog, countingAuditRows, type RequestAuditCount } from '../audit/audit-log.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import { HttpError, unauthorized } from './http-error.js';
+import { auditRefusal } from './refusal-audit.js';
 import type { AnyRouteSpec } from './route.js';
 import { parsePart } from './validation.js';
 
@@ -21,30 +23,45 @@ function requireJson(request: FastifyRequest): void {
 }
 
 /** Registers one route: authentication, CSRF, zod validation of params/query/body, then the handler. */
-export function registerRoute(app: FastifyInstance, authenticator: Authenticator, spec: AnyRouteSpec): void {
+export function registerRoute(
+  app: FastifyInstance,
+  authenticator: Authenticator,
+  auditLog: AuditLog,
+  spec: AnyRouteSpec,
+): void {
   app.route({
     method: spec.method,
     url: spec.url,
     handler: async (request, reply) => {
-      const principal = request.principal;
-      if (spec.access === 'authenticated') {
-        if (!principal) throw unauthorized();
-        if (UNSAFE_METHODS.has(request.method)) {
-          const problem = authenticator.csrfProblem(request, principal);
-          if (problem) throw new HttpError(403, 'CsrfRejected', `CSRF check failed: ${problem}.`);
-        }
-      } else if (UNSAFE_METHODS.has(request.method) && spec.body) {
-        // Anonymous writes (sign-in) only take JSON: a cross-site form cannot send it without a preflight.
-        requireJson(request);
+      const count: RequestAuditCount = { rows: 0 };
+      try {
+        return await countingAuditRows(count, () => handle(request, reply));
+      } catch (error) {
+        await auditRefusal(auditLog, request, spec.url, count, error);
+        throw error;
       }
-      const params = spec.params ? parsePart('params', spec.params, request.params) : undefined;
-      const query = spec.query ? parsePart('query', spec.query, request.query) : undefined;
-      const body = spec.body ? parsePart('body', spec.body, request.body ?? {}) : undefined;
-      const result = await spec.handler({ params, query, body, request, reply, principal });
-      if (!spec.response) {
-        return reply.code(spec.successStatus ?? 204).send();
-      }
-      return reply.code(spec.successStatus ?? 200).send(result);
     },
   });
+
+  async function handle(request: FastifyRequest, reply: FastifyReply) {
+    const principal = request.principal;
+    if (spec.access === 'authenticated') {
+      if (!principal) throw unauthorized();
+      if (UNSAFE_METHODS.has(request.method)) {
+        const problem = authenticator.csrfProblem(request, principal);
+        if (problem) throw new HttpError(403, 'CsrfRejected', `CSRF check failed: ${problem}.`);
+      }
+    } else if (UNSAFE_METHODS.has(request.method) && spec.body) {
+      // Anonymous writes (sign-in) only take JSON: a cross-site form cannot send it without a preflight.
+      requireJson(request);
+    }
+    const params = spec.params ? parsePart('params', spec.params, request.params) : undefined;
+    const query = spec.query ? parsePart('query', spec.query, request.query) : undefined;
+    const body = spec.body ? parsePart('body', spec.body, request.body ?? {}) : undefined;
+    const result = await spec.handler({ params, query, body, request, reply, principal });
+    if (!spec.response) {
+      return reply.code(spec.successStatus ?? 204).send();
+    }
+    return reply.code(spec.successStatus ?? 200).send(result);
+  }
 }

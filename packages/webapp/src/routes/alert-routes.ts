@@ -2,6 +2,7 @@ import { MessageAuditType } from '@nimbus/message-store';
 import { z } from 'zod';
 import { AlertTrigger } from '../alerts/alert-store.js';
 import { type AlertSubscription, isAlertSubscription } from '../alerts/alert-subscriptions.js';
+import { webhookUrlProblem } from '../alerts/webhook-destination.js';
 import type { ApiDeps } from '../app/api-deps.js';
 import { authorize } from '../auth/authorize.js';
 import { EndpointParams } from '../http/dto.js';
@@ -100,6 +101,8 @@ export function alertRoutes(deps: ApiDeps): AnyRouteSpec[] {
         });
         if (body.channel === 'webhook') {
           if (!body.url) throw invalid('body.url', 'a webhook subscription needs the url to post to');
+          const problem = webhookUrlProblem(body.url, alerting.allowPrivateWebhookTargets);
+          if (problem) throw invalid('body.url', problem);
           if (!body.secret)
             throw invalid('body.secret', 'a webhook subscription needs a shared secret (16+ characters)');
         } else {

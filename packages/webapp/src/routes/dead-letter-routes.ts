@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ApiDeps } from '../app/api-deps.js';
 import { authorize } from '../auth/authorize.js';
 import type { Principal } from '../auth/principal.js';
-import { notFound } from '../http/http-error.js';
+import { conflict, notFound } from '../http/http-error.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import { Role } from '../identity/roles.js';
 
@@ -36,6 +36,10 @@ const DeadLetterSummary = z.object({
   deliveryCount: z.number(),
   deadLetteredAt: z.string(),
   bodyBytes: z.number(),
+  unreadable: z
+    .string()
+    .nullable()
+    .describe('why the stored message cannot be read back (its headers are empty then); requeue leaves it'),
 });
 
 const DeadLetterDetails = DeadLetterSummary.extend({
@@ -60,6 +64,7 @@ function summaryOf(dead: DeadLetteredMessage) {
     deliveryCount: dead.deliveryCount,
     deadLetteredAt: dead.deadLetteredAt.toISOString(),
     bodyBytes: Buffer.byteLength(dead.body, 'utf8'),
+    unreadable: dead.unreadable ?? null,
   };
 }
 
@@ -115,6 +120,22 @@ export function deadLetterRoutes(deps: ApiDeps): AnyRouteSpec[] {
       data,
     });
 
+  /** Runs an audited action; when it fails after its row was written, a second row says it failed. */
+  const attempt = async <T>(
+    principal: Principal,
+    type: MessageAuditType,
+    target: { input: string; endpointId: string | null },
+    data: Record<string, unknown>,
+    action: () => Promise<T>,
+  ): Promise<T> => {
+    try {
+      return await action();
+    } catch (error) {
+      await audit(principal, type, target, { ...data, outcome: 'failed', error: (error as Error).message });
+      throw error;
+    }
+  };
+
   return [
     defineRoute({
       method: 'GET',
@@ -161,7 +182,10 @@ export function deadLetterRoutes(deps: ApiDeps): AnyRouteSpec[] {
         ids: z.array(z.string().min(1).max(200)).max(MAX_DEAD_LETTERS).optional(),
         comment: z.string().max(2000).optional(),
       }),
-      response: z.object({ requeued: z.number() }),
+      response: z.object({
+        requeued: z.number(),
+        unreadableLeft: z.number().describe('unreadable dead letters the request left where they are'),
+      }),
       handler: async ({ params, body, principal }) => {
         const target = await resolveInput(params.input);
         const data = {
@@ -171,9 +195,29 @@ export function deadLetterRoutes(deps: ApiDeps): AnyRouteSpec[] {
           comment: body.comment,
         };
         await allow(principal!, Role.Contributor, target, MessageAuditType.RequeueDeadLetters, data);
+        const wanted = body.ids ? new Set(body.ids) : null;
+        const unreadable = (await transport.peekDeadLetters(target.input, MAX_DEAD_LETTERS)).filter(
+          (d) => d.unreadable !== undefined && (wanted === null || wanted.has(d.id)),
+        );
+        if (wanted && unreadable.length > 0) {
+          const why = unreadable.map((d) => `'${d.id}': ${d.unreadable}`).join('; ');
+          const message = `Cannot requeue unreadable dead letters (${why}); purge them, or requeue the others by id.`;
+          await audit(principal!, MessageAuditType.RequeueDeadLetters, target, {
+            ...data,
+            outcome: 'refused',
+            reason: message,
+          });
+          throw conflict(message);
+        }
         // The audit row comes first: if it cannot be written, nothing is requeued.
-        await audit(principal!, MessageAuditType.RequeueDeadLetters, target, data);
-        return { requeued: await transport.requeueDeadLetters(target.input, body.ids) };
+        await audit(principal!, MessageAuditType.RequeueDeadLetters, target, {
+          ...data,
+          ...(unreadable.length > 0 ? { unreadableLeft: unreadable.map((d) => d.id) } : {}),
+        });
+        const requeued = await attempt(principal!, MessageAuditType.RequeueDeadLetters, target, data, () =>
+          transport.requeueDeadLetters(target.input, body.ids),
+        );
+        return { requeued, unreadableLeft: unreadable.length };
       },
     }),
     defineRoute({
@@ -193,7 +237,11 @@ export function deadLetterRoutes(deps: ApiDeps): AnyRouteSpec[] {
         const { deadLettered } = await transport.counts(target.input);
         // The audit row comes first: if it cannot be written, nothing is purged.
         await audit(principal!, MessageAuditType.PurgeDeadLetters, target, { ...data, deadLettered });
-        return { purged: await transport.purge(target.input, 'deadLettered') };
+        return {
+          purged: await attempt(principal!, MessageAuditType.PurgeDeadLetters, target, data, () =>
+            transport.purge(target.input, 'deadLettered'),
+          ),
+        };
       },
     }),
   ];

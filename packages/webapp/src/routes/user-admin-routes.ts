@@ -2,6 +2,7 @@ import { MessageAuditType } from '@nimbus/message-store';
 import { z } from 'zod';
 import type { ApiDeps } from '../app/api-deps.js';
 import { authorize } from '../auth/authorize.js';
+import { requireSession, revokeApiTokensOf } from '../auth/credential-guard.js';
 import { hashPassword } from '../auth/password.js';
 import { assertAcceptablePassword, MAX_PASSWORD_LENGTH } from '../auth/password-policy.js';
 import type { Principal } from '../auth/principal.js';
@@ -86,15 +87,25 @@ export function userAdminRoutes(deps: ApiDeps): AnyRouteSpec[] {
       summary: 'Set a new password for an account and end its sessions (site Owner)',
       access: 'authenticated',
       params: UserParams,
-      body: z.object({ newPassword: z.string().max(MAX_PASSWORD_LENGTH) }),
+      body: z.object({
+        newPassword: z.string().max(MAX_PASSWORD_LENGTH),
+        revokeApiTokens: z
+          .boolean()
+          .default(true)
+          .describe('also revoke every API token of the account (default true)'),
+      }),
       handler: async ({ params, body, principal }) => {
-        const data = { userId: params.userId };
+        requireSession(principal, 'Resetting a password');
+        const data = { userId: params.userId, revokeApiTokens: body.revokeApiTokens };
         await authorize(auditLog, principal!, Role.Owner, null, {
           type: MessageAuditType.ResetPassword,
           data,
         });
         const user = await users.load(params.userId);
-        assertAcceptablePassword(body.newPassword, 'body.newPassword', [user.email, user.displayName ?? '']);
+        await assertAcceptablePassword(body.newPassword, 'body.newPassword', [
+          user.email,
+          user.displayName ?? '',
+        ]);
         // The row names the account, never the password.
         await auditLog.write({
           type: MessageAuditType.ResetPassword,
@@ -107,6 +118,8 @@ export function userAdminRoutes(deps: ApiDeps): AnyRouteSpec[] {
           await hashPassword(body.newPassword),
           new Date(clock.now()),
         );
+        if (body.revokeApiTokens)
+          await revokeApiTokensOf(identityStore, streams, user.id, new Date(clock.now()));
         await endCredentials(user.id);
         return undefined;
       },

@@ -21,16 +21,19 @@ export const UserParams = z.object({ userId: z.string().min(1).max(64) });
 export class UserDirectory {
   constructor(private readonly identityStore: IdentityStore) {}
 
-  async dto(user: IdentityUser): Promise<z.input<typeof UserDto>> {
+  /** `showsGrantOn` leaves out grants on endpoints the caller may not manage (default: all shown). */
+  async dto(
+    user: IdentityUser,
+    showsGrantOn: (endpointId: string) => boolean = () => true,
+  ): Promise<z.input<typeof UserDto>> {
     return {
       id: user.id,
       email: user.email,
       displayName: user.displayName,
       siteRole: user.siteRole,
-      endpointRoles: (await this.identityStore.listEndpointRoles(user.id)).map((g) => ({
-        endpointId: g.endpointId,
-        role: g.role,
-      })),
+      endpointRoles: (await this.identityStore.listEndpointRoles(user.id))
+        .filter((g) => showsGrantOn(g.endpointId))
+        .map((g) => ({ endpointId: g.endpointId, role: g.role })),
       createdAt: user.createdAt.toISOString(),
       disabledAt: user.disabledAt?.toISOString() ?? null,
     };

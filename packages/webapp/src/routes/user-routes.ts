@@ -15,7 +15,8 @@ import { RoleName, UserDirectory, UserDto, UserParams } from './user-dto.js';
 export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
   const { identityStore, auditLog, clock, catalog, streams } = deps;
   const users = new UserDirectory(identityStore);
-  const dto = (user: IdentityUser) => users.dto(user);
+  const dto = (user: IdentityUser, showsGrantOn?: (endpointId: string) => boolean) =>
+    users.dto(user, showsGrantOn);
   const load = (userId: string) => users.load(userId);
 
   return [
@@ -28,7 +29,7 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
       response: z.array(UserDto),
       handler: async ({ principal }) => {
         await authorize(auditLog, principal!, Role.Owner, null);
-        return Promise.all((await identityStore.listUsers()).map(dto));
+        return Promise.all((await identityStore.listUsers()).map((u) => dto(u)));
       },
     }),
     defineRoute({
@@ -48,7 +49,7 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
       handler: async ({ body, principal }) => {
         const data = { email: body.email, siteRole: body.siteRole };
         await authorize(auditLog, principal!, Role.Owner, null, { type: MessageAuditType.GrantRole, data });
-        assertAcceptablePassword(body.password, 'body.password', [body.email, body.displayName ?? '']);
+        await assertAcceptablePassword(body.password, 'body.password', [body.email, body.displayName ?? '']);
         const id = uuidv7(clock.now());
         await auditLog.write({
           type: MessageAuditType.GrantRole,
@@ -112,7 +113,8 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
         await auditLog.write({ type, principal: principal!, subject: `user:${user.id}`, endpointId, data });
         await identityStore.setEndpointRole(user.id, endpointId, body.role === Role.None ? null : body.role);
         streams.closeUser(user.id);
-        return dto(await load(user.id));
+        // An endpoint Owner sees the grants on the endpoints they own, not the user's other ones.
+        return dto(await load(user.id), (id) => principal!.has(Role.Owner, id));
       },
     }),
   ];

@@ -29,8 +29,10 @@ export function Layout({
   children: ReactNode;
 }) {
   const signOut = async () => {
+    const me = await ok(api.GET('/api/auth/me')).catch(() => null);
     await ok(api.POST('/account/logout'));
-    window.location.assign('/account/login');
+    // Signed in through a provider: its session ends too (it then returns to the sign-in page).
+    window.location.assign(me?.signInMethod === 'oidc' ? '/account/oidc/signed-out' : '/account/login');
   };
   return (
     <div className="shell">

@@ -69,6 +69,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sign-in-modes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How to sign in here: local accounts, an OpenID Connect provider (Entra ID…), or both */
+        get: operations["getApiAuthSignInModes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/tokens": {
         parameters: {
             query?: never;
@@ -1258,6 +1275,8 @@ export interface operations {
                             role: string;
                         }[];
                         csrfToken: string | null;
+                        /** @description how this account signs in: its password here, or the OpenID Connect provider */
+                        signInMethod: ("password" | "oidc") | null;
                         /** @description true while the signed-in user still has the documented dev password (the UI shows a banner) */
                         usesDefaultPassword: boolean;
                     };
@@ -1391,6 +1410,11 @@ export interface operations {
                 "application/json": {
                     currentPassword: string;
                     newPassword: string;
+                    /**
+                     * @description also revoke every API token of the account (default true: a changed password ends them all)
+                     * @default true
+                     */
+                    revokeApiTokens?: boolean;
                 };
             };
         };
@@ -1412,6 +1436,8 @@ export interface operations {
                             role: string;
                         }[];
                         csrfToken: string | null;
+                        /** @description how this account signs in: its password here, or the OpenID Connect provider */
+                        signInMethod: ("password" | "oidc") | null;
                         /** @description true while the signed-in user still has the documented dev password (the UI shows a banner) */
                         usesDefaultPassword: boolean;
                     };
@@ -1509,8 +1535,72 @@ export interface operations {
                             role: string;
                         }[];
                         csrfToken: string | null;
+                        /** @description how this account signs in: its password here, or the OpenID Connect provider */
+                        signInMethod: ("password" | "oidc") | null;
                         /** @description true while the signed-in user still has the documented dev password (the UI shows a banner) */
                         usesDefaultPassword: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                        issues?: {
+                            path: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+        };
+    };
+    getApiAuthSignInModes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description whether e-mail and password sign-in is on */
+                        localAccounts: boolean;
+                        oidc: {
+                            label: string;
+                            /** @description navigate here (with ?returnUrl=/path) to sign in with the provider */
+                            loginUrl: string;
+                            /** @description navigate here after POST /account/logout to end the provider session */
+                            signedOutUrl: string;
+                        } | null;
                     };
                 };
             };
@@ -2447,6 +2537,8 @@ export interface operations {
                             deliveryCount: number;
                             deadLetteredAt: string;
                             bodyBytes: number;
+                            /** @description why the stored message cannot be read back (its headers are empty then); requeue leaves it */
+                            unreadable: string | null;
                         }[];
                     };
                 };
@@ -2550,6 +2642,8 @@ export interface operations {
                         deliveryCount: number;
                         deadLetteredAt: string;
                         bodyBytes: number;
+                        /** @description why the stored message cannot be read back (its headers are empty then); requeue leaves it */
+                        unreadable: string | null;
                         headers: {
                             [key: string]: string;
                         };
@@ -2649,6 +2743,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         requeued: number;
+                        /** @description unreadable dead letters the request left where they are */
+                        unreadableLeft: number;
                     };
                 };
             };
@@ -7324,6 +7420,11 @@ export interface operations {
             content: {
                 "application/json": {
                     newPassword: string;
+                    /**
+                     * @description also revoke every API token of the account (default true)
+                     * @default true
+                     */
+                    revokeApiTokens?: boolean;
                 };
             };
         };

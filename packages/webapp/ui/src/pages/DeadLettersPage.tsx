@@ -9,7 +9,8 @@ const requeue =
     const answer = await ok(
       api.POST('/api/dead-letters/{input}/requeue', { params: { path }, body: ids ? { ids } : {} }),
     );
-    return `Requeued ${answer.requeued}.`;
+    const left = answer.unreadableLeft > 0 ? ` ${answer.unreadableLeft} unreadable left (purge them).` : '';
+    return `Requeued ${answer.requeued}.${left}`;
   };
 
 async function purge(path: { input: string }): Promise<string> {
@@ -104,7 +105,10 @@ export function DeadLettersPage({ input }: { input: string | null }) {
               {list.data.items.map((d) => (
                 <tr key={d.id}>
                   <td>{new Date(d.deadLetteredAt).toLocaleString()}</td>
-                  <td title={d.description ?? ''}>{d.reason}</td>
+                  <td title={d.description ?? ''}>
+                    {d.reason}
+                    {d.unreadable && <span className="error"> (unreadable: {d.unreadable})</span>}
+                  </td>
                   <td>{d.sessionId}</td>
                   <td>{d.messageType ?? '—'}</td>
                   <td>{d.eventId ?? '—'}</td>
@@ -112,7 +116,12 @@ export function DeadLettersPage({ input }: { input: string | null }) {
                     <button type="button" onClick={() => setOpenId(d.id)}>
                       Show
                     </button>{' '}
-                    <button type="button" onClick={() => act(requeue([d.id]))}>
+                    <button
+                      type="button"
+                      disabled={d.unreadable !== null}
+                      title={d.unreadable ? 'an unreadable message cannot be requeued' : undefined}
+                      onClick={() => act(requeue([d.id]))}
+                    >
                       Requeue
                     </button>
                   </td>
