@@ -102,6 +102,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       platform: options.platform,
       logger,
       serviceName: serviceNameOf(options),
+      busGauges: options.resolver,
     });
     closers.add('the metrics', () => metrics.close());
 
