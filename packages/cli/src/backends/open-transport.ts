@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Transport } from '@nimbus/core';
+import type { Logger, Transport } from '@nimbus/core';
 import { type MigrationMode, type MigrationProgress, SchemaOutOfDateError } from '@nimbus/sql';
 import { createMemoryTransport } from '@nimbus/transport-memory';
 import { createSqlTransport, type SqlTransportOptions } from '@nimbus/transport-sql';
@@ -11,6 +11,8 @@ export interface OpenTransportOptions {
   /** Default `AutoApply` (a current schema costs one read either way; only a stale one differs). */
   readonly migrationMode?: MigrationMode;
   readonly onMigrationProgress?: (progress: MigrationProgress) => void;
+  /** The process' logger, for what the SQL transport survives (a dropped LISTEN connection); default console. */
+  readonly logger?: Logger;
   /** For `--transport servicebus`: whether to start the emulator without a namespace (`nimbus dev`), and where to say so. */
   readonly serviceBus?: Omit<ServiceBusConnection, 'connectionString'>;
 }
@@ -26,6 +28,7 @@ export async function openTransport(
   const sqlOptions: SqlTransportOptions = {
     migrationMode: options.migrationMode ?? 'AutoApply',
     ...(options.onMigrationProgress ? { onMigrationProgress: options.onMigrationProgress } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   };
   try {
     if (config.transport === 'memory') return createMemoryTransport();

@@ -88,6 +88,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     });
     closers.add('the message store', () => store.close());
     const transport = await openTransport(config, {
+      logger,
       migrationMode: options.migrationMode,
       onMigrationProgress: (progress) => print(migrationProgressLine(progress, 'transport')),
       serviceBus: { localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false, print },
