@@ -27,7 +27,10 @@ node scripts/packaging/check-tarballs.mjs "$root/LICENSE" "$work"/unpacked/*
 cd "$work/app"
 printf '{ "name": "scratch-app", "private": true, "type": "module" }\n' >package.json
 # The app chooses its SQL driver (optional peer dependencies of the NimBus SQL packages) and its schema library.
-npm install --no-audit --no-fund --loglevel=warn "$work"/tarballs/*.tgz better-sqlite3@13.2.0 zod@^4.1.0 \
+# Every tarball but the Service Bus emulator (a dev tool: below, `nimbus dev` must name it when it is missing).
+tarballs=$(ls "$work"/tarballs/*.tgz | grep -v nimbus-servicebus-emulator-)
+# shellcheck disable=SC2086
+npm install --no-audit --no-fund --loglevel=warn $tarballs better-sqlite3@13.2.0 zod@^4.1.0 \
   >"$work/install.log" 2>&1 || { cat "$work/install.log"; exit 1; }
 cat "$work/install.log"
 if grep -q EBADENGINE "$work/install.log"; then
@@ -50,9 +53,11 @@ npx --no-install nimbus store migrate --store sqlite --data-dir "$work/data"
 npx --no-install nimbus store verify --store sqlite --data-dir "$work/data"
 test -f node_modules/@nimbus/webapp/ui/dist/index.html || { echo "the @nimbus/webapp tarball lacks ui/dist"; exit 1; }
 # The local Cosmos server and the Service Bus emulator are optional dev tools: without them `nimbus dev` names them.
+cp "$root/deploy/platform/platform.mjs" ./platform.mjs
 for backend in "--store cosmos" "--transport servicebus"; do
   # shellcheck disable=SC2086
-  if npx --no-install nimbus dev $backend --port 0 --data-dir "$work/dev" >"$work/dev.txt" 2>&1; then
+  if timeout 60 npx --no-install nimbus dev --platform ./platform.mjs --no-sample $backend --port 0 \
+    --data-dir "$work/dev" >"$work/dev.txt" 2>&1; then
     echo "nimbus dev $backend started without its dev tool installed"; exit 1
   fi
   grep -Eq "npm install --save-dev (@vercel/cosmosdb-server|@nimbus/servicebus-emulator)" "$work/dev.txt" || {
