@@ -116,7 +116,7 @@ describe.runIf(runPg)(
       await eventually(
         async () => {
           const scrapes = await scrapeAll();
-          return scrapes.every((s) => sumOf(s, 'nimbus_resolver_lag') === 0) ? true : undefined;
+          return scrapes.every((s) => sumOf(s, 'nimbus_resolver_lag_seconds') === 0) ? true : undefined;
         },
         40_000,
         'both Resolvers with nothing left to project',

@@ -11,7 +11,12 @@ export async function openCosmosStore(options: {
   readonly print?: (line: string) => void;
 }): Promise<OpenMessageStore> {
   // Loaded on first use: the CLI does not load the Azure SDK unless the Cosmos store is chosen.
-  const { COSMOS_ENV, createCosmosMessageStore } = await import('@nimbus/message-store-cosmos');
+  const { COSMOS_ENV, createCosmosMessageStore } = await importDevTool(
+    () => import('@nimbus/message-store-cosmos'),
+    '`--store cosmos`',
+    ['@nimbus/message-store-cosmos'],
+    'provider',
+  );
   const configured = Boolean(
     process.env[COSMOS_ENV.accountEndpoint] || process.env[COSMOS_ENV.connectionString],
   );

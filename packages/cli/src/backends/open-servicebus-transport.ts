@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import type { Transport } from '@nimbus/core';
-import { ServiceBusTransport } from '@nimbus/transport-azure-service-bus';
 import { CliError } from '../exit-codes.js';
 import { importDevTool } from './import-dev-tool.js';
 
@@ -35,6 +34,12 @@ export function assertEmulatorConnectionString(value: string): void {
  * neither, `nimbus dev` starts nimbus-sb-emulator in this process.
  */
 export async function openServiceBusTransport(options: ServiceBusConnection): Promise<Transport> {
+  const { ServiceBusTransport } = await importDevTool(
+    () => import('@nimbus/transport-azure-service-bus'),
+    '`--transport servicebus`',
+    ['@nimbus/transport-azure-service-bus'],
+    'provider',
+  );
   const managementCaFile = process.env[SERVICEBUS_ENV.managementCaFile];
   const managementCa = managementCaFile ? readFileSync(managementCaFile, 'utf8') : undefined;
   const connectionString = options.connectionString ?? process.env[SERVICEBUS_ENV.connectionString];

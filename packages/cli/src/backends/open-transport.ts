@@ -1,4 +1,4 @@
-import type { Transport } from '@nimbus/core';
+import type { Logger, Transport } from '@nimbus/core';
 import type { MessageStateChangeNotifier } from '@nimbus/message-store';
 import { createSqlColocatedProjection, migrateSqlMessageStore } from '@nimbus/message-store-sql';
 import { type MigrationMode, type MigrationProgress, SchemaOutOfDateError } from '@nimbus/sql';
@@ -14,6 +14,8 @@ export interface OpenTransportOptions {
   /** Default `AutoApply` (a current schema costs one read either way; only a stale one differs). */
   readonly migrationMode?: MigrationMode;
   readonly onMigrationProgress?: (progress: MigrationProgress) => void;
+  /** The process' logger, for what the SQL transport survives (a dropped LISTEN connection); default console. */
+  readonly logger?: Logger;
   /** For `--transport servicebus`: whether to start the emulator without a namespace (`nimbus dev`), and where to say so. */
   readonly serviceBus?: Omit<ServiceBusConnection, 'connectionString'>;
   /** Co-located tracking: told after each transaction that changed store rows (the store's notifier). */
@@ -66,6 +68,7 @@ export async function openTransport(
     migrationMode: options.migrationMode ?? 'AutoApply',
     ...(timeouts && timeouts.lockTimeoutMs > 0 ? { busyTimeoutMs: timeouts.lockTimeoutMs } : {}),
     ...(options.onMigrationProgress ? { onMigrationProgress: options.onMigrationProgress } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   };
   try {
     if (config.transport === 'memory') return createMemoryTransport(lease);

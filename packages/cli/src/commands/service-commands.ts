@@ -4,6 +4,7 @@ import { createCliLogger } from '../cli-logger.js';
 import { usageError } from '../exit-codes.js';
 import { startServicesWhenReachable } from '../services/start-when-reachable.js';
 import { waitForShutdownSignal } from '../shutdown-signal.js';
+import { routeProcessWarnings, statusPrinter } from '../status-lines.js';
 import {
   configFrom,
   type ServiceCommandOptions,
@@ -34,10 +35,12 @@ async function runUntilSignal(
   name: string,
   which: { resolver: boolean; webapp: boolean },
   options: ServiceOptions,
-  print: (line: string) => void,
+  plainPrint: (line: string) => void,
 ): Promise<void> {
   const config = configFrom(options);
   const logger = createCliLogger(options.verbose ? 'info' : 'warn');
+  routeProcessWarnings(logger);
+  const print = statusPrinter(plainPrint);
   const platform = await platformFrom(options.platform, false);
   const signal = waitForShutdownSignal();
   const shutdown = new AbortController();

@@ -7,8 +7,10 @@ const BLOCKING = [ResolutionStatus.Failed, ResolutionStatus.DeadLettered, Resolu
 const BLOCKED_SESSIONS_SCAN = 1_000;
 
 /**
- * Metrics for a service process: the Prometheus bridge plus the bus gauges (messages per endpoint and
- * state, blocked sessions, Resolver lag) read from the transport and the store at each scrape.
+ * Metrics for a service process: the Prometheus bridge plus, when `busGauges` is set, the bus gauges
+ * (messages per endpoint and state, blocked sessions, Resolver lag) read from the transport and the store at
+ * each scrape. Only the processes that run the Resolver report the bus gauges: they are deployment-wide
+ * readings, and a WebApp reporting them as well made every dashboard `sum` count them twice.
  */
 export function startServiceMetrics(args: {
   readonly transport: Transport;
@@ -17,8 +19,11 @@ export function startServiceMetrics(args: {
   readonly logger: Logger;
   /** `service.name` on every series (`target_info`). */
   readonly serviceName: string;
+  /** Report the bus gauges from this process (the Resolver's processes do). */
+  readonly busGauges: boolean;
 }): PrometheusMetrics {
   const prometheus = installPrometheusMetrics(args.serviceName);
+  if (!args.busGauges) return prometheus;
   const stopGauges = observeBusGauges({
     transport: args.transport,
     clock: systemClock,

@@ -104,6 +104,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     const { notifier, close: closeNotifier } = await openNotifier(config, logger);
     closers.add('the state-change notifier', closeNotifier);
     const transport = await openTransport(config, {
+      logger,
       migrationMode: options.migrationMode,
       onMigrationProgress: (progress) => print(migrationProgressLine(progress, 'transport')),
       serviceBus: { localEmulatorWhenUnconfigured: options.localServiceBusWhenUnconfigured ?? false, print },
@@ -121,6 +122,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       platform: options.platform,
       logger,
       serviceName: serviceNameOf(options),
+      busGauges: options.resolver,
     });
     closers.add('the metrics', () => metrics.close());
 

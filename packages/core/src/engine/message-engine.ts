@@ -35,6 +35,7 @@ import { HandlerFailedError } from './errors.js';
 import { assertLeaseHeld } from './handler-context.js';
 import { deadLetterInvalid } from './invalid-message.js';
 import { processLive } from './live-after-replay.js';
+import { logSettledOutcome } from './outcome-log.js';
 import { type HandlerOutcomeRecorder, SettlementOutcomes } from './outcome-recorder.js';
 import { EffectsBuilder, type Verdict } from './plan.js';
 import { dispatch } from './procedures.js';
@@ -50,9 +51,8 @@ export const SDK_VERSION = '0.1.0';
 export type { EngineHandlingOptions, MessageEngineOptions } from './engine-options.js';
 
 /**
- * The workflow engine for one endpoint. It decides, for every message of a session, the responses to the
- * Resolver, the session state, parking and replay, and retries, and applies all of it with one settlement
- * call. It implements the session processor's message-handler contract.
+ * The workflow engine for one endpoint (the session processor's message handler): it decides, for every message
+ * of a session, the Resolver responses, session state, parking, replay and retries, applied in one settlement.
  */
 export class MessageEngine {
   readonly endpointId: string;
@@ -312,6 +312,7 @@ export class MessageEngine {
     await afterCommit(session, async () => {
       this.#telemetry.settled(settleEffects);
       for (const notice of notices) {
+        logSettledOutcome(this.#deps.logger, notice);
         for (const event of notice.events) await this.#notify(notice.context, event);
       }
     });

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
 import { RESOLVER_INPUT } from '../transport/routing.js';
 import type { Transport } from '../transport/transport.js';
+import { METRIC_CATALOG } from './metric-catalog.js';
 import { MetricName, TelemetryAttribute, TelemetryScope } from './names.js';
 
 export interface BusGaugeSources {
@@ -26,16 +27,18 @@ const STATES = ['active', 'scheduled', 'parked', 'dead_lettered'] as const;
  */
 export function observeBusGauges(sources: BusGaugeSources): () => void {
   const meter = metrics.getMeter(TelemetryScope.Consumer);
-  const messages = meter.createObservableGauge(MetricName.EndpointMessages, {
-    description: 'Messages at an endpoint input by state',
-  });
-  const blocked = meter.createObservableGauge(MetricName.EndpointBlockedSessions, {
-    description: 'Sessions blocked by a failed, dead-lettered or unsupported event',
-  });
-  const lag = metrics.getMeter(TelemetryScope.Resolver).createObservableGauge(MetricName.ResolverLag, {
-    unit: 's',
-    description: 'Age of the oldest message the Resolver has not projected yet',
-  });
+  const describe = (name: MetricName) => ({ description: METRIC_CATALOG[name].description });
+  const messages = meter.createObservableGauge(
+    MetricName.EndpointMessages,
+    describe(MetricName.EndpointMessages),
+  );
+  const blocked = meter.createObservableGauge(
+    MetricName.EndpointBlockedSessions,
+    describe(MetricName.EndpointBlockedSessions),
+  );
+  const lag = metrics
+    .getMeter(TelemetryScope.Resolver)
+    .createObservableGauge(MetricName.ResolverLag, { unit: 's', ...describe(MetricName.ResolverLag) });
   const callback = async (observer: BatchObservableResult) => {
     try {
       for (const endpointId of await sources.endpoints()) {

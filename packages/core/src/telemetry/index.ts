@@ -1,5 +1,12 @@
 export { type BusGaugeSources, observeBusGauges } from './bus-gauges.js';
 export { messageAttributes, withProcessSpan, withPublishSpan } from './message-spans.js';
+export {
+  METRIC_CATALOG,
+  type MetricInfo,
+  type MetricKind,
+  prometheusMetricName,
+  prometheusUnitViews,
+} from './metric-catalog.js';
 export { countMetric, DURATION_BUCKETS_SECONDS, measureDuration, recordDuration } from './metrics.js';
 export {
   MessagingOperation,

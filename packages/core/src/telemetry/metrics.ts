@@ -6,6 +6,7 @@ import {
   metrics,
 } from '@opentelemetry/api';
 import type { Clock } from '../clock.js';
+import { METRIC_CATALOG } from './metric-catalog.js';
 import type { MetricName, TelemetryScope } from './names.js';
 
 interface Instruments {
@@ -46,7 +47,9 @@ export function countMetric(
   const cache = instruments(scope);
   let counter = cache.counters.get(name);
   if (!counter) {
-    counter = metrics.getMeter(scope).createCounter(name);
+    counter = metrics.getMeter(scope).createCounter(name, {
+      description: METRIC_CATALOG[name].description,
+    });
     cache.counters.set(name, counter);
   }
   counter.add(value, attributes);
@@ -67,6 +70,7 @@ export function recordDuration(
   if (!histogram) {
     histogram = metrics.getMeter(scope).createHistogram(name, {
       unit: 's',
+      description: METRIC_CATALOG[name].description,
       advice: { explicitBucketBoundaries: DURATION_BUCKETS_SECONDS },
     });
     cache.histograms.set(name, histogram);
