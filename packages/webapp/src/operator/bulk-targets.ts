@@ -1,6 +1,7 @@
 import { type NimBusMessageStore, ResolutionStatus, type UnresolvedEvent } from '@nimbus/message-store';
 import { badRequest } from '../http/http-error.js';
 import type { BulkJobItem } from './bulk-job-store.js';
+import { yieldToEventLoop } from './yield-to-event-loop.js';
 
 /** The statuses a bulk resubmit or skip acts on (the ones an operator can resubmit or skip). */
 export const BULK_STATUSES = [
@@ -67,6 +68,7 @@ export async function collectBulkTargets(
           `body.filter: matches more than ${MAX_BULK_EVENTS} events; narrow it (endpoint, event type, time range, failure group).`,
         );
       continuationToken = page.continuationToken;
+      await yieldToEventLoop();
     } while (continuationToken);
   }
   rows.sort(
