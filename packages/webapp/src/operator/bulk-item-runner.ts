@@ -24,7 +24,11 @@ export interface RunnableJob {
  * event's own button would (its own audit row with `bulkJobId`). Out-of-order resubmits only when the job's
  * request acknowledged them (kept in the stored request, so a resume keeps it).
  */
-export function bulkItemRunner(actions: OperatorActions, principal: Principal, job: RunnableJob): BulkItemRun {
+export function bulkItemRunner(
+  actions: OperatorActions,
+  principal: Principal,
+  job: RunnableJob,
+): BulkItemRun {
   const outOfOrder = acknowledgedIn(job.filter);
   return async (item) => {
     const row = await actions.loadRow({ endpointId: item.endpointId, eventId: item.eventId });

@@ -8,7 +8,7 @@ import type {
   BulkJobStore,
   StoredBulkJob,
 } from './bulk-job-store.js';
-import { yieldToEventLoop } from './yield-to-event-loop.js';
+import { EventLoopPacer } from './yield-to-event-loop.js';
 
 export interface BulkJobStatus extends Omit<StoredBulkJob, 'owner' | 'leaseUntil'> {
   readonly remaining: number;
@@ -38,7 +38,9 @@ const MAX_LISTED_ERRORS = 100;
 /** Pending items read at a time. */
 const CHUNK = 200;
 /** Live progress is pushed at most this often (and always when the job ends). */
-const PUSH_EVERY_MS = 200;
+const PUSH_EVERY_MS = 500;
+/** How often a running job reads whether an operator asked it to stop. */
+const CANCEL_READ_EVERY_MS = 250;
 
 /**
  * Runs bulk operator actions in the background over a stored snapshot of the events they act on. Progress,
@@ -49,6 +51,8 @@ const PUSH_EVERY_MS = 200;
 export class BulkJobs {
   readonly #instance = uuidv7();
   readonly #running = new Map<string, Promise<BulkJobStatus>>();
+  /** Jobs of this instance an operator cancelled through it (read at once; other instances' via the store). */
+  readonly #cancelledHere = new Set<string>();
   #stopping = false;
 
   constructor(
@@ -131,6 +135,7 @@ export class BulkJobs {
   /** Asks the running instance to stop; a job nobody runs any more (interrupted) is cancelled at once. */
   async cancel(job: BulkJobStatus): Promise<void> {
     await this.store.requestCancel(job.jobId);
+    if (this.#running.has(job.jobId)) this.#cancelledHere.add(job.jobId);
     if (job.interrupted) {
       const stored = await this.store.get(job.jobId);
       if (stored && stored.state === 'running')
@@ -169,7 +174,10 @@ export class BulkJobs {
 
   #run(initial: StoredBulkJob, run: BulkItemRun): Promise<BulkJobStatus> {
     if (initial.state !== 'running') return Promise.resolve(this.status(initial));
-    const finished = this.#work(initial, run).finally(() => this.#running.delete(initial.jobId));
+    const finished = this.#work(initial, run).finally(() => {
+      this.#running.delete(initial.jobId);
+      this.#cancelledHere.delete(initial.jobId);
+    });
     this.#running.set(initial.jobId, finished);
     return finished;
   }
@@ -212,6 +220,17 @@ export class BulkJobs {
         errors,
       });
     };
+    const pacer = new EventLoopPacer();
+    // A cancel through this instance stops at once; one through another instance is read from the store, at most
+    // every 250 ms.
+    let cancelReadAt = 0;
+    const cancelRequested = async () => {
+      if (this.#cancelledHere.has(job.jobId)) return true;
+      const now = performance.now();
+      if (now - cancelReadAt < CANCEL_READ_EVERY_MS) return false;
+      cancelReadAt = now;
+      return (await this.store.get(job.jobId))?.cancelRequested === true;
+    };
     let cancelled = false;
     const stopped = () => cancelled || this.#stopping;
     while (!stopped()) {
@@ -221,7 +240,7 @@ export class BulkJobs {
       const queue = [...pending];
       const worker = async () => {
         for (let item = queue.shift(); item !== undefined && !stopped(); item = queue.shift()) {
-          if ((await this.store.get(job.jobId))?.cancelRequested) {
+          if (await cancelRequested()) {
             cancelled = true;
             break;
           }
@@ -238,7 +257,7 @@ export class BulkJobs {
             );
           }
           // Between events the WebApp answers its requests (on SQLite nothing else would run until the end).
-          await yieldToEventLoop();
+          await pacer.pace();
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));

@@ -1,4 +1,4 @@
-import { setImmediate as immediate } from 'node:timers/promises';
+import { setImmediate as immediate, setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Lets the event loop run its I/O (HTTP requests, timers) before going on. On SQLite every query of
@@ -7,4 +7,24 @@ import { setImmediate as immediate } from 'node:timers/promises';
  */
 export function yieldToEventLoop(): Promise<void> {
   return immediate();
+}
+
+/**
+ * Keeps background work to a share of the event loop: `pace()` yields (setImmediate) while the work has run
+ * less than `sliceMs` since its last pause, and pauses for `pauseMs` once it has (so requests, the Resolver and
+ * the endpoints of the same process get the rest). Shared by the workers of one job.
+ */
+export class EventLoopPacer {
+  #sliceStart = performance.now();
+
+  constructor(
+    private readonly sliceMs = 25,
+    private readonly pauseMs = 50,
+  ) {}
+
+  async pace(): Promise<void> {
+    if (performance.now() - this.#sliceStart < this.sliceMs) return yieldToEventLoop();
+    await sleep(this.pauseMs);
+    this.#sliceStart = performance.now();
+  }
 }

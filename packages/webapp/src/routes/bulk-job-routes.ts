@@ -277,10 +277,7 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
             `Bulk job '${job.jobId}' is not interrupted (it is ${job.done ? job.state : 'running on a WebApp instance'}).`,
           );
         await auditJob(principal!, job, { action: 'resumeBulkJob', remaining: job.remaining });
-        const resumed = await bulkJobs.resume(
-          job.jobId,
-          bulkItemRunner(actions, principal!, job),
-        );
+        const resumed = await bulkJobs.resume(job.jobId, bulkItemRunner(actions, principal!, job));
         if (!resumed) throw conflict(`Bulk job '${job.jobId}' was resumed by another WebApp instance.`);
         return bulkStatusDto((await bulkJobs.get(job.jobId)) ?? job);
       },
