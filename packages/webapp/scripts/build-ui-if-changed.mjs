@@ -47,7 +47,8 @@ function inputsHash() {
 }
 
 const current = inputsHash();
-const built = existsSync(join(dist, 'index.html')) && existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : '';
+const built =
+  existsSync(join(dist, 'index.html')) && existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : '';
 if (built === current && process.env.NIMBUS_FORCE_UI_BUILD !== '1') {
   console.log('WebApp UI is up to date (inputs unchanged since its last build); not rebuilding.');
 } else {

@@ -19,7 +19,10 @@ const AccountEmail = z
   .string()
   .trim()
   .max(320)
-  .regex(/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/, 'must be an e-mail address such as ada@example.com or reader@local');
+  .regex(
+    /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/,
+    'must be an e-mail address such as ada@example.com or reader@local',
+  );
 
 /** Local user administration (site Owner). Every change writes one GrantRole/RevokeRole audit row. */
 export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {

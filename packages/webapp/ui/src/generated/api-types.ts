@@ -6816,7 +6816,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: email */
                     email: string;
                     displayName?: string | null;
                     password: string;
