@@ -62,6 +62,7 @@ const spec = (jobId: string): BulkJobSpec => ({
   endpointIds: ['Erp'],
   filter: { failureSignature: 'Error: x' },
   createdBy: 'ada@example.test',
+  startedBy: null,
   comment: null,
 });
 const instance = (store: BulkJobStore, clock: ManualClock) =>
@@ -171,6 +172,7 @@ describe('bulk job tables from an older WebApp', () => {
       succeeded: 1,
       failed: 1,
       createdBy: '',
+      startedBy: null,
       filter: {},
     });
     expect(await store.items('old-1', { offset: 0, limit: 10 })).toEqual([]);

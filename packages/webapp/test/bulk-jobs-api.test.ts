@@ -36,6 +36,7 @@ describe('an interrupted bulk job over the API', () => {
           endpointIds: ['Erp'],
           filter: { failureSignature: 'Error: seeded failure <id>' },
           createdBy: 'someone@example.test',
+          startedBy: null,
           comment: null,
           total: 3,
           processed: 1,

@@ -243,6 +243,7 @@ describe.runIf(hasChromium)('on-call scenario in a real browser over the real st
         endpointIds: ['Billing', 'Erp'],
         filter: { failureSignature: SIGNATURE },
         createdBy: 'night-shift@example.test',
+        startedBy: null,
         comment: null,
         total: 2,
         processed: 0,

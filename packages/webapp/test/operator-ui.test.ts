@@ -185,7 +185,9 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
     // The selection survived the update, and the bulk action sends exactly the selected row.
     await page.locator('button:text-is("Skip selected (1)")').waitFor(WAIT);
     await page.click('button:text-is("Skip selected (1)")');
-    await page.locator('.notice', { hasText: 'Skip started for 1 event;' }).waitFor(WAIT);
+    await page.locator('.notice', { hasText: 'Skip started for 1 event.' }).waitFor(WAIT);
+    // The selection's job: its progress and a link to it stay on the endpoint page.
+    await page.locator('[data-testid=selection-job] a:text-is("Job details")').waitFor(WAIT);
 
     // A comment on an event shows up in its details without a reload.
     const commented = seeded[10]!;

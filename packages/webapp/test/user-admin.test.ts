@@ -25,6 +25,18 @@ function describeUserAdministration(factory: StoreFactory): void {
       await h?.close();
     });
 
+    it('accepts a one-label domain like the bootstrap admin@local (reader@local), refuses what is no e-mail', async () => {
+      const local = { email: 'reader@local', password: 'Local!Reader123', siteRole: 'Reader' };
+      const created = await h.admin.post('/api/users', local);
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect((await h.signedIn(local)).cookies.size).toBeGreaterThan(0);
+      for (const email of ['reader', 'reader@', '@local', 'a b@local', 'x@local.']) {
+        const refused = await h.admin.post('/api/users', { ...local, email });
+        expect(refused.status, email).toBe(400);
+        expect(JSON.stringify(refused.body)).toContain('body.email');
+      }
+    });
+
     it('a disabled account loses its session and cannot sign in until it is enabled again', async () => {
       const reader = await h.signedIn(READER);
       const id = await userId(READER.email);

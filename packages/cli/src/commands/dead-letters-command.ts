@@ -5,7 +5,7 @@ import { openStore } from '../backends/open-store.js';
 import { openTransport } from '../backends/open-transport.js';
 import { createCliLogger } from '../cli-logger.js';
 import type { NimbusConfig } from '../config.js';
-import { CliError, usageError } from '../exit-codes.js';
+import { CliError, notFound, usageError } from '../exit-codes.js';
 import { cliAuditorName } from '../operator-name.js';
 import { configFrom, requireSharedBackends, withBackendOptions } from './backend-options.js';
 
@@ -27,12 +27,19 @@ function auditKeyOf(input: string): string {
 async function withTransport<T>(
   options: Backends,
   action: string,
+  input: string,
   work: (transport: Transport) => Promise<T>,
 ) {
   const config = configFrom(options);
   requireSharedBackends(config, action);
   const transport = await openTransport(config, { migrationMode: 'VerifyOnly' });
   try {
+    // An input the transport does not have is "not found" (exit 4), not an empty list or a failure.
+    if (input !== RESOLVER_INPUT && !(await transport.getTopology()).endpoints.includes(input)) {
+      throw notFound(
+        `No input '${input}' on the ${config.transport} transport (an endpoint id, or 'Resolver').`,
+      );
+    }
     return await work(transport);
   } finally {
     await transport.close();
@@ -90,7 +97,7 @@ export function deadLettersCommand(print: (line: string) => void): Command {
     .argument('<input>', "endpoint id, or 'Resolver'")
     .option('--json', 'one JSON array for scripts');
   withBackendOptions(list).action(async (input: string, options: Backends) => {
-    const found = await withTransport(options, 'dead-letters list', (t) =>
+    const found = await withTransport(options, 'dead-letters list', input, (t) =>
       t.peekDeadLetters(input, MAX_DEAD_LETTERS),
     );
     if (options.json) print(JSON.stringify(found));
@@ -105,7 +112,7 @@ export function deadLettersCommand(print: (line: string) => void): Command {
     .argument('<id>', 'dead-letter id (from list)')
     .option('--json', 'JSON for scripts');
   withBackendOptions(show).action(async (input: string, id: string, options: Backends) => {
-    const found = await withTransport(options, 'dead-letters show', (t) =>
+    const found = await withTransport(options, 'dead-letters show', input, (t) =>
       t.peekDeadLetters(input, MAX_DEAD_LETTERS),
     );
     const dead = found.find((d) => d.id === id);
@@ -140,7 +147,7 @@ export function deadLettersCommand(print: (line: string) => void): Command {
     async (input: string, ids: string[], options: Backends & { all?: boolean; comment?: string }) => {
       if (ids.length === 0 && !options.all) throw usageError('Give dead-letter ids, or --all.');
       if (ids.length > 0 && options.all) throw usageError('Give dead-letter ids or --all, not both.');
-      const requeued = await withTransport(options, 'dead-letters requeue', (t) =>
+      const requeued = await withTransport(options, 'dead-letters requeue', input, (t) =>
         t.requeueDeadLetters(input, options.all ? undefined : ids),
       );
       await audit(configFrom(options), MessageAuditType.RequeueDeadLetters, input, {
@@ -164,7 +171,7 @@ export function deadLettersCommand(print: (line: string) => void): Command {
   withBackendOptions(purge).action(
     async (input: string, options: Backends & { yes?: boolean; comment?: string }) => {
       if (!options.yes) throw usageError('purge deletes the dead letters for good; confirm with --yes.');
-      const purged = await withTransport(options, 'dead-letters purge', (t) =>
+      const purged = await withTransport(options, 'dead-letters purge', input, (t) =>
         t.purge(input, 'deadLettered'),
       );
       await audit(configFrom(options), MessageAuditType.PurgeDeadLetters, input, {

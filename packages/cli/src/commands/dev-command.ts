@@ -1,7 +1,8 @@
 import { Command } from 'commander';
 import { createCliLogger } from '../cli-logger.js';
 import { usageError } from '../exit-codes.js';
-import { loadSampleModule } from '../services/sample-module.js';
+import { recordPlatformModule } from '../operator/recorded-platform.js';
+import { loadSampleModule, SAMPLE_PLATFORM_MODULE } from '../services/sample-module.js';
 import { startServicesWhenReachable } from '../services/start-when-reachable.js';
 import { waitForShutdownSignal } from '../shutdown-signal.js';
 import {
@@ -51,6 +52,9 @@ export function devCommand(print: (line: string) => void): Command {
       );
     }
     const sampleModule = sample ? await loadSampleModule() : null;
+    // The commands run beside it on the same data dir check edited payloads against this platform's schemas.
+    const platformModule = options.platform ?? (sampleModule ? SAMPLE_PLATFORM_MODULE : null);
+    if (platformModule) recordPlatformModule(config.dataDir, platformModule);
     const signal = waitForShutdownSignal();
     const usesFiles = config.store === 'sqlite' || config.transport === 'sqlite';
     const where = usesFiles ? `, data: ${config.dataDir}` : '';

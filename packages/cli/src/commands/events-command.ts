@@ -4,18 +4,20 @@ import { openStore } from '../backends/open-store.js';
 import { openTransport } from '../backends/open-transport.js';
 import { createCliLogger } from '../cli-logger.js';
 import type { NimbusConfig } from '../config.js';
-import { CliError, usageError } from '../exit-codes.js';
+import { CliError, notFound, usageError } from '../exit-codes.js';
 import {
   type ActionOutcome,
   CliOperatorActions,
   loadEvent,
   storedPayload,
 } from '../operator/operator-actions.js';
+import { assertPayloadMatchesSchema, recordedPlatform } from '../operator/recorded-platform.js';
 import { cliAuditorName } from '../operator-name.js';
 import { RemoteEvents, remoteActionLine, remoteSummaryLine } from '../remote/remote-events.js';
 import { WebAppClient } from '../remote/webapp-client.js';
 import { configFrom, requireSharedBackends, withBackendOptions } from './backend-options.js';
 import { applyEdits, readPayload } from './payload-input.js';
+import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
 
 interface Backends {
   dataDir?: string;
@@ -80,6 +82,21 @@ function actionLine(outcome: ActionOutcome): string {
   return `${verb} event ${outcome.eventId} on ${outcome.endpointId} (session ${outcome.sessionId || '-'}); control message ${outcome.messageId}; audited as ${outcome.auditor}`;
 }
 
+/** `--endpoint` names no endpoint of the transport's topology (by prefix, as the store matches): exit 4. */
+async function requireKnownEndpoint(config: NimbusConfig, prefix: string): Promise<void> {
+  const transport = await openTransport(config, { migrationMode: 'VerifyOnly' });
+  try {
+    const { endpoints } = await transport.getTopology();
+    const lower = prefix.toLowerCase();
+    if (!endpoints.some((id) => id.toLowerCase().startsWith(lower)))
+      throw notFound(
+        `No endpoint '${prefix}' on the ${config.transport} transport (known: ${endpoints.join(', ') || 'none'}).`,
+      );
+  } finally {
+    await transport.close();
+  }
+}
+
 /** With NIMBUS_WEBAPP_URL (and NIMBUS_API_TOKEN) set, the commands go through that WebApp's API. */
 function remoteEvents(): RemoteEvents | null {
   const client = WebAppClient.fromEnv();
@@ -130,6 +147,7 @@ export function eventsCommand(print: (line: string) => void): Command {
       const found = await withStore(config, (store) =>
         store.getEventsByFilter({ filter, continuationToken: null, maxItems: limit }),
       );
+      if (found.events.length === 0 && options.endpoint) await requireKnownEndpoint(config, options.endpoint);
       if (options.json) print(JSON.stringify(found.events));
       else if (found.events.length === 0) print('No events match.');
       else for (const row of found.events) print(summaryLine(row));
@@ -201,6 +219,10 @@ export function eventsCommand(print: (line: string) => void): Command {
     )
     .option('--comment <text>', 'note stored on the audit row')
     .option(
+      '--platform <module>',
+      `check an edited payload against this platform's schemas (default: the one \`nimbus dev\` recorded in the data dir); ${PLATFORM_OPTION_HELP}`,
+    )
+    .option(
       '--out-of-order',
       'confirm resubmitting a DeadLettered or Unsupported event: it runs after later events of its session',
     )
@@ -215,6 +237,7 @@ export function eventsCommand(print: (line: string) => void): Command {
         set?: string[];
         comment?: string;
         outOfOrder?: boolean;
+        platform?: string;
       },
     ) => {
       const outOfOrder = options.outOfOrder === true;
@@ -240,6 +263,12 @@ export function eventsCommand(print: (line: string) => void): Command {
           if (base === null)
             throw new CliError(`Event '${eventId}' has no stored payload to edit; use --payload.`);
           edited = applyEdits(base, edits);
+        }
+        if (edited !== null) {
+          const platform =
+            (await platformFrom(options.platform, false)) ??
+            (await recordedPlatform(configFrom(options).dataDir));
+          assertPayloadMatchesSchema(platform, row.eventTypeId, edited);
         }
         return actions.resubmit(row, edited, options.comment ?? null, outOfOrder);
       });

@@ -27,7 +27,38 @@ export interface ActionOutcome {
 /** Statuses whose event does not block its session: a resubmit runs it after later events of the session. */
 const OUT_OF_ORDER = new Set<string>([ResolutionStatus.DeadLettered, ResolutionStatus.Unsupported]);
 
-type Store = Pick<MessageTrackingStore, 'getEvent' | 'getLatestEventRequestMessage' | 'storeMessageAudit'>;
+type Store = Pick<
+  MessageTrackingStore,
+  'getEvent' | 'getLatestEventRequestMessage' | 'storeMessageAudit' | 'getEventsByFilter'
+>;
+
+/** How many later events of the session the refusal looks at (it says "or more" past that). */
+const LATER_LIMIT = 100;
+
+/**
+ * What the session did after `row`, told as it is: how many later events went on and how many are still parked
+ * (Deferred) behind it — "went on without it" only when none is parked.
+ */
+async function laterEventsLine(store: Store, row: UnresolvedEvent): Promise<string> {
+  const { events } = await store.getEventsByFilter({
+    filter: { endpointId: row.endpointId, sessionId: row.sessionId, enqueuedAtFrom: row.enqueuedTimeUtc },
+    continuationToken: null,
+    maxItems: LATER_LIMIT + 1,
+  });
+  const later = events.filter(
+    (e) =>
+      e.sessionId === row.sessionId &&
+      e.eventId !== row.eventId &&
+      e.enqueuedTimeUtc.getTime() > row.enqueuedTimeUtc.getTime(),
+  );
+  const parked = later.filter((e) => e.resolutionStatus === ResolutionStatus.Deferred).length;
+  const wentOn = later.length - parked;
+  const more = later.length > LATER_LIMIT ? ' (or more)' : '';
+  const session = `its session '${row.sessionId || '-'}'`;
+  if (parked === 0)
+    return `${session} went on without it (${wentOn} later event${wentOn === 1 ? '' : 's'}${more} since), so resubmitting runs it after later events of the session`;
+  return `${session} has ${parked} later event${parked === 1 ? '' : 's'}${more} still parked (Deferred) behind it${wentOn > 0 ? ` and ${wentOn} that went on without it` : ''}; resubmitting runs it ahead of the parked ones${wentOn > 0 ? ' but after the ones that went on' : ''}`;
+}
 
 export async function loadEvent(
   store: Pick<MessageTrackingStore, 'getEvent'>,
@@ -80,7 +111,7 @@ export class CliOperatorActions {
     this.#requireActionable(row, action);
     if (!outOfOrder && OUT_OF_ORDER.has(row.resolutionStatus)) {
       throw new CliError(
-        `Event '${row.eventId}' on '${row.endpointId}' is ${row.resolutionStatus}: its session '${row.sessionId || '-'}' went on without it, so resubmitting runs it after later events of the session. Pass --out-of-order to confirm, or skip it. Nothing was sent.`,
+        `Event '${row.eventId}' on '${row.endpointId}' is ${row.resolutionStatus}: ${await laterEventsLine(this.store, row)}. Pass --out-of-order to confirm, or skip it. Nothing was sent.`,
       );
     }
     const failed = await failedEnvelopeOf(this.store, row);

@@ -1,4 +1,4 @@
-import { CliError, usageError } from '../exit-codes.js';
+import { CliError, ExitCode, usageError } from '../exit-codes.js';
 
 /** Where a remote WebApp is and how to authenticate: environment only, so no secret is ever in argv. */
 export const WEBAPP_URL_ENV = 'NIMBUS_WEBAPP_URL';
@@ -83,6 +83,17 @@ export class WebAppClient {
   }
 }
 
+/**
+ * The exit code of a WebApp refusal, as the same mistake run locally would exit: bad input (a payload that fails
+ * its schema, an invalid value: 400) is a usage error (2), an unknown event or endpoint (404) is not found (4),
+ * anything else (a refused action, no permission, an outage) failed (1).
+ */
+function exitCodeOf(status: number): ExitCode {
+  if (status === 400) return ExitCode.Usage;
+  if (status === 404) return ExitCode.NotFound;
+  return ExitCode.Failed;
+}
+
 /** The WebApp answered with an error: its status and problem code (`error`), for callers that explain it. */
 export class WebAppRefusal extends CliError {
   constructor(
@@ -90,7 +101,7 @@ export class WebAppRefusal extends CliError {
     readonly status: number,
     readonly code: string | null,
   ) {
-    super(message);
+    super(message, exitCodeOf(status));
   }
 }
 

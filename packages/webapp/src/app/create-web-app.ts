@@ -49,6 +49,7 @@ import { LIVE_ROUTE_DOC, registerSseRoute } from '../live/sse-route.js';
 import { registerStorageHookRoutes, STORAGE_HOOK_ROUTE_DOCS } from '../live/storage-hook-routes.js';
 import { StreamRegistry } from '../live/stream-registry.js';
 import { type MetricsEndpoint, probeRouteDocs, registerProbeRoutes } from '../observability/probe-routes.js';
+import { BulkJobResumer } from '../operator/bulk-job-resumer.js';
 import { type BulkJobStore, createMemoryBulkJobStore } from '../operator/bulk-job-store.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
@@ -266,6 +267,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   };
   const actions = new OperatorActions(deps);
   const bulkJobs = new BulkJobs(hub, bulkJobStore, clock, logger);
+  const bulkJobResumer = new BulkJobResumer({ bulkJobs, actions, identityStore, auditLog, logger });
   const routes: AnyRouteSpec[] = [
     ...accountRoutes({
       identityStore,
@@ -349,6 +351,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       } else url = await server.listen({ host: listenOn.host ?? '127.0.0.1', port: listenOn.port ?? 0 });
       logger.info({ url }, `NimBus WebApp listening on ${url}`);
       alerting.start();
+      bulkJobResumer.start();
     },
     stop: async ({ timeoutMs = 10_000 }) => {
       // Keep-alive and slow requests must not hold the shutdown beyond its timeout.
@@ -356,6 +359,9 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       timer.unref();
       try {
         await alerting.stop();
+        // Running bulk jobs stop before their next event and are released for the next WebApp to resume.
+        await bulkJobResumer.stop();
+        await bulkJobs.stop();
         await server.close();
       } finally {
         clearTimeout(timer);

@@ -1,10 +1,15 @@
 import type { ApiTokenRecord, IdentitySession, IdentityUser } from '../identity/identity-store.js';
 import { atLeast, maxRole, minRole, Role } from '../identity/roles.js';
 
-/** How the caller proved who it is: a browser session cookie or an API token (`Authorization: Bearer`). */
+/**
+ * How the caller proved who it is: a browser session cookie, an API token (`Authorization: Bearer`), or — for
+ * a bulk job a WebApp resumes by itself after a restart — the job its user started (acting with the roles the
+ * user holds now, capped as the starting credential was).
+ */
 export type Credential =
   | { readonly kind: 'session'; readonly session: IdentitySession }
-  | { readonly kind: 'token'; readonly token: ApiTokenRecord };
+  | { readonly kind: 'token'; readonly token: ApiTokenRecord }
+  | { readonly kind: 'bulkJob'; readonly jobId: string; readonly maxRole: Role | null };
 
 /** The signed-in caller of one request, with roles resolved once per request. */
 export class Principal {
@@ -32,7 +37,13 @@ export class Principal {
 
   /** A token never acts above its own cap, whatever roles the user holds. */
   #capped(role: Role): Role {
-    const cap = this.credential.kind === 'token' ? this.credential.token.maxRole : null;
+    const { credential } = this;
+    const cap =
+      credential.kind === 'token'
+        ? credential.token.maxRole
+        : credential.kind === 'bulkJob'
+          ? credential.maxRole
+          : null;
     return cap ? minRole(role, cap) : role;
   }
 

@@ -10,6 +10,7 @@ export const apiTokenKey = (tokenId: string) => `token:${tokenId}`;
 /** A stable key of the credential a stream was opened with (session or API token). */
 export function credentialKey(principal: Principal): string {
   const credential = principal.credential;
+  if (credential.kind === 'bulkJob') return `bulk-job:${credential.jobId}`;
   return credential.kind === 'session'
     ? `session:${credential.session.tokenHash}`
     : apiTokenKey(credential.token.id);

@@ -25,6 +25,13 @@ export interface BulkJobItem {
   readonly messageId: string | null;
 }
 
+/** Who started a job, so a WebApp that resumes it after a restart acts as them (with their roles then). */
+export interface BulkJobStarter {
+  readonly userId: string;
+  /** The cap of the API token that started it (null: a browser session, the user's own roles). */
+  readonly maxRole: string | null;
+}
+
 /** One bulk job as stored: what it does, how far it got, and who runs it. */
 export interface StoredBulkJob {
   readonly jobId: string;
@@ -35,6 +42,8 @@ export interface StoredBulkJob {
   /** What was matched: the filter as given (JSON-safe), or `{ eventIds }` for a list of ids. */
   readonly filter: Readonly<Record<string, unknown>>;
   readonly createdBy: string;
+  /** Null on jobs stored by an older WebApp (those are resumed by an operator only). */
+  readonly startedBy: BulkJobStarter | null;
   readonly comment: string | null;
   readonly total: number;
   readonly processed: number;
@@ -90,6 +99,8 @@ export interface BulkJobStore {
   get(jobId: string): Promise<StoredBulkJob | null>;
   /** Newest first. */
   list(request: BulkJobListRequest): Promise<StoredBulkJob[]>;
+  /** Every job still `running` (by some instance or by none: interrupted), oldest first. */
+  listRunning(): Promise<StoredBulkJob[]>;
   /** Items in position order from `offset`; `outcome` narrows them. */
   items(
     jobId: string,
@@ -133,7 +144,13 @@ export function createMemoryBulkJobStore(): BulkJobStore {
       );
     },
     save: async (progress) => {
-      jobs.set(progress.jobId, { ...job(progress.jobId), ...progress });
+      // Only the owner's columns: the snapshot may carry a stale cancel request, which another caller sets.
+      const { jobId, processed, succeeded, refused, failed, errors, state, owner, leaseUntil, finishedAt } =
+        progress;
+      jobs.set(jobId, {
+        ...job(jobId),
+        ...{ processed, succeeded, refused, failed, errors, state, owner, leaseUntil, finishedAt },
+      });
     },
     get: async (jobId) => jobs.get(jobId) ?? null,
     list: async ({ limit, before }) => {
@@ -143,6 +160,8 @@ export function createMemoryBulkJobStore(): BulkJobStore {
       const from = before ? all.findIndex((j) => j.jobId === before) + 1 : 0;
       return all.slice(from, from + limit);
     },
+    listRunning: async () =>
+      [...jobs.values()].filter((j) => j.state === 'running').sort((a, b) => a.createdAt - b.createdAt),
     items: async (jobId, { offset, limit, outcome }) =>
       (itemsOf.get(jobId) ?? [])
         .filter((item) => outcome === undefined || item.outcome === outcome)

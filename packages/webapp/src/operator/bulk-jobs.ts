@@ -8,6 +8,7 @@ import type {
   BulkJobStore,
   StoredBulkJob,
 } from './bulk-job-store.js';
+import { EventLoopPacer } from './yield-to-event-loop.js';
 
 export interface BulkJobStatus extends Omit<StoredBulkJob, 'owner' | 'leaseUntil'> {
   readonly remaining: number;
@@ -25,6 +26,7 @@ export interface BulkJobSpec {
   readonly endpointIds: readonly string[];
   readonly filter: Readonly<Record<string, unknown>>;
   readonly createdBy: string;
+  readonly startedBy: StoredBulkJob['startedBy'];
   readonly comment: string | null;
 }
 
@@ -36,7 +38,9 @@ const MAX_LISTED_ERRORS = 100;
 /** Pending items read at a time. */
 const CHUNK = 200;
 /** Live progress is pushed at most this often (and always when the job ends). */
-const PUSH_EVERY_MS = 200;
+const PUSH_EVERY_MS = 500;
+/** How often a running job reads whether an operator asked it to stop. */
+const CANCEL_READ_EVERY_MS = 250;
 
 /**
  * Runs bulk operator actions in the background over a stored snapshot of the events they act on. Progress,
@@ -46,7 +50,10 @@ const PUSH_EVERY_MS = 200;
  */
 export class BulkJobs {
   readonly #instance = uuidv7();
-  readonly #running = new Set<string>();
+  readonly #running = new Map<string, Promise<BulkJobStatus>>();
+  /** Jobs of this instance an operator cancelled through it (read at once; other instances' via the store). */
+  readonly #cancelledHere = new Set<string>();
+  #stopping = false;
 
   constructor(
     private readonly hub: LiveUpdateHub,
@@ -100,6 +107,7 @@ export class BulkJobs {
 
   /** Takes over an interrupted job and acts on the events it had not reached; null when it cannot be claimed. */
   async resume(jobId: string, run: BulkItemRun): Promise<{ finished: Promise<BulkJobStatus> } | null> {
+    if (this.#stopping) return null;
     const now = this.clock.now();
     if (!(await this.store.claim(jobId, this.#instance, now + LEASE_MS, now))) return null;
     const job = await this.store.get(jobId);
@@ -107,9 +115,27 @@ export class BulkJobs {
     return { finished: this.#run(job, run) };
   }
 
+  /** Jobs still running whose instance stopped (their lease ran out or was released): to be resumed. */
+  async interrupted(): Promise<StoredBulkJob[]> {
+    const now = this.clock.now();
+    return (await this.store.listRunning()).filter(
+      (job) => !this.#running.has(job.jobId) && job.leaseUntil < now,
+    );
+  }
+
+  /**
+   * This instance stops: its running jobs stop before their next event (the ones under way finish) and
+   * release their lease, so the next WebApp (or another instance) resumes them at once, not 30 s later.
+   */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    await Promise.allSettled([...this.#running.values()]);
+  }
+
   /** Asks the running instance to stop; a job nobody runs any more (interrupted) is cancelled at once. */
   async cancel(job: BulkJobStatus): Promise<void> {
     await this.store.requestCancel(job.jobId);
+    if (this.#running.has(job.jobId)) this.#cancelledHere.add(job.jobId);
     if (job.interrupted) {
       const stored = await this.store.get(job.jobId);
       if (stored && stored.state === 'running')
@@ -146,10 +172,18 @@ export class BulkJobs {
     };
   }
 
-  async #run(initial: StoredBulkJob, run: BulkItemRun): Promise<BulkJobStatus> {
+  #run(initial: StoredBulkJob, run: BulkItemRun): Promise<BulkJobStatus> {
+    if (initial.state !== 'running') return Promise.resolve(this.status(initial));
+    const finished = this.#work(initial, run).finally(() => {
+      this.#running.delete(initial.jobId);
+      this.#cancelledHere.delete(initial.jobId);
+    });
+    this.#running.set(initial.jobId, finished);
+    return finished;
+  }
+
+  async #work(initial: StoredBulkJob, run: BulkItemRun): Promise<BulkJobStatus> {
     let job = initial;
-    if (job.state !== 'running') return this.status(job);
-    this.#running.add(job.jobId);
     let writes: Promise<void> = Promise.resolve();
     let pushedAt = 0;
     const write = (work: () => Promise<void>) => {
@@ -186,41 +220,59 @@ export class BulkJobs {
         errors,
       });
     };
-    try {
-      let cancelled = false;
-      while (!cancelled) {
-        await writes;
-        const pending = await this.store.items(job.jobId, { offset: 0, limit: CHUNK, outcome: 'pending' });
-        if (pending.length === 0) break;
-        const queue = [...pending];
-        const worker = async () => {
-          for (let item = queue.shift(); item !== undefined && !cancelled; item = queue.shift()) {
-            if ((await this.store.get(job.jobId))?.cancelRequested) {
-              cancelled = true;
-              break;
-            }
-            try {
-              const { messageId } = await run(item);
-              settle(item, 'sent', null, messageId);
-            } catch (error) {
-              const message = error instanceof Error ? error.message : String(error);
-              settle(
-                item,
-                error instanceof HttpError && error.status === 409 ? 'refused' : 'failed',
-                message,
-                null,
-              );
-            }
+    const pacer = new EventLoopPacer();
+    // A cancel through this instance stops at once; one through another instance is read from the store, at most
+    // every 250 ms.
+    let cancelReadAt = 0;
+    const cancelRequested = async () => {
+      if (this.#cancelledHere.has(job.jobId)) return true;
+      const now = performance.now();
+      if (now - cancelReadAt < CANCEL_READ_EVERY_MS) return false;
+      cancelReadAt = now;
+      return (await this.store.get(job.jobId))?.cancelRequested === true;
+    };
+    let cancelled = false;
+    const stopped = () => cancelled || this.#stopping;
+    while (!stopped()) {
+      await writes;
+      const pending = await this.store.items(job.jobId, { offset: 0, limit: CHUNK, outcome: 'pending' });
+      if (pending.length === 0) break;
+      const queue = [...pending];
+      const worker = async () => {
+        for (let item = queue.shift(); item !== undefined && !stopped(); item = queue.shift()) {
+          if (await cancelRequested()) {
+            cancelled = true;
+            break;
           }
-        };
-        await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
-      }
-      progress({ state: cancelled ? 'cancelled' : 'completed', finishedAt: this.clock.now() });
+          try {
+            const { messageId } = await run(item);
+            settle(item, 'sent', null, messageId);
+          } catch (error) {
+            const message = error instanceof Error ? error.message : String(error);
+            settle(
+              item,
+              error instanceof HttpError && error.status === 409 ? 'refused' : 'failed',
+              message,
+              null,
+            );
+          }
+          // Between events the WebApp answers its requests (on SQLite nothing else would run until the end).
+          await pacer.pace();
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+    }
+    if (!cancelled && this.#stopping && job.processed < job.total) {
+      // Released, still running: the next instance claims it at once and goes on with what is left.
+      job = { ...job, leaseUntil: 0 };
+      const released: BulkJobProgress = job;
+      write(() => this.store.save(released));
       await writes;
       return this.status(job);
-    } finally {
-      this.#running.delete(job.jobId);
     }
+    progress({ state: cancelled ? 'cancelled' : 'completed', finishedAt: this.clock.now() });
+    await writes;
+    return this.status(job);
   }
 
   #push(job: StoredBulkJob): void {

@@ -1,6 +1,7 @@
 import { type NimBusMessageStore, ResolutionStatus, type UnresolvedEvent } from '@nimbus/message-store';
 import { badRequest } from '../http/http-error.js';
 import type { BulkJobItem } from './bulk-job-store.js';
+import { yieldToEventLoop } from './yield-to-event-loop.js';
 
 /** The statuses a bulk resubmit or skip acts on (the ones an operator can resubmit or skip). */
 export const BULK_STATUSES = [
@@ -25,7 +26,7 @@ export interface BulkFilter {
 
 /** One job acts on at most this many events; a wider filter is refused with a 400 asking to narrow it. */
 export const MAX_BULK_EVENTS = 100_000;
-const PAGE = 500;
+const PAGE = 200;
 
 type Target = Omit<BulkJobItem, 'position'>;
 
@@ -40,8 +41,13 @@ export async function collectBulkTargets(
 ): Promise<Target[]> {
   const rows: UnresolvedEvent[] = [];
   for (const endpointId of endpointIds) {
+    const seen = new Set<string>();
+    // Newest update first. Each page starts again at the oldest update seen (inclusive, the repeats skipped),
+    // so no page scans past the rows already read (offset paging would, ever longer); only a page whose rows
+    // all share one update time goes on by offset.
+    let updatedAtTo = filter.updatedAtTo ? new Date(filter.updatedAtTo) : null;
     let continuationToken: string | null = null;
-    do {
+    for (;;) {
       const page = await store.getEventsByFilter({
         filter: {
           endpointId,
@@ -50,7 +56,7 @@ export async function collectBulkTargets(
           failureSignature: filter.failureSignature ?? null,
           sessionId: filter.sessionId ?? null,
           updatedAtFrom: filter.updatedAtFrom ? new Date(filter.updatedAtFrom) : null,
-          updatedAtTo: filter.updatedAtTo ? new Date(filter.updatedAtTo) : null,
+          updatedAtTo,
           payload: filter.payload ?? null,
         },
         continuationToken,
@@ -58,16 +64,25 @@ export async function collectBulkTargets(
       });
       // The store matches endpoint and session ids by prefix; a job acts on exactly the ones named.
       for (const row of page.events) {
-        if (row.endpointId !== endpointId) continue;
+        if (row.endpointId !== endpointId || seen.has(row.eventId)) continue;
         if (filter.sessionId !== undefined && row.sessionId !== filter.sessionId) continue;
+        seen.add(row.eventId);
         rows.push(row);
       }
       if (rows.length > MAX_BULK_EVENTS)
         throw badRequest(
           `body.filter: matches more than ${MAX_BULK_EVENTS} events; narrow it (endpoint, event type, time range, failure group).`,
         );
-      continuationToken = page.continuationToken;
-    } while (continuationToken);
+      await yieldToEventLoop();
+      const oldest = page.events.at(-1)?.updatedAt;
+      if (!page.continuationToken || !oldest) break;
+      if (updatedAtTo !== null && oldest.getTime() === updatedAtTo.getTime()) {
+        continuationToken = page.continuationToken;
+      } else {
+        updatedAtTo = oldest;
+        continuationToken = null;
+      }
+    }
   }
   rows.sort(
     (a, b) => a.enqueuedTimeUtc.getTime() - b.enqueuedTimeUtc.getTime() || compare(a.eventId, b.eventId),

@@ -4,11 +4,13 @@ import type {
   BulkItemOutcome,
   BulkJobItem,
   BulkJobProgress,
+  BulkJobStarter,
   BulkJobState,
   BulkJobStore,
   StoredBulkJob,
 } from './bulk-job-store.js';
 import { type BulkJobDatabase, type BulkJobsTable, ensureBulkJobTables } from './sql-bulk-job-tables.js';
+import { yieldToEventLoop } from './yield-to-event-loop.js';
 
 export type SqlBulkJobStoreOptions = WebAppDatabaseOptions;
 
@@ -25,6 +27,7 @@ function toJob(row: BulkJobsTable): StoredBulkJob {
     endpointIds: row.endpoint_ids_json ? (JSON.parse(row.endpoint_ids_json) as string[]) : [row.endpoint_id],
     filter: row.filter_json ? (JSON.parse(row.filter_json) as Record<string, unknown>) : {},
     createdBy: row.created_by ?? '',
+    startedBy: row.started_by_json ? (JSON.parse(row.started_by_json) as BulkJobStarter) : null,
     comment: row.comment ?? null,
     total: Number(row.total),
     processed: Number(row.processed),
@@ -92,6 +95,7 @@ export function createSqlBulkJobStore(options: SqlBulkJobStoreOptions): BulkJobS
             endpoint_ids_json: JSON.stringify(job.endpointIds),
             filter_json: JSON.stringify(job.filter),
             created_by: job.createdBy,
+            started_by_json: job.startedBy ? JSON.stringify(job.startedBy) : null,
             comment: job.comment,
             total: job.total,
             created_at: job.createdAt,
@@ -111,6 +115,7 @@ export function createSqlBulkJobStore(options: SqlBulkJobStoreOptions): BulkJobS
             message_id: item.messageId,
           }));
           await tx.insertInto('nimbus_bulk_job_items').values(rows).execute();
+          await yieldToEventLoop();
         }
       });
     },
@@ -143,6 +148,15 @@ export function createSqlBulkJobStore(options: SqlBulkJobStoreOptions): BulkJobS
       }
       const rows = await query.orderBy('created_at', 'desc').orderBy('job_id', 'desc').limit(limit).execute();
       return rows.map(toJob);
+    },
+    async listRunning() {
+      const rows = await db
+        .selectFrom('nimbus_bulk_jobs')
+        .selectAll()
+        .where('done', '=', 0)
+        .orderBy('created_at')
+        .execute();
+      return rows.map(toJob).filter((job) => job.state === 'running');
     },
     async items(jobId, { offset, limit, outcome }) {
       let query = db.selectFrom('nimbus_bulk_job_items').selectAll().where('job_id', '=', jobId);

@@ -22,6 +22,8 @@ export interface BulkJobsTable {
   state: string | null;
   cancel_requested: number | null;
   finished_at: number | null;
+  // Added for resuming after a restart (issue 26).
+  started_by_json: string | null;
 }
 
 export interface BulkJobItemsTable {
@@ -50,6 +52,7 @@ const ADDED_COLUMNS = {
   state: 'text',
   cancel_requested: 'integer',
   finished_at: 'bigint',
+  started_by_json: 'text',
 } as const;
 
 /**

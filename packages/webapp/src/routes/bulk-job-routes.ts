@@ -7,9 +7,9 @@ import { publishedId } from '../http/dto.js';
 import { conflict, notFound } from '../http/http-error.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import { Role } from '../identity/roles.js';
-import { AUDIT_TYPE_OF } from '../operator/audit-types.js';
-import type { BulkAction, BulkJobItem } from '../operator/bulk-job-store.js';
-import type { BulkItemRun, BulkJobStatus, BulkJobs } from '../operator/bulk-jobs.js';
+import { auditBulkJob, bulkItemRunner, withAcknowledgement } from '../operator/bulk-item-runner.js';
+import type { BulkAction, BulkJobItem, BulkJobStarter } from '../operator/bulk-job-store.js';
+import type { BulkJobStatus, BulkJobs } from '../operator/bulk-jobs.js';
 import { BULK_STATUSES, collectBulkTargets } from '../operator/bulk-targets.js';
 import type { OperatorActions } from '../operator/operator-actions.js';
 import { acknowledgeOutOfOrder, optionalComment } from './action-routes.js';
@@ -31,10 +31,16 @@ export const BulkFilterSchema = z
 
 const JobParams = z.object({ jobId: z.string().min(1).max(100) });
 
-/** The job's stored request says whether it acknowledged out-of-order resubmits. */
-const withAcknowledgement = (filter: Record<string, unknown>, acknowledged: boolean) =>
-  acknowledged ? { ...filter, acknowledgeOutOfOrder: true } : filter;
-const acknowledgedIn = (filter: Readonly<Record<string, unknown>>) => filter.acknowledgeOutOfOrder === true;
+/** Who started a job, so a WebApp resuming it after a restart acts as them, capped as their token was. */
+const starterOf = (principal: Principal): BulkJobStarter => ({
+  userId: principal.user.id,
+  maxRole:
+    principal.credential.kind === 'token'
+      ? principal.credential.token.maxRole
+      : principal.credential.kind === 'bulkJob'
+        ? principal.credential.maxRole
+        : null,
+});
 
 /**
  * Bulk jobs: resubmit or skip every event a filter matches (or a list of ids), in the background, with
@@ -44,40 +50,11 @@ const acknowledgedIn = (filter: Readonly<Record<string, unknown>>) => filter.ack
 export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs: BulkJobs): AnyRouteSpec[] {
   const { catalog, store, auditLog } = deps;
 
-  /**
-   * `outOfOrder`: the job's request acknowledged that dead-lettered and unsupported events run after later
-   * events of their sessions (kept in the stored request, so a resume keeps it); without it they are refused.
-   */
-  const runFor =
-    (
-      principal: Principal,
-      action: BulkAction,
-      comment: string | null,
-      jobId: string,
-      outOfOrder: boolean,
-    ): BulkItemRun =>
-    async (item) => {
-      const row = await actions.loadRow({ endpointId: item.endpointId, eventId: item.eventId });
-      const context = { bulkJobId: jobId };
-      const result =
-        action === 'resubmit'
-          ? await actions.resubmit(principal, row, undefined, comment, context, outOfOrder)
-          : await actions.skip(principal, row, comment, context);
-      return { messageId: result.messageId };
-    };
-
   const auditJob = (
     principal: Principal,
     job: { jobId: string; action: BulkAction; endpointIds: readonly string[] },
     data: Record<string, unknown>,
-  ) =>
-    auditLog.write({
-      type: AUDIT_TYPE_OF[job.action],
-      principal,
-      subject: `bulk-job:${job.jobId}`,
-      endpointId: job.endpointIds.length === 1 ? job.endpointIds[0] : null,
-      data: { ...data, jobId: job.jobId, endpointIds: job.endpointIds },
-    });
+  ) => auditBulkJob(auditLog, principal, job, data);
 
   /** A job the caller may read (Reader on each of its endpoints); 404 otherwise, as for a missing one. */
   const readableJob = async (principal: Principal, jobId: string): Promise<BulkJobStatus> => {
@@ -118,9 +95,9 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
       },
     );
     const { job } = await bulkJobs.start(
-      { ...spec, jobId, createdBy: principal.name },
+      { ...spec, jobId, createdBy: principal.name, startedBy: starterOf(principal) },
       targets,
-      runFor(principal, spec.action, spec.comment, jobId, acknowledgedIn(spec.filter)),
+      bulkItemRunner(actions, principal, { ...spec, jobId }),
     );
     return bulkStatusDto(job);
   };
@@ -300,10 +277,7 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
             `Bulk job '${job.jobId}' is not interrupted (it is ${job.done ? job.state : 'running on a WebApp instance'}).`,
           );
         await auditJob(principal!, job, { action: 'resumeBulkJob', remaining: job.remaining });
-        const resumed = await bulkJobs.resume(
-          job.jobId,
-          runFor(principal!, job.action, job.comment, job.jobId, acknowledgedIn(job.filter)),
-        );
+        const resumed = await bulkJobs.resume(job.jobId, bulkItemRunner(actions, principal!, job));
         if (!resumed) throw conflict(`Bulk job '${job.jobId}' was resumed by another WebApp instance.`);
         return bulkStatusDto((await bulkJobs.get(job.jobId)) ?? job);
       },

@@ -11,6 +11,19 @@ import { DuplicateEmailError, type IdentityUser } from '../identity/identity-sto
 import { Role } from '../identity/roles.js';
 import { RoleName, UserDirectory, UserDto, UserParams } from './user-dto.js';
 
+/**
+ * A sign-in name in e-mail form: `name@domain`, where the domain may be one label (`reader@local`, like the
+ * bootstrap `admin@local`): accounts are local, nothing is mailed to them.
+ */
+const AccountEmail = z
+  .string()
+  .trim()
+  .max(320)
+  .regex(
+    /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)*$/,
+    'must be an e-mail address such as ada@example.com or reader@local',
+  );
+
 /** Local user administration (site Owner). Every change writes one GrantRole/RevokeRole audit row. */
 export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
   const { identityStore, auditLog, clock, catalog, streams } = deps;
@@ -39,7 +52,7 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
       summary: 'Create a local user (site Owner)',
       access: 'authenticated',
       body: z.object({
-        email: z.email().max(320),
+        email: AccountEmail,
         displayName: z.string().trim().max(200).nullable().optional(),
         password: z.string().max(200),
         siteRole: RoleName.default(Role.Reader),

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { LiveUpdate } from './api.js';
 
@@ -12,11 +12,45 @@ function dataOf<T extends LiveUpdate['type']>(_type: T, event: Event): Extract<L
  * stream only carries hints. EventSource reconnects by itself; after a reconnect (and on `resync`, sent
  * when the server's notifier reconnected) every query is re-read, since updates may have been missed.
  */
+/**
+ * Re-reads at most once a second per query key: a bulk job or a burst of traffic sends many updates a second,
+ * and re-reading on every one would load the WebApp with the same reads (the trailing one still comes).
+ */
+const REREAD_EVERY_MS = 1_000;
+
+function throttledInvalidation(client: QueryClient) {
+  const due = new Map<string, ReturnType<typeof setTimeout>>();
+  const last = new Map<string, number>();
+  const run = (key: string, queryKey: readonly unknown[]) => {
+    due.delete(key);
+    last.set(key, Date.now());
+    void client.invalidateQueries({ queryKey: [...queryKey] });
+  };
+  return {
+    invalidate(queryKey: readonly unknown[]) {
+      const key = JSON.stringify(queryKey);
+      if (due.has(key)) return;
+      const wait = (last.get(key) ?? 0) + REREAD_EVERY_MS - Date.now();
+      if (wait <= 0) run(key, queryKey);
+      else
+        due.set(
+          key,
+          setTimeout(() => run(key, queryKey), wait),
+        );
+    },
+    stop() {
+      for (const timer of due.values()) clearTimeout(timer);
+      due.clear();
+    },
+  };
+}
+
 export function useLiveUpdates(): boolean {
   const client = useQueryClient();
   const [connected, setConnected] = useState(false);
   useEffect(() => {
     const source = new EventSource('/api/live');
+    const reread = throttledInvalidation(client);
     let opened = false;
     source.onopen = () => {
       setConnected(true);
@@ -27,18 +61,24 @@ export function useLiveUpdates(): boolean {
     source.onerror = () => setConnected(false);
     source.addEventListener('endpointupdate', (event) => {
       const { endpointId } = dataOf('endpointupdate', event);
-      void client.invalidateQueries({ queryKey: ['endpoints'] });
-      void client.invalidateQueries({ queryKey: ['endpoint', endpointId] });
-      void client.invalidateQueries({ queryKey: ['failure-groups'] });
+      reread.invalidate(['endpoints']);
+      reread.invalidate(['endpoint', endpointId]);
+      reread.invalidate(['failure-groups']);
     });
     for (const name of ['heartbeatupdate', 'servicehealthupdate']) {
-      source.addEventListener(name, () => void client.invalidateQueries({ queryKey: ['health'] }));
+      source.addEventListener(name, () => reread.invalidate(['health']));
     }
     source.addEventListener('bulkprogress', (event) => {
-      client.setQueryData(['bulk'], dataOf('bulkprogress', event));
-      void client.invalidateQueries({ queryKey: ['bulk-jobs'] });
+      const progress = dataOf('bulkprogress', event);
+      client.setQueryData(['bulk'], progress);
+      // The job's end is shown at once; progress on the way at most once a second.
+      if (progress.done) void client.invalidateQueries({ queryKey: ['bulk-jobs'] });
+      else reread.invalidate(['bulk-jobs']);
     });
-    return () => source.close();
+    return () => {
+      reread.stop();
+      source.close();
+    };
   }, [client]);
   return connected;
 }

@@ -42,6 +42,14 @@ const SO_FAR = ' (so far)';
 function timeLabel(iso: string, bucketSize: string): string {
   const at = new Date(iso);
   if (bucketSize === 'day') return at.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  // Hour buckets span days (12 h … 3 d): the axis names the day as well as the time.
+  if (bucketSize === 'hour')
+    return at.toLocaleString(undefined, {
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
   return at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 }
 

@@ -6912,7 +6912,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: email */
                     email: string;
                     displayName?: string | null;
                     password: string;

@@ -165,6 +165,14 @@ export function BulkJobPage({ jobId }: { jobId: string }) {
         ))}
       </select>
       <table className="table" data-testid="bulk-items">
+        <thead>
+          <tr>
+            <th>Endpoint</th>
+            <th>Event</th>
+            <th>Session</th>
+            <th>Outcome</th>
+          </tr>
+        </thead>
         <tbody>
           {(items.data?.items ?? []).map((item) => (
             <tr key={item.position} data-event-id={item.eventId} data-outcome={item.outcome}>

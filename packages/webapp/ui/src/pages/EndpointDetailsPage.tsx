@@ -7,6 +7,7 @@ import { DataTable } from '../components/DataTable.js';
 import { Link } from '../components/Link.js';
 import { PagingFooter } from '../components/PagingFooter.js';
 import { StatusBadge } from '../components/StatusBadge.js';
+import { BulkJobProgress, useBulkJob } from '../operator/BulkJobProgress.js';
 import { plural } from '../operator/bulk-types.js';
 import { usePagedQuery } from '../paged-query.js';
 import { useNavigationNotice } from '../router.js';
@@ -27,6 +28,9 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
   const [selected, setSelected] = useState<string[]>([]);
   const [bulkComment, setBulkComment] = useState('');
   const [notice, setNotice] = useNavigationNotice();
+  // The job "Resubmit/Skip selected" started: its live progress and a link to it stay on the page.
+  const [jobId, setJobId] = useState<string | null>(null);
+  const job = useBulkJob(jobId);
 
   const details = useQuery({
     queryKey: ['endpoint', endpointId, 'details'],
@@ -77,9 +81,8 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
       ),
     onSuccess: (job, action) => {
       const verb = action === 'resubmit' ? 'Resubmit' : 'Skip';
-      setNotice(
-        `${verb} started for ${plural(job.total, 'event')}; progress appears as the endpoint updates.`,
-      );
+      setNotice(`${verb} started for ${plural(job.total, 'event')}.`);
+      setJobId(job.jobId);
       setSelected([]);
       setBulkComment('');
       void client.invalidateQueries({ queryKey: ['endpoint', endpointId] });
@@ -170,6 +173,12 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
         />
         {notice && <span className="notice">{notice}</span>}
       </div>
+      {job.data && (
+        <div className="card" data-testid="selection-job">
+          <BulkJobProgress job={job.data} />
+          <Link to={`/bulk-jobs/${encodeURIComponent(job.data.jobId)}`}>Job details</Link>
+        </div>
+      )}
       {events.error && <p className="error">{events.error.message}</p>}
       <DataTable
         data={events.rows}

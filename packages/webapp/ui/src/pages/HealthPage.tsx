@@ -26,7 +26,16 @@ export function HealthPage() {
     <section>
       <h1>Heartbeat and service health</h1>
       <h2>Platform services</h2>
-      <table className="table">
+      <table className="table" data-testid="services">
+        <thead>
+          <tr>
+            <th>Service</th>
+            <th>Status</th>
+            <th>Version</th>
+            <th>Last seen</th>
+            <th>Round trip</th>
+          </tr>
+        </thead>
         <tbody>
           {(services.data ?? []).map((s) => (
             <tr key={s.serviceId}>
@@ -41,7 +50,9 @@ export function HealthPage() {
           ))}
           {(services.data ?? []).length === 0 && (
             <tr>
-              <td className="empty">No service has reported yet.</td>
+              <td className="empty" colSpan={5}>
+                No service has reported yet.
+              </td>
             </tr>
           )}
         </tbody>

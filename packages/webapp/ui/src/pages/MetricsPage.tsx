@@ -21,7 +21,8 @@ function runningNote(data: Series): string | null {
 }
 
 export function MetricsPage() {
-  const [period, setPeriod] = useState<Period>('1d');
+  // The last hour by default: a fresh stack has no day of history to show (23 flat hours said nothing).
+  const [period, setPeriod] = useState<Period>('1h');
   const series = useQuery({
     queryKey: ['metrics', 'endpoint-timeseries', period],
     queryFn: () => ok(api.GET('/api/metrics/endpoint-timeseries', { params: { query: { period } } })),
