@@ -292,7 +292,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     LIVE_ROUTE_DOC,
     ...(options.storageHookKey ? STORAGE_HOOK_ROUTE_DOCS : []),
   ]);
-  registerApiDocsRoutes(server, openApi);
+  await registerApiDocsRoutes(server, openApi);
   registerProbeRoutes(server, {
     readiness: () => serviceReadiness({ store, transport: options.transport, liveUpdates: notifier }),
     ...(options.metrics ? { metrics: options.metrics } : {}),
