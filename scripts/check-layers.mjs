@@ -12,7 +12,7 @@ import { sourceFiles, workspaceFolders } from './lib/source-files.mjs';
  * (apps → sdk → core; providers → contracts). Examples are users of the product: nothing imports them.
  */
 export const LAYERS = [
-  ['@nimbus/core', '@nimbus/servicebus-emulator', '@nimbus/http-auth'],
+  ['@nimbus/core', '@nimbus/servicebus-emulator', '@nimbus/http-auth', '@nimbus/client'],
   ['@nimbus/sql', '@nimbus/message-store', '@nimbus/transport-memory', '@nimbus/sdk'],
   [
     '@nimbus/transport-sql',

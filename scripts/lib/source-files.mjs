@@ -3,7 +3,10 @@ import { join } from 'node:path';
 
 const SOURCE = /\.(ts|tsx|mts|js|mjs)$/;
 
-/** Every source file below `dir` (TypeScript and JavaScript, no declarations, no dist or node_modules). */
+/**
+ * Every source file below `dir` (TypeScript and JavaScript, no declarations, no dist or node_modules, and no
+ * `generated` folder: code written by a generator at build, such as @nimbus/client's types, is not committed).
+ */
 export function* sourceFiles(dir) {
   let entries;
   try {
@@ -12,7 +15,7 @@ export function* sourceFiles(dir) {
     return;
   }
   for (const entry of entries) {
-    if (entry === 'node_modules' || entry === 'dist') continue;
+    if (entry === 'node_modules' || entry === 'dist' || entry === 'generated') continue;
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) yield* sourceFiles(path);
     else if (SOURCE.test(entry) && !entry.endsWith('.d.ts')) yield path;

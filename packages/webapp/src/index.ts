@@ -19,6 +19,7 @@ export {
 } from './alerts/webhook-signature.js';
 export { createWebApp, type RegisteredRoute, type WebApp, type WebAppOptions } from './app/create-web-app.js';
 export type { ListeningServer } from './app/listening-server.js';
+export { type WebAppOpenApiDocument, webAppOpenApiDocument } from './app/openapi-document.js';
 export { type BootstrapResult, DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from './auth/bootstrap-admin.js';
 export { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './auth/cookies.js';
 export {

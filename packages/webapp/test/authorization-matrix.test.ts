@@ -39,7 +39,7 @@ const EV = `${E}/events/{eventId}`;
 const RULES: Record<string, Rule> = {
   'POST /account/login': 'public',
   'GET /openapi.json': 'public',
-  'GET /api-docs': 'public',
+  'GET /api/docs': 'public',
   'GET /healthz': 'public',
   'GET /readyz': 'public',
   // A stream: the matrix reads its status only (an open stream counts as allowed).

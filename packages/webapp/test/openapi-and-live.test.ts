@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_REFERENCE_FILES } from '../src/http/api-docs-routes.js';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '../src/index.js';
 import { type Harness, startHarness } from './support/harness.js';
 import { ERP } from './support/seed.js';
@@ -18,7 +19,7 @@ describe('OpenAPI document and live updates', () => {
     await h?.close();
   });
 
-  it('describes every route with its zod schemas at /openapi.json, and lists them at /api-docs', async () => {
+  it('describes every route with its zod schemas at /openapi.json, public operations with security: []', async () => {
     const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as Json;
     const paths = doc.paths as Record<string, Record<string, Json>>;
     const change = paths['/api/endpoints/{endpointId}/events/{eventId}/resubmit-with-changes']!.post!;
@@ -29,8 +30,30 @@ describe('OpenAPI document and live updates', () => {
       expect.arrayContaining([expect.objectContaining({ name: 'status', in: 'query' })]),
     );
     expect(Object.keys(paths).length).toBeGreaterThan(25);
-    const page = await (await fetch(`${h.url}/api-docs`)).text();
-    expect(page).toContain('/api/endpoints/{endpointId}/events/{eventId}/resubmit');
+    expect(paths['/healthz']!.get!.security).toEqual([]);
+    expect(paths['/account/login']!.post!.security).toEqual([]);
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+  });
+
+  it('serves the Scalar API reference at /api/docs, under a CSP that admits only its own inline script', async () => {
+    const redirect = await fetch(`${h.url}/api/docs`, { redirect: 'manual' });
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get('location')).toBe('/api/docs/');
+    const page = await fetch(`${h.url}/api/docs/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<script src="js/scalar.js"');
+    expect(html).toContain('/openapi.json');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'(;|$)/);
+    expect(csp.match(/script-src [^;]*/)?.[0]).not.toContain('unsafe');
+    const script = await fetch(`${h.url}/api/docs/js/scalar.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toContain('javascript');
+    // Every other page keeps the strict policy.
+    const other = await fetch(`${h.url}/openapi.json`);
+    expect(other.headers.get('content-security-policy')).toContain("script-src 'self';");
   });
 
   it('names the real session cookie and CSRF header, and asks for the header on writes only', async () => {
@@ -100,7 +123,7 @@ describe('OpenAPI document coverage', () => {
 
   it('lists every route Fastify registered (static UI files and automatic HEAD routes aside)', () => {
     const paths = h.webApp.openApi.paths;
-    const staticFiles = new Set(['/index.html', '/assets/app.js']);
+    const staticFiles = new Set(['/index.html', '/assets/app.js', ...API_REFERENCE_FILES]);
     const registered = h.webApp.registeredRoutes.filter(
       (r) => r.method !== 'HEAD' && !staticFiles.has(r.url),
     );

@@ -1,15 +1,7 @@
+import type { RequestBody } from '@nimbus/client';
 import { Command, Option } from 'commander';
 import { usageError } from '../exit-codes.js';
 import { WEBAPP_URL_ENV, WebAppClient } from '../remote/webapp-client.js';
-
-interface TokenDto {
-  id: string;
-  name: string;
-  maxRole: string | null;
-  expiresAt: string;
-  active: boolean;
-  token?: string;
-}
 
 /** Signs in with NIMBUS_WEBAPP_EMAIL / NIMBUS_WEBAPP_PASSWORD: tokens are managed from a session only. */
 async function signedIn(): Promise<WebAppClient> {
@@ -42,11 +34,11 @@ export function tokensCommand(print: (line: string) => void): Command {
       const days = Number(options.days);
       if (!Number.isInteger(days) || days < 1 || days > 365)
         throw usageError(`--days must be a whole number 1..365; got '${options.days}'.`);
-      const created = await (await signedIn()).request<TokenDto>('POST', '/api/account/tokens', {
-        name,
-        maxRole: options.maxRole ?? null,
-        expiresInDays: days,
-      });
+      const session = await signedIn();
+      const maxRole = (options.maxRole ?? null) as RequestBody<'/api/account/tokens'>['maxRole'];
+      const created = await session.call(
+        session.api.POST('/api/account/tokens', { body: { name, maxRole, expiresInDays: days } }),
+      );
       if (options.json) print(JSON.stringify(created));
       else {
         print(`Token '${created.name}' (${created.id}) expires ${created.expiresAt}; it is not shown again:`);
@@ -58,7 +50,8 @@ export function tokensCommand(print: (line: string) => void): Command {
     .description('List your API tokens (never their secrets).')
     .option('--json', 'one JSON array')
     .action(async (options: { json?: boolean }) => {
-      const list = await (await signedIn()).request<TokenDto[]>('GET', '/api/account/tokens');
+      const session = await signedIn();
+      const list = await session.call(session.api.GET('/api/account/tokens'));
       if (options.json) print(JSON.stringify(list));
       else if (list.length === 0) print('No API tokens.');
       else
@@ -72,7 +65,10 @@ export function tokensCommand(print: (line: string) => void): Command {
     .description('Revoke one of your API tokens at once.')
     .argument('<id>', 'the token id (from tokens list)')
     .action(async (id: string) => {
-      await (await signedIn()).request('DELETE', `/api/account/tokens/${encodeURIComponent(id)}`);
+      const session = await signedIn();
+      await session.call(
+        session.api.DELETE('/api/account/tokens/{tokenId}', { params: { path: { tokenId: id } } }),
+      );
       print(`Token ${id} revoked.`);
     });
   return tokens;

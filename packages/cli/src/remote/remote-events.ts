@@ -1,26 +1,11 @@
+import type { ResponseBody } from '@nimbus/client';
 import { applyEdits } from '../commands/payload-input.js';
 import { CliError } from '../exit-codes.js';
-import { segment, type WebAppClient, WebAppRefusal } from './webapp-client.js';
+import { type WebAppClient, WebAppRefusal } from './webapp-client.js';
 
-interface EventDto {
-  endpointId: string;
-  eventId: string;
-  sessionId: string;
-  status: string;
-  eventTypeId: string | null;
-  updatedAt: string;
-  errorContent: { errorText: string } | null;
-  deadLetterReason: string | null;
-  correlationId: string | null;
-}
-
-interface ActionDto {
-  action: string;
-  endpointId: string;
-  eventId: string | null;
-  sessionId: string;
-  messageId: string | null;
-}
+type EventPage = ResponseBody<'/api/endpoints/{endpointId}/events'>;
+type EventDto = EventPage['events'][number];
+type ActionDto = ResponseBody<'/api/endpoints/{endpointId}/events/{eventId}/skip', 'post'>;
 
 export interface RemoteListFilter {
   readonly endpoint?: string | undefined;
@@ -46,20 +31,20 @@ export class RemoteEvents {
   constructor(private readonly client: WebAppClient) {}
 
   async list(filter: RemoteListFilter): Promise<EventDto[]> {
+    const { api } = this.client;
     const endpoints = filter.endpoint
       ? [filter.endpoint]
-      : (await this.client.request<{ endpointId: string }[]>('GET', '/api/endpoints')).map(
-          (e) => e.endpointId,
-        );
-    const query = new URLSearchParams({ pageSize: String(Math.min(filter.limit, 200)) });
-    if (filter.status) query.set('status', filter.status);
-    if (filter.session) query.set('sessionId', filter.session);
-    if (filter.eventType) query.set('eventTypeId', filter.eventType);
+      : (await this.client.call(api.GET('/api/endpoints'))).map((e) => e.endpointId);
+    const query = {
+      pageSize: Math.min(filter.limit, 200),
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.session ? { sessionId: filter.session } : {}),
+      ...(filter.eventType ? { eventTypeId: filter.eventType } : {}),
+    };
     const rows: EventDto[] = [];
     for (const endpointId of endpoints) {
-      const page = await this.client.request<{ events: EventDto[] }>(
-        'GET',
-        `/api/endpoints/${segment(endpointId)}/events?${query}`,
+      const page = await this.client.call(
+        api.GET('/api/endpoints/{endpointId}/events', { params: { path: { endpointId }, query } }),
       );
       rows.push(...page.events);
     }
@@ -67,10 +52,17 @@ export class RemoteEvents {
   }
 
   async show(endpointId: string, eventId: string) {
-    const base = `/api/endpoints/${segment(endpointId)}/events/${segment(eventId)}`;
-    const details = await this.client.request<{ event: EventDto; payload: string | null }>('GET', base);
-    const history = await this.client.request<Record<string, unknown>[]>('GET', `${base}/history`);
-    const audits = await this.client.request<Record<string, unknown>[]>('GET', `${base}/audits`);
+    const { api } = this.client;
+    const params = { path: { endpointId, eventId } };
+    const details = await this.client.call(
+      api.GET('/api/endpoints/{endpointId}/events/{eventId}', { params }),
+    );
+    const history = await this.client.call(
+      api.GET('/api/endpoints/{endpointId}/events/{eventId}/history', { params }),
+    );
+    const audits = await this.client.call(
+      api.GET('/api/endpoints/{endpointId}/events/{eventId}/audits', { params }),
+    );
     return { ...details, history, audits };
   }
 
@@ -82,7 +74,6 @@ export class RemoteEvents {
     comment: string | null,
     outOfOrder = false,
   ): Promise<ActionDto> {
-    const base = `/api/endpoints/${segment(endpointId)}/events/${segment(eventId)}`;
     let eventJson = edited;
     if (edits.length > 0) {
       const stored = eventJson ?? (await this.show(endpointId, eventId)).payload;
@@ -90,15 +81,23 @@ export class RemoteEvents {
         throw new CliError(`Event '${eventId}' has no stored payload to edit; use --payload.`);
       eventJson = applyEdits(stored, edits);
     }
+    const { api } = this.client;
+    const params = { path: { endpointId, eventId } };
     const acknowledgement = outOfOrder ? { acknowledgeOutOfOrder: true } : {};
     try {
       return eventJson === null
-        ? await this.client.request<ActionDto>('POST', `${base}/resubmit`, { comment, ...acknowledgement })
-        : await this.client.request<ActionDto>('POST', `${base}/resubmit-with-changes`, {
-            eventJson,
-            comment,
-            ...acknowledgement,
-          });
+        ? await this.client.call(
+            api.POST('/api/endpoints/{endpointId}/events/{eventId}/resubmit', {
+              params,
+              body: { comment, ...acknowledgement },
+            }),
+          )
+        : await this.client.call(
+            api.POST('/api/endpoints/{endpointId}/events/{eventId}/resubmit-with-changes', {
+              params,
+              body: { eventJson, comment, ...acknowledgement },
+            }),
+          );
     } catch (error) {
       if (error instanceof WebAppRefusal && error.code === 'OutOfOrderNotAcknowledged')
         throw new CliError(`${error.message} Pass --out-of-order to confirm.`);
@@ -107,10 +106,11 @@ export class RemoteEvents {
   }
 
   skip(endpointId: string, eventId: string, comment: string | null): Promise<ActionDto> {
-    return this.client.request<ActionDto>(
-      'POST',
-      `/api/endpoints/${segment(endpointId)}/events/${segment(eventId)}/skip`,
-      { comment },
+    return this.client.call(
+      this.client.api.POST('/api/endpoints/{endpointId}/events/{eventId}/skip', {
+        params: { path: { endpointId, eventId } },
+        body: { comment },
+      }),
     );
   }
 }

@@ -1,3 +1,11 @@
+import {
+  createNimbusClient,
+  NimbusApiError,
+  type NimbusAuth,
+  type NimbusClient,
+  signIn,
+  unwrap,
+} from '@nimbus/client';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 
 /** Where a remote WebApp is and how to authenticate: environment only, so no secret is ever in argv. */
@@ -8,15 +16,16 @@ export const WEBAPP_PASSWORD_ENV = 'NIMBUS_WEBAPP_PASSWORD';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** A small REST client for the WebApp API: a bearer token, or a sign-in session with its CSRF token. */
+/** The WebApp API through `@nimbus/client`: a bearer token, or a sign-in session with its CSRF token. */
 export class WebAppClient {
-  #cookies = '';
-  #csrf = '';
+  #api: NimbusClient;
 
   constructor(
     readonly baseUrl: string,
-    private readonly bearer: string | null,
-  ) {}
+    auth: NimbusAuth | null,
+  ) {
+    this.#api = createNimbusClient({ baseUrl, ...(auth ? { auth } : {}) });
+  }
 
   /** `null` when NIMBUS_WEBAPP_URL is not set (the command then works on the local store). */
   static fromEnv(env: Env = process.env, options: { needsToken: boolean } = { needsToken: true }) {
@@ -30,7 +39,12 @@ export class WebAppClient {
         `${WEBAPP_URL_ENV} is set: set ${API_TOKEN_ENV} to an API token (create one with 'nimbus tokens create').`,
       );
     }
-    return new WebAppClient(url.replace(/\/+$/, ''), token);
+    return new WebAppClient(url.replace(/\/+$/, ''), token ? { type: 'token', token } : null);
+  }
+
+  /** The typed client; call it through `call` so that a refusal becomes a `WebAppRefusal`. */
+  get api(): NimbusClient {
+    return this.#api;
   }
 
   async signIn(env: Env = process.env): Promise<void> {
@@ -38,48 +52,26 @@ export class WebAppClient {
     const password = env[WEBAPP_PASSWORD_ENV];
     if (!email || !password)
       throw usageError(`Set ${WEBAPP_EMAIL_ENV} and ${WEBAPP_PASSWORD_ENV} to sign in to the WebApp.`);
-    const response = await fetch(`${this.baseUrl}/account/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-    await this.#check(response, 'sign-in');
-    const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0]!);
-    this.#cookies = cookies.join('; ');
-    this.#csrf = cookies.find((c) => c.startsWith('NimBus.Csrf='))?.slice('NimBus.Csrf='.length) ?? '';
+    const session = await refusalOf(signIn({ baseUrl: this.baseUrl, email, password }), 'sign-in');
+    this.#api = createNimbusClient({ baseUrl: this.baseUrl, auth: session });
   }
 
-  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = {};
-    if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
-    else if (this.#cookies) {
-      headers.cookie = this.#cookies;
-      if (method !== 'GET') headers['x-csrf-token'] = decodeURIComponent(this.#csrf);
-    }
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    await this.#check(response, `${method} ${path}`);
-    const text = await response.text();
-    return (text ? JSON.parse(text) : null) as T;
+  /** The data of a typed call, or a `WebAppRefusal` naming the operation, the status and the WebApp's message. */
+  call<T>(request: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+    return refusalOf(unwrap(request));
   }
+}
 
-  async #check(response: Response, what: string): Promise<void> {
-    if (response.ok) return;
-    const text = await response.clone().text();
-    let message = text;
-    let code: string | null = null;
-    try {
-      const problem = JSON.parse(text) as { message?: string; error?: string };
-      message = problem.message ?? text;
-      code = typeof problem.error === 'string' ? problem.error : null;
-    } catch {
-      // not JSON: keep the text
-    }
-    throw new WebAppRefusal(`WebApp refused ${what}: ${response.status} ${message}`, response.status, code);
+async function refusalOf<T>(pending: Promise<T>, what?: string): Promise<T> {
+  try {
+    return await pending;
+  } catch (error) {
+    if (!(error instanceof NimbusApiError)) throw error;
+    throw new WebAppRefusal(
+      `WebApp refused ${what ?? error.operation ?? 'the request'}: ${error.status} ${error.message}`,
+      error.status,
+      error.code,
+    );
   }
 }
 
@@ -104,5 +96,3 @@ export class WebAppRefusal extends CliError {
     super(message, exitCodeOf(status));
   }
 }
-
-export const segment = (value: string) => encodeURIComponent(value);

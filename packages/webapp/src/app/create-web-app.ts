@@ -315,7 +315,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     LIVE_ROUTE_DOC,
     ...(options.storageHookKey ? STORAGE_HOOK_ROUTE_DOCS : []),
   ]);
-  registerApiDocsRoutes(server, openApi);
+  await registerApiDocsRoutes(server, openApi);
   if (options.oidc) {
     const cookiePolicy = { secure: options.secureCookies ?? 'auto' } as const;
     const oidcDeps = { identityStore, authenticator, cookiePolicy, auditLog, clock, logger, sessionTtlMs };

@@ -85,7 +85,8 @@ const UNSAFE_METHODS = new Set<HttpMethod>(['POST', 'PUT', 'DELETE']);
 function securityOf(kind: DocumentedSecurity, method: HttpMethod): { security?: unknown[] } {
   switch (kind) {
     case 'anonymous':
-      return {};
+      // Explicitly public (an empty requirement list), so that no reader takes a missing one for an oversight.
+      return { security: [] };
     case 'session':
       return {
         security: [
@@ -194,8 +195,24 @@ export function buildOpenApiDocument(
   for (const route of documented) add(route.method, route.url, documentedOperation(route));
   return {
     openapi: '3.1.0',
-    info,
-    components: { securitySchemes: SECURITY_SCHEMES },
+    info: { ...info, license: { name: 'MIT', identifier: 'MIT' } },
+    // Relative: every WebApp serves its own document, so the URL it was fetched from is the server.
+    servers: [{ url: '/', description: 'The WebApp that serves this document' }],
+    components: { securitySchemes: usedSchemes(paths) },
     paths,
   };
+}
+
+/** The security schemes some operation uses (`metricsToken` only when `/metrics` wants a token). */
+function usedSchemes(paths: Record<string, Record<string, unknown>>): Partial<typeof SECURITY_SCHEMES> {
+  const used = new Set(
+    Object.values(paths).flatMap((operations) =>
+      Object.values(operations).flatMap((operation) =>
+        ((operation as { security?: Record<string, unknown>[] }).security ?? []).flatMap((r) =>
+          Object.keys(r),
+        ),
+      ),
+    ),
+  );
+  return Object.fromEntries(Object.entries(SECURITY_SCHEMES).filter(([name]) => used.has(name)));
 }

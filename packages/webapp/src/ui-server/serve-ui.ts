@@ -7,14 +7,14 @@ export const UI_NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>NimBus WebApp</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 42rem; margin: 3rem auto; line-height: 1.5">
 <h1>NimBus operator UI is not built</h1>
-<p>The API is running (see <a href="/api-docs">/api-docs</a> and <a href="/openapi.json">/openapi.json</a>),
+<p>The API is running (see <a href="/api/docs/">/api/docs</a> and <a href="/openapi.json">/openapi.json</a>),
 but the browser UI has not been built in this installation.</p>
 <p>Build it with <code>npm run build:ui -w @nimbus/webapp</code> and restart the server.</p>
 </body></html>`;
 
 /** True for paths the SPA does not own: API, account actions, docs and assets. */
 function isServerPath(url: string): boolean {
-  return /^\/(api|openapi\.json|api-docs|assets|metrics|healthz|readyz)(\/|$|\?)/.test(url);
+  return /^\/(api|openapi\.json|assets|metrics|healthz|readyz)(\/|$|\?)/.test(url);
 }
 
 /**

@@ -21,7 +21,7 @@ interface OpenApiDocument {
     Record<
       string,
       {
-        security?: unknown;
+        security?: readonly unknown[];
         parameters?: { name: string; in: string; required?: boolean; schema: Schema }[];
         requestBody?: { content: { 'application/json': { schema: Schema } } };
         responses?: Record<string, { content?: Record<string, unknown> }>;
@@ -37,7 +37,7 @@ export function operationsOf(document: unknown): Operation[] {
       method: method.toUpperCase(),
       path,
       key: `${method.toUpperCase()} ${path}`,
-      authenticated: op.security !== undefined,
+      authenticated: (op.security ?? []).length > 0,
       pathParams: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
       query: (op.parameters ?? [])
         .filter((p) => p.in === 'query')

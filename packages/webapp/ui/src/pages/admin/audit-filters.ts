@@ -1,4 +1,4 @@
-import type { paths } from '../../generated/api-types.js';
+import type { paths } from '@nimbus/client';
 
 type AuditQuery = NonNullable<paths['/api/audits']['get']['parameters']['query']>;
 type AuditAction = NonNullable<AuditQuery['auditType']>;

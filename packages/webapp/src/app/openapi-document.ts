@@ -1,0 +1,32 @@
+import { silentLogger } from '@nimbus/core';
+import { createMemoryMessageStore } from '@nimbus/message-store';
+import { createMemoryTransport } from '@nimbus/transport-memory';
+import type { buildOpenApiDocument } from '../http/openapi.js';
+import { createMemoryIdentityStore } from '../identity/memory-identity-store.js';
+import { createWebApp } from './create-web-app.js';
+
+export type WebAppOpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
+
+/**
+ * The WebApp's OpenAPI document with every optional route on (`/metrics`, the storage hooks), built without
+ * a server: a WebApp on in-memory stores that never listens. `@nimbus/client` generates its types from it.
+ */
+export async function webAppOpenApiDocument(): Promise<WebAppOpenApiDocument> {
+  const transport = createMemoryTransport();
+  const webApp = await createWebApp({
+    store: createMemoryMessageStore(),
+    transport,
+    identityStore: createMemoryIdentityStore(),
+    logger: silentLogger,
+    env: {},
+    uiDistDir: '/nonexistent-ui-dist',
+    storageHookKey: 'document-only',
+    metrics: { contentType: 'text/plain', scrape: async () => '' },
+  });
+  try {
+    return structuredClone(webApp.openApi);
+  } finally {
+    await webApp.server.close();
+    await transport.close();
+  }
+}
