@@ -275,7 +275,7 @@ describe('alert subscriptions refuse what cannot work, and only Owners of the en
       body: { issues: [{ path: 'body.url' }] },
     });
     expect(
-      await post({ channel: 'webhook', url: 'http://127.0.0.1:9/x', triggers: ['HeartbeatLost'] }),
+      await post({ channel: 'webhook', url: 'https://alerts.example.test/x', triggers: ['HeartbeatLost'] }),
     ).toMatchObject({
       status: 400,
       body: { issues: [{ path: 'body.secret' }] },
