@@ -1,7 +1,9 @@
 import 'reflect-metadata'; // @peculiar/x509 resolves its services through tsyringe, which needs it
 import { webcrypto } from 'node:crypto';
 
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
+// Node's webcrypto types and the DOM's (which @peculiar/x509 is typed against, and which the test typecheck
+// includes) are the same objects at run time but distinct types since @types/node 24.
+type CryptoKeyPair = { readonly publicKey: never; readonly privateKey: never };
 
 import * as x509 from '@peculiar/x509';
 
@@ -36,7 +38,7 @@ export async function generateCertificates(
     name: 'CN=nimbus-sb-emulator local CA',
     notBefore,
     notAfter,
-    keys: caKeys as CryptoKeyPair,
+    keys: caKeys as unknown as CryptoKeyPair,
     signingAlgorithm: ALGORITHM,
     extensions: [
       new x509.BasicConstraintsExtension(true, 0, true),
@@ -46,7 +48,7 @@ export async function generateCertificates(
   const serverKeys = (await webcrypto.subtle.generateKey(ALGORITHM, true, [
     'sign',
     'verify',
-  ])) as CryptoKeyPair;
+  ])) as unknown as CryptoKeyPair;
   const server = await x509.X509CertificateGenerator.create({
     serialNumber: Buffer.from(webcrypto.getRandomValues(new Uint8Array(8))).toString('hex'),
     subject: 'CN=nimbus-sb-emulator',
@@ -54,7 +56,7 @@ export async function generateCertificates(
     notBefore,
     notAfter,
     publicKey: serverKeys.publicKey,
-    signingKey: (caKeys as CryptoKeyPair).privateKey,
+    signingKey: (caKeys as unknown as CryptoKeyPair).privateKey,
     signingAlgorithm: ALGORITHM,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
