@@ -100,7 +100,8 @@ describe('exit codes on the local SQLite stack', () => {
     expect((await run('store', 'migrate')).code).toBe(0);
     const store = await createSqlMessageStore({
       dialect: 'sqlite',
-      filename: join(dataDir, 'store.db'),
+      // Store and transport share one SQLite file by default (co-located tracking).
+      filename: join(dataDir, 'transport.db'),
       env: {},
       retentionSweep: false,
     });
