@@ -58,7 +58,13 @@ describe.runIf(run)('an ACCESS EXCLUSIVE lock on the store status table', () => 
       name,
       script: CLI_BIN,
       args: [name, '--platform', PLATFORM_MODULE, ...args],
-      env: { ...stack.cliEnv(), NIMBUS_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS) },
+      // The Resolver shape, where every write waits on the locked status table. Co-located, a transport
+      // transaction may commit a history-only record while the lock is held (order is still checked below).
+      env: {
+        ...stack.cliEnv(),
+        NIMBUS_LOCK_TIMEOUT_MS: String(LOCK_TIMEOUT_MS),
+        NIMBUS_TRACKING: 'resolver',
+      },
       logFile: join(workDir, `${name}.out`),
     });
     stack.processes.set(name, process);
