@@ -56,6 +56,8 @@ export class Stack {
       NIMBUS_DATA_DIR: this.dataDir,
       NIMBUS_STORE: backend.dialect,
       NIMBUS_TRANSPORT: backend.dialect,
+      // The chaos suite audits the store's own tables (store.db on SQLite): the Resolver shape, not co-located.
+      NIMBUS_TRACKING: 'resolver',
       ...(backend.dialect === 'postgres' ? { NIMBUS_POSTGRES_URL: backend.url } : {}),
       NIMBUS_IDENTITY_ADMIN_PASSWORD: this.adminPassword,
     };
