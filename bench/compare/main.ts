@@ -7,7 +7,7 @@
 // NIMBUS_TEST_POSTGRES_URL, BENCH_RESOLVER_CPU_PROF=<dir> writes a CPU profile of each Resolver process there,
 // BENCH_ENDPOINT_SESSIONS=N sessions held by the endpoint)
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,8 +95,14 @@ async function nimbusSteps(dialect: 'postgres' | 'sqlite'): Promise<void> {
 
 const RAW_1 = 'PostgreSQL raw queue, 1 per commit, 4 consumers';
 const RAW_50 = 'PostgreSQL raw queue, <=50 per commit, 4 consumers';
-const BOSS_FIFO = 'pg-boss 12 key_strict_fifo (per-key order)';
-const BOSS_STANDARD = 'pg-boss 12 standard (no order)';
+/** The installed peer's version, printed beside its figures (a goal counts only against pg-boss 12). */
+const BOSS_VERSION = (
+  JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('pg-boss/package.json')), 'utf8')) as {
+    version: string;
+  }
+).version;
+const BOSS_FIFO = `pg-boss ${BOSS_VERSION} key_strict_fifo (per-key order)`;
+const BOSS_STANDARD = `pg-boss ${BOSS_VERSION} standard (no order)`;
 const BULLMQ = 'BullMQ on local Redis (no per-key order)';
 const SQLITE_RAW = 'SQLite raw queue, 1 per statement';
 
