@@ -1,4 +1,9 @@
-import type { ManualClock, SessionHandle, SessionMessageHandler } from '@nimbus/core';
+import {
+  type ManualClock,
+  RESOLVER_INPUT,
+  type SessionHandle,
+  type SessionMessageHandler,
+} from '@nimbus/core';
 import type { RecordingTransport } from './recording-transport.js';
 
 /** How a bus waits on its transport: a manual clock the test moves, or real time. */
@@ -56,6 +61,7 @@ export async function deliverUntilQuiet(
   workers: readonly InputWorker[],
   timing: DeliveryTiming,
   options: DeliverAllOptions = {},
+  drainWith?: (input: string, worker: InputWorker, recording: RecordingTransport) => Promise<number>,
 ): Promise<DeliveryReport> {
   const started = now(timing);
   const maxRounds = options.maxRounds ?? 10_000;
@@ -64,7 +70,13 @@ export async function deliverUntilQuiet(
   for (let round = 0; round < maxRounds; round++) {
     const roundStart = now(timing);
     let handled = 0;
-    for (const worker of workers) handled += await drainInput(transport, worker, timing.waitMs);
+    for (const worker of workers) {
+      // The Resolver's input stays on the bus's own loop: a host driver runs endpoints.
+      const hosted = drainWith && worker.input !== RESOLVER_INPUT;
+      handled += hosted
+        ? await drainWith(worker.input, worker, transport)
+        : await drainInput(transport, worker, timing.waitMs);
+    }
     delivered += handled;
     if (handled > 0) continue;
     // On real time a short accept can miss a session under load; the input's own count has the last word.

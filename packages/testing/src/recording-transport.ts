@@ -53,7 +53,7 @@ export class RecordingTransport implements Transport {
   cancelScheduled: Transport['cancelScheduled'] = (handle) => this.#inner.cancelScheduled(handle);
   acceptSession = async (input: string, options: AcceptOptions): Promise<SessionHandle | null> => {
     const session = await this.#inner.acceptSession(input, options);
-    return session === null ? null : this.#wrap(session);
+    return session === null ? null : this.track(session);
   };
   peek: Transport['peek'] = (input, options) => this.#inner.peek(input, options);
   counts: Transport['counts'] = (input) => this.#inner.counts(input);
@@ -63,7 +63,8 @@ export class RecordingTransport implements Transport {
   purge: Transport['purge'] = (input, target) => this.#inner.purge(input, target);
   close: Transport['close'] = () => this.#inner.close();
 
-  #wrap(session: SessionHandle): SessionHandle {
+  /** The session with its settlements' scheduled publishes recorded (for a handle obtained elsewhere too). */
+  track(session: SessionHandle): SessionHandle {
     const record = (effects: SettleEffects | undefined) => this.#record(effects?.publish);
     return {
       get input() {

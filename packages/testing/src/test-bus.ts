@@ -46,6 +46,16 @@ export interface TestBusTransport {
   readonly waitMs?: number;
   /** Real time only: how late scheduled work may become visible after its due time (default 50 ms). */
   readonly scheduleLagMs?: number;
+  /**
+   * Delivers an input's messages in place of the bus's own accept loop (a host's part, e.g. the Azure Functions
+   * host driver): hands each to `worker` and resolves with how many it handled. Sessions it obtains go through
+   * `recording.track` so that scheduled work is waited for.
+   */
+  readonly drainInput?: (
+    input: string,
+    worker: InputWorker,
+    recording: RecordingTransport,
+  ) => Promise<number>;
 }
 
 export interface TestBusOptions {
@@ -89,6 +99,7 @@ export class TestBus {
   readonly #engines = new Map<string, MessageEngine>();
   readonly #logger: Logger;
   readonly #timing: DeliveryTiming;
+  readonly #drainInput: TestBusTransport['drainInput'];
   #ready: Promise<unknown>;
 
   constructor(options: TestBusOptions) {
@@ -99,6 +110,7 @@ export class TestBus {
     };
     this.clock = given.clock ?? systemClock;
     this.#timing = deliveryTiming(given);
+    this.#drainInput = given.transport ? options.transport?.drainInput : undefined;
     this.#logger = options.logger ?? silentLogger;
     const inner =
       given.transport ??
@@ -169,7 +181,7 @@ export class TestBus {
         await session.complete(message);
       },
     });
-    return deliverUntilQuiet(this.transport, workers, this.#timing, options);
+    return deliverUntilQuiet(this.transport, workers, this.#timing, options, this.#drainInput);
   }
 
   /** Responses the Resolver received, optionally of one type and/or for one event. */

@@ -220,6 +220,17 @@ export class ParkedLine {
   }
 
   /** Keeps the parked session's lock alive with the input session's. */
+  /** The parked session's own state (where a host that cannot read the input session's state keeps it). */
+  async getState(): Promise<unknown> {
+    const receiver = await this.#session();
+    return guarded('get parked line state', () => receiver.getSessionState());
+  }
+
+  async setState(state: Buffer | null): Promise<void> {
+    const receiver = await this.#session();
+    await guarded('set parked line state', () => receiver.setSessionState(state));
+  }
+
   async renew(): Promise<void> {
     if (this.#receiver) await guarded('renew parked line', () => this.#receiver!.renewSessionLock());
   }

@@ -1,5 +1,9 @@
 import { DefaultAzureCredential } from '@azure/identity';
-import { ServiceBusAdministrationClient, ServiceBusClient } from '@azure/service-bus';
+import {
+  ServiceBusAdministrationClient,
+  ServiceBusClient,
+  type ServiceBusReceivedMessage,
+} from '@azure/service-bus';
 import {
   type AcceptOptions,
   type DeadLetteredMessage,
@@ -27,7 +31,7 @@ import { guarded } from './errors.js';
 import { OperatorViews } from './operator-views.js';
 import { DEFAULT_OPTIONS, MAX_BATCH_BYTES, type ServiceBusTransportOptions } from './options.js';
 import { knownInputs, Publisher } from './publisher.js';
-import { ServiceBusSessionHandle } from './session-handle.js';
+import { type HeldSession, ServiceBusSessionHandle } from './session-handle.js';
 import { disableNagle } from './socket-tuning.js';
 import { applyTopology, readTopology } from './topology-apply.js';
 
@@ -181,15 +185,42 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
       ? await acceptNamed(this.#client, input, options.sessionId, options.waitMs, options.signal)
       : await acceptNext(this.#client, this.#pollClient, input, options.waitMs, options.signal);
     if (!accepted) return null;
-    const handle = new ServiceBusSessionHandle(
-      input,
-      accepted.receiver,
-      this.#client,
-      this.#publisher,
-      this.capabilities.lockDurationMs,
-      this.#receiveSliceMs,
-      accepted.first,
+    return this.#track(
+      new ServiceBusSessionHandle(
+        input,
+        accepted.receiver,
+        this.#client,
+        this.#publisher,
+        this.capabilities.lockDurationMs,
+        this.#receiveSliceMs,
+        accepted.first,
+      ),
     );
+  }
+
+  /**
+   * A handle over a session lease someone else holds (the Azure Functions host): it settles through `held`,
+   * hands out `messages` (what the host delivered), parks on the input's parked line with this transport's
+   * client, and keeps the engine's state on the parked line's session (a host binding may not read session
+   * state). Releasing it gives up the parked line only; the lease stays with its holder.
+   */
+  adoptSession(input: string, held: HeldSession, messages: ServiceBusReceivedMessage[]): SessionHandle {
+    this.#assertOpen('adoptSession');
+    return this.#track(
+      new ServiceBusSessionHandle(
+        input,
+        held,
+        this.#client,
+        this.#publisher,
+        this.capabilities.lockDurationMs,
+        this.#receiveSliceMs,
+        messages,
+        'parked',
+      ),
+    );
+  }
+
+  #track(handle: ServiceBusSessionHandle): SessionHandle {
     this.#sessions.add(handle);
     const release = handle.release.bind(handle);
     handle.release = async () => {

@@ -25,6 +25,28 @@ import { MAX_BATCH_BYTES } from './options.js';
 import { ParkedLine } from './parked-line.js';
 import type { Publisher } from './publisher.js';
 
+/**
+ * What a handle needs of a session lease: a session receiver of `@azure/service-bus`, or the settlement a host
+ * holding the lease offers (the Azure Functions host's SDK binding).
+ */
+export type HeldSession = Pick<
+  ServiceBusSessionReceiver,
+  | 'sessionId'
+  | 'sessionLockedUntilUtc'
+  | 'isClosed'
+  | 'receiveMessages'
+  | 'getSessionState'
+  | 'setSessionState'
+  | 'completeMessage'
+  | 'abandonMessage'
+  | 'deadLetterMessage'
+  | 'renewSessionLock'
+  | 'close'
+>;
+
+/** Where the engine's session state lives: the input session's own state, or the parked line's session. */
+export type StatePlace = 'input' | 'parked';
+
 /** How long a receive that already has messages waits for more that are already on their way. */
 const COLLECT_MS = 20;
 
@@ -43,12 +65,13 @@ export class ServiceBusSessionHandle implements SessionHandle {
 
   constructor(
     readonly input: string,
-    readonly receiver: ServiceBusSessionReceiver,
+    readonly receiver: HeldSession,
     client: ServiceBusClient,
     readonly publisher: Publisher,
     lockDurationMs: number,
     readonly receiveSliceMs: number,
     first: ServiceBusReceivedMessage[] = [],
+    readonly statePlace: StatePlace = 'input',
   ) {
     this.#lockedUntil = receiver.sessionLockedUntilUtc ?? new Date(Date.now() + lockDurationMs);
     this.#buffered.push(...first);
@@ -93,7 +116,10 @@ export class ServiceBusSessionHandle implements SessionHandle {
 
   async getState(): Promise<SessionState | null> {
     this.#assertHeld();
-    const state = await guarded('get session state', () => this.receiver.getSessionState());
+    const state =
+      this.statePlace === 'parked'
+        ? await this.#parked.getState()
+        : await guarded('get session state', () => this.receiver.getSessionState());
     if (state === null || state === undefined || (Buffer.isBuffer(state) && state.length === 0)) return null;
     if (Buffer.isBuffer(state)) return JSON.parse(state.toString('utf8')) as SessionState;
     return typeof state === 'object' ? (state as SessionState) : null;
@@ -102,9 +128,9 @@ export class ServiceBusSessionHandle implements SessionHandle {
   async setState(state: SessionState | null): Promise<void> {
     this.#assertHeld();
     assertSessionState(state);
-    await guarded('set session state', () =>
-      this.receiver.setSessionState(state === null ? null : Buffer.from(JSON.stringify(state))),
-    );
+    const encoded = state === null ? null : Buffer.from(JSON.stringify(state));
+    if (this.statePlace === 'parked') await this.#parked.setState(encoded);
+    else await guarded('set session state', () => this.receiver.setSessionState(encoded));
   }
 
   async complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void> {

@@ -1,0 +1,15 @@
+export {
+  FunctionsBindingError,
+  heldSession,
+  type ServiceBusBinding,
+  withSentBody,
+} from './held-session.js';
+export { type EndpointFunctionsOptions, registerEndpointFunctions } from './register-endpoint.js';
+export {
+  type FunctionsApp,
+  registerSessionTrigger,
+  type SessionAdopter,
+  type SessionTriggerOptions,
+  subscriptionOf,
+  type TopicHandler,
+} from './session-trigger.js';
