@@ -22,7 +22,7 @@ export const LAYERS = [
     '@nimbus/reliability',
     '@nimbus/testing',
   ],
-  ['@nimbus/resolver', '@nimbus/webapp'],
+  ['@nimbus/resolver', '@nimbus/webapp', '@nimbus/azure-functions'],
   ['@nimbus/cli'],
 ];
 

@@ -45,8 +45,11 @@ export class FunctionsDriver {
     return name;
   }
 
-  drainInput = async (input: string, worker: InputWorker, recording: RecordingTransport): Promise<number> => {
-    const name = this.#functionFor(input, worker, recording);
+  drainInput = (input: string, worker: InputWorker, recording: RecordingTransport): Promise<number> =>
+    this.deliver(this.#functionFor(input, worker, recording), input, recording);
+
+  /** Invokes function `name` for every session of `input` that has messages; resolves with the invocations. */
+  async deliver(name: string, input: string, recording: Pick<RecordingTransport, 'counts'>): Promise<number> {
     const { topicName, subscriptionName } = subscriptionOf(input);
     let handled = 0;
     while ((await recording.counts(input)).active > 0) {
@@ -64,7 +67,7 @@ export class FunctionsDriver {
       handled += ran;
     }
     return handled;
-  };
+  }
 
   close(): Promise<void> {
     return this.#client.close();
