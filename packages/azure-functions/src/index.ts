@@ -11,5 +11,4 @@ export {
   type SessionAdopter,
   type SessionTriggerOptions,
   subscriptionOf,
-  type TopicHandler,
 } from './session-trigger.js';

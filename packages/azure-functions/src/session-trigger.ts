@@ -1,4 +1,4 @@
-import type { InvocationContext } from '@azure/functions';
+import type { app, InvocationContext } from '@azure/functions';
 import type { ServiceBusReceivedMessage } from '@azure/service-bus';
 import type { SessionHandle, SessionMessageHandler } from '@nimbus/core';
 import type { HeldSession } from '@nimbus/transport-azure-service-bus';
@@ -10,12 +10,8 @@ export interface SessionAdopter {
   adoptSession(input: string, held: HeldSession, messages: ServiceBusReceivedMessage[]): SessionHandle;
 }
 
-/** The subset of `app` from `@azure/functions` the registration uses. */
-export interface FunctionsApp {
-  serviceBusTopic(name: string, options: Record<string, unknown> & { handler: TopicHandler }): void;
-}
-
-export type TopicHandler = (binding: unknown, context: InvocationContext) => Promise<void>;
+/** The part of `app` from `@azure/functions` the registration uses. */
+export type FunctionsApp = Pick<typeof app, 'serviceBusTopic'>;
 
 export interface SessionTriggerOptions {
   /** The function's name (unique in the app). */
@@ -60,11 +56,11 @@ export function registerSessionTrigger(app: FunctionsApp, options: SessionTrigge
     isSessionsEnabled: true,
     sdkBinding: true,
     autoCompleteMessages: false,
-    cardinality: 'one',
+    cardinality: 'one' as const,
   };
   app.serviceBusTopic(options.name, {
     ...trigger,
-    handler: async (value, context) => {
+    handler: async (value: unknown, context: InvocationContext) => {
       const binding = bindingOf(value, options.name);
       const messages = (Array.isArray(binding.messages) ? binding.messages : [binding.messages]).map(
         withSentBody,

@@ -1,14 +1,16 @@
 // The worker's module must exist before `@azure/functions` registers its first function.
 
+import { createRequire } from 'node:module';
 import { app } from '@azure/functions';
-import { registrations, workerLog } from './support/functions-worker.js';
-import '@azure/functions-extensions-servicebus';
 import { type RunningEmulator, startEmulator } from '@nimbus/servicebus-emulator';
 import { describeEngineEndToEnd, type EndToEndFixture } from '@nimbus/testing/e2e';
 import { ServiceBusTransport } from '@nimbus/transport-azure-service-bus';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FunctionsDriver } from './support/functions-driver.js';
 import { settlementCalls, startSettlementServer } from './support/functions-host.js';
+import { registrations, workerLog } from './support/functions-worker.js';
+
+createRequire(import.meta.url)('@azure/functions-extensions-servicebus');
 
 // Emulator-verified, Functions host not run: the engine end-to-end suite with every endpoint message delivered
 // through a session trigger registered with the real @azure/functions app, invoked through its worker model

@@ -1,12 +1,16 @@
 // docs/azure-functions.md, worked example: the entry file of a Function App (package.json "main") that hosts
 // the Billing endpoint. `npm run typecheck:tests` compiles it; docs-example.test.ts runs it through the host driver.
+import { createRequire } from 'node:module';
 import { app } from '@azure/functions';
-import '@azure/functions-extensions-servicebus'; // registers the Service Bus SDK binding
 import { registerEndpointFunctions } from '@nimbus/azure-functions';
 import { defineEndpoint, defineEvent, definePlatform } from '@nimbus/core';
 import { createSubscriber } from '@nimbus/sdk';
 import { ServiceBusTransport } from '@nimbus/transport-azure-service-bus';
 import { z } from 'zod';
+
+// Registers the Service Bus SDK binding with @azure/functions. Loaded with require: its published types point
+// into TypeScript sources that do not compile under `verbatimModuleSyntax` (plain `import '…'` works in JS).
+createRequire(import.meta.url)('@azure/functions-extensions-servicebus');
 
 export const OrderPlaced = defineEvent('OrderPlaced', {
   schema: z.object({ orderId: z.string(), customerId: z.string(), amount: z.number() }),
