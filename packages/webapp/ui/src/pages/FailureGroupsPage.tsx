@@ -159,7 +159,7 @@ function EndpointGroupEvents({ endpointId, signature }: { endpointId: string; si
                 <Link to={`/endpoints/${enc(endpointId)}/events/${enc(e.eventId)}`}>{e.eventId}</Link>
               </td>
               <td>
-                <StatusBadge status={e.status} />
+                <StatusBadge status={e.status} retry={e.retry} />
               </td>
               <td>{e.sessionId}</td>
               <td className="error">{e.errorContent?.errorText}</td>
