@@ -7,6 +7,12 @@ import type {
   DeliveryAttempt,
   DeliveryStatus,
 } from './alert-store.js';
+import {
+  createThreadTables,
+  type SnoozesTable,
+  sqlThreadStore,
+  type ThreadsTable,
+} from './sql-alert-threads.js';
 
 interface SignaturesTable {
   endpoint_id: string;
@@ -42,6 +48,8 @@ interface AlertDatabase {
   nimbus_alert_signatures: SignaturesTable;
   nimbus_alert_deliveries: DeliveriesTable;
   nimbus_alert_attempts: AttemptsTable;
+  nimbus_alert_threads: ThreadsTable;
+  nimbus_alert_snoozes: SnoozesTable;
 }
 
 export type SqlAlertStoreOptions = WebAppDatabaseOptions;
@@ -117,9 +125,12 @@ export function createSqlAlertStore(options: SqlAlertStoreOptions): AlertStore {
       .addColumn('duration_ms', 'integer', (c) => c.notNull())
       .addPrimaryKeyConstraint('nimbus_alert_attempts_pk', ['delivery_id', 'attempt'])
       .execute();
+    await createThreadTables(tx as never, big);
   };
+  const threads = sqlThreadStore(db as never);
 
   return {
+    ...threads,
     async initialize() {
       if (schema === null) return createTables(db);
       // Concurrent `if not exists` DDL races on PostgreSQL's catalog: instances starting at once take turns.
@@ -280,6 +291,7 @@ export function createSqlAlertStore(options: SqlAlertStoreOptions): AlertStore {
         .where('created_at', '<', before)
         .execute();
       await db.deleteFrom('nimbus_alert_signatures').where('last_seen', '<', before).execute();
+      await threads.pruneThreads(before);
     },
 
     async close() {
