@@ -64,7 +64,7 @@ export function GroupSnooze({
     const until = Math.max(...active.map((s) => Date.parse(s.until)));
     return (
       <span className="snooze" data-testid="snoozed">
-        Alerts snoozed until {new Date(until).toLocaleString()} by {active[0]!.by}{' '}
+        <span title={`by ${active[0]!.by}`}>Alerts snoozed until {new Date(until).toLocaleString()}</span>{' '}
         <button type="button" onClick={() => wake.mutate()}>
           End snooze
         </button>
