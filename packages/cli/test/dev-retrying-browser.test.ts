@@ -99,7 +99,7 @@ describe.runIf(browserAvailable('nimbus dev retrying browser test'))(
         const seen: [string, string][] = [];
         (globalThis as unknown as { seen: typeof seen }).seen = seen;
         setInterval(() => {
-          for (const badge of document.querySelectorAll('[data-status]')) {
+          for (const badge of Array.from(document.querySelectorAll('[data-status]'))) {
             const link = badge.closest('tr')?.querySelector('a[href*="/events/"]');
             if (link) seen.push([link.textContent ?? '', badge.getAttribute('data-status') ?? '']);
           }
