@@ -120,6 +120,27 @@ describe('alert threads: per cause, digested, rate-limited, snoozed, resolved', 
     );
   }, 120_000);
 
+  it('changes inside the digest window are held and sent as one update when it passes', async () => {
+    const sub = await subscribe({ triggers: ['NewFailureGroup'], payload: 'Tariff', digestMinutes: 10 });
+    const errorTextOf = (id: string) => `Tariff table '${id}' is missing`;
+    await seedFailedRows(h.stores.store, 'Erp', ['tariff-1'], { errorTextOf });
+    await round();
+    await seedFailedRows(h.stores.store, 'Erp', ['tariff-2', 'tariff-3'], { errorTextOf });
+    clock.offsetMs += 4 * MINUTE;
+    await round();
+    await seedFailedRows(h.stores.store, 'Erp', ['tariff-4'], { errorTextOf });
+    clock.offsetMs += 4 * MINUTE;
+    await round();
+    expect(hooksOf(sub.id).map((b) => [b.alert.state, b.details.eventCount])).toEqual([['open', 1]]);
+    clock.offsetMs += 3 * MINUTE;
+    await round();
+    await round();
+    expect(hooksOf(sub.id).map((b) => [b.alert.state, b.details.eventCount])).toEqual([
+      ['open', 1],
+      ['update', 4],
+    ]);
+  });
+
   it('a subscription over its hourly limit waits: nothing is dropped, the rest is sent when the window frees', async () => {
     const sub = await subscribe({ triggers: ['NewFailureGroup'], payload: 'Quota', maxPerHour: 2 });
     for (const what of ['warehouse', 'printer', 'mailbox', 'ledger'])

@@ -11,6 +11,7 @@ import {
   createThreadTables,
   type SnoozesTable,
   sqlThreadStore,
+  type ThreadDatabase,
   type ThreadsTable,
 } from './sql-alert-threads.js';
 
@@ -125,9 +126,10 @@ export function createSqlAlertStore(options: SqlAlertStoreOptions): AlertStore {
       .addColumn('duration_ms', 'integer', (c) => c.notNull())
       .addPrimaryKeyConstraint('nimbus_alert_attempts_pk', ['delivery_id', 'attempt'])
       .execute();
-    await createThreadTables(tx as never, big);
+    await createThreadTables(tx as unknown as Kysely<ThreadDatabase>, big);
   };
-  const threads = sqlThreadStore(db as never);
+  // The alert database holds the thread tables (and the deliveries the window counts); Kysely is invariant in it.
+  const threads = sqlThreadStore(db as unknown as Kysely<ThreadDatabase>);
 
   return {
     ...threads,
