@@ -13,15 +13,17 @@ export const FAILURE_GROUP_STATUSES: readonly ResolutionStatus[] = [
 export type FailureFields = Pick<
   UnresolvedEvent,
   'resolutionStatus' | 'messageContent' | 'deadLetterReason' | 'deadLetterErrorDescription'
->;
+> & { readonly retry?: UnresolvedEvent['retry'] | undefined };
 
 /**
  * The failure signature key a provider stamps on a row at its status write (null for every status that is
  * not grouped). A dead-lettered row without error content is grouped by its dead-letter reason and
- * description. Every provider stamps through this one function, so groups agree across providers.
+ * description. A Failed row that is retrying (`retry` set) is in no group: it awaits its retry, not an
+ * operator. Every provider stamps through this one function, so groups agree across providers.
  */
 export function rowFailureSignature(row: FailureFields): string | null {
   if (!FAILURE_GROUP_STATUSES.includes(row.resolutionStatus)) return null;
+  if (row.retry) return null;
   const error = row.messageContent.errorContent;
   if (error) return failureSignature(error.errorType, error.errorText).key;
   return failureSignature(row.deadLetterReason ?? 'DeadLettered', row.deadLetterErrorDescription).key;

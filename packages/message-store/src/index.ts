@@ -107,6 +107,7 @@ export type {
   TimeSeriesBucket,
   TimeSeriesResult,
 } from './entities/metrics.js';
+export type { RetryState } from './entities/retry-state.js';
 export type { EndpointSubscription, SubscriptionAlertSettings } from './entities/subscription.js';
 export type { UnresolvedEvent, UnresolvedEventWrite } from './entities/unresolved-event.js';
 export {
@@ -164,6 +165,7 @@ export {
   hasStatus,
   isHistoryOnly,
   resultingStatus,
+  retryStateOf,
   UnmappedMessageTypeError,
 } from './projection/status-mapping.js';
 export { historyRecord, type ResolverInput, stateRow } from './projection/tracking-records.js';

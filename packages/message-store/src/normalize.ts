@@ -32,6 +32,7 @@ export function toUnresolvedEvent(
     endpointId: key.endpointId,
     retryCount: content.retryCount ?? null,
     retryLimit: content.retryLimit ?? null,
+    retry: content.retry ?? null,
     messageType: content.messageType,
     deadLetterReason: content.deadLetterReason ?? null,
     deadLetterErrorDescription: content.deadLetterErrorDescription ?? null,

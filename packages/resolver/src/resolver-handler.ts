@@ -29,6 +29,7 @@ import {
   type MessageStateChangeNotifier,
   type ResolverInput,
   resultingStatus,
+  retryStateOf,
   stateRow,
 } from '@nimbus/message-store';
 import { type PlainProjection, plainProjection, statusWritesOf } from './batch-projection.js';
@@ -313,7 +314,7 @@ export class ResolverHandler implements SessionMessageHandler {
     const status = resultingStatus(m);
     const writeStatus = async () => {
       const processingTimeMs = await handoffProcessingTimeMs(store, m, this.deps.clock);
-      const row = stateRow(record, processingTimeMs ?? record.processingTimeMs ?? null);
+      const row = stateRow(record, processingTimeMs ?? record.processingTimeMs ?? null, retryStateOf(m));
       return store.writeStatus({
         key: { endpointId: endpoint.endpointId, eventId: record.eventId, sessionId: m.sessionId },
         status,

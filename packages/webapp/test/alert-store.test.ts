@@ -92,6 +92,60 @@ function describeAlertStore(name: string, open: () => Promise<[AlertStore, Alert
       await a.close();
       await b.close();
     });
+
+    it('moves a thread only from the sequence it had: one of two racing writers wins', async () => {
+      const [a, b] = await open();
+      const thread = (sequence: number, by: string) => ({
+        subscriptionId: 'sub-t',
+        threadKey: 'failure-group:Erp:Error: x <n>',
+        endpointId: 'Erp',
+        sequence,
+        openedAt: T0,
+        lastSentAt: T0 + sequence,
+        snapshotJson: JSON.stringify({ by }),
+        resolvedAt: null,
+      });
+      const opened = await Promise.all([a.saveThread(thread(1, 'a'), 0), b.saveThread(thread(1, 'b'), 0)]);
+      expect(opened.filter(Boolean)).toHaveLength(1);
+      const updated = await Promise.all([a.saveThread(thread(2, 'a'), 1), b.saveThread(thread(2, 'b'), 1)]);
+      expect(updated.filter(Boolean)).toHaveLength(1);
+      expect(await a.saveThread(thread(3, 'a'), 1)).toBe(false);
+      const [stored] = await b.listThreads();
+      expect(stored).toMatchObject({ sequence: 2, lastSentAt: T0 + 2, resolvedAt: null });
+      await a.saveThread({ ...thread(3, 'a'), resolvedAt: T0 + 3 }, 2);
+      await b.pruneThreads(T0 + 4);
+      expect(await a.listThreads()).toEqual([]);
+      await a.close();
+      await b.close();
+    });
+
+    it("counts a subscription's deliveries in the rate-limit window (tests excluded) and keeps snoozes", async () => {
+      const [a, b] = await open();
+      await a.claimDelivery({ ...delivery('w-1', 'sub-w', 'k1'), createdAt: T0 - 10 });
+      await a.claimDelivery({ ...delivery('w-2', 'sub-w', 'k2'), createdAt: T0 + 10 });
+      await b.claimDelivery({
+        ...delivery('w-3', 'sub-w', 'k3'),
+        trigger: AlertTrigger.Test,
+        createdAt: T0 + 20,
+      });
+      expect(await b.countDeliveriesSince('sub-w', T0)).toBe(1);
+      const snooze = {
+        endpointId: 'Erp',
+        signature: 'Error: x <n>',
+        until: T0 + 1_000,
+        by: 'ops',
+        comment: null,
+        createdAt: T0,
+      };
+      await a.snooze(snooze);
+      await b.snooze({ ...snooze, until: T0 + 2_000, comment: 'longer' });
+      expect(await a.listSnoozes(T0)).toEqual([{ ...snooze, until: T0 + 2_000, comment: 'longer' }]);
+      expect(await a.listSnoozes(T0 + 2_000)).toEqual([]);
+      expect(await b.unsnooze('Erp', 'Error: x <n>')).toBe(true);
+      expect(await a.unsnooze('Erp', 'Error: x <n>')).toBe(false);
+      await a.close();
+      await b.close();
+    });
   });
 }
 

@@ -199,7 +199,7 @@ describe('alerts: webhook and e-mail on the real stores, against a local receive
     expect(lines.some((l) => l.includes('Alert delivery failed for good'))).toBe(true);
   });
 
-  it('a session blocked longer than N minutes alerts once per blocking event', async () => {
+  it('sessions blocked longer than N minutes by one cause raise one alert for the cause, not one per session', async () => {
     const before = receiver.received.length;
     await subscribe({
       channel: 'webhook',
@@ -217,11 +217,13 @@ describe('alerts: webhook and e-mail on the real stores, against a local receive
       await round();
       const blocked = receiver.received
         .slice(before)
-        .map((r) => JSON.parse(r.body) as Json & { details: Json });
-      expect(blocked.map((b) => b.trigger)).toEqual(['SessionBlocked', 'SessionBlocked']);
-      expect(blocked.map((b) => b.details.sessionId).sort()).toEqual(['cust-1', 'cust-4']);
+        .map((r) => JSON.parse(r.body) as Json & { details: Json; alert: Json });
+      expect(blocked.map((b) => b.trigger)).toEqual(['SessionBlocked']);
+      expect(blocked[0]!.alert).toMatchObject({ state: 'open', sequence: 1 });
+      expect(blocked[0]!.details).toMatchObject({ sessionCount: 2 });
+      expect((blocked[0]!.details.sessionIds as string[]).sort()).toEqual(['cust-1', 'cust-4']);
       expect(blocked[0]!.summary).toMatch(
-        /is blocked by event 'evt-failed-[14]' \(Failed\) for [34] min: ERP said no/,
+        /^Sessions on Erp blocked by Error: ERP said no: customer locked \(2 sessions blocked for 2\+ min\)$/,
       );
     } finally {
       clock.offsetMs = 0;

@@ -18,7 +18,8 @@ export function blockedSessionLine(row: UnresolvedEvent): string {
 }
 
 /**
- * Prints a line each time a session blocks (an event Failed, DeadLettered or Unsupported after `since`), so
+ * Prints a line each time a session blocks (an event Failed, DeadLettered or Unsupported after `since`, not
+ * while a Failed event is retrying: it prints when its retries are exhausted), so
  * the `nimbus dev` terminal shows failures as they happen, not only the WebApp. Listens to the notifier the
  * Resolver writes through; a row that blocks again later (a resubmit failed again) prints again. Returns the
  * function that stops listening.
@@ -40,6 +41,8 @@ export function printBlockedSessions(options: {
       maxItems: SCAN,
     });
     for (const row of [...events].reverse()) {
+      // A failure the retry policy retries is not a blocked session an operator must act on.
+      if (row.retry) continue;
       const key = [
         row.endpointId,
         row.sessionId,

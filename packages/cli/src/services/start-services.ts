@@ -13,6 +13,7 @@ import type { DatabaseTimeouts } from '../commands/timeout-options.js';
 import type { NimbusConfig } from '../config.js';
 import { migrationProgressLine } from '../migration-progress.js';
 import { startServiceMetrics } from '../observability/service-metrics.js';
+import { alertTimingFromEnv } from './alert-timing-env.js';
 import { printBlockedSessions } from './blocked-session-lines.js';
 import { Closers } from './closers.js';
 import type { SampleModule } from './sample-module.js';
@@ -204,6 +205,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
           store: alertStore,
           ...(smtp ? { smtp } : {}),
           allowPrivateWebhookTargets: process.env.NIMBUS_ALERTS_ALLOW_PRIVATE_WEBHOOKS === 'true',
+          ...alertTimingFromEnv(process.env),
         },
         notifier,
         logger,

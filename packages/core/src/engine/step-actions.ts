@@ -78,25 +78,26 @@ export function refuse(step: Step, reason: string): void {
  * delivery, retry or resubmission alike), the retry; then lets behaviours see the failure.
  */
 export function fail(step: Step, error: unknown, options: { scheduleRetry: boolean }): never {
-  respond(step, step.deps.responses.error(step.message, error, step.startedAt));
-  if (options.scheduleRetry) scheduleRetry(step, error);
+  const retry = options.scheduleRetry ? plannedRetry(step, error) : null;
+  const response = step.deps.responses.error(step.message, error, step.startedAt);
+  // The error response says whether the policy retries it, so the projection records the event as retrying.
+  respond(step, retry ? { ...response, retryLimit: retry.limit, nextRetryAt: retry.at } : response);
+  if (retry)
+    step.effects.scheduled.push({ envelope: step.deps.responses.retryRequest(step.message), at: retry.at });
   step.verdict = { kind: 'failed', error };
   throw new HandlerFailedError(error);
 }
 
-function scheduleRetry(step: Step, error: unknown): void {
+function plannedRetry(step: Step, error: unknown): { at: Date; limit: number } | null {
   const { deps, message } = step;
   const policy = deps.retryPolicies?.retryPolicyFor(message.eventTypeId, error) ?? null;
   const attempt = message.retryCount ?? 0;
-  if (policy === null || attempt >= policy.maxRetries) return;
+  if (policy === null || attempt >= policy.maxRetries) return null;
   let delay = policy.delayFor(attempt, deps.random);
   const hint = retryAfterHint(error);
   if (hint !== null && hint > delay)
     delay = policy.maxDelayMs === null ? hint : Math.min(hint, policy.maxDelayMs);
-  step.effects.scheduled.push({
-    envelope: deps.responses.retryRequest(message),
-    at: new Date(deps.clock.now() + delay),
-  });
+  return { at: new Date(deps.clock.now() + delay), limit: policy.maxRetries };
 }
 
 /** Success-side responses shared by every procedure that ran the handler. */

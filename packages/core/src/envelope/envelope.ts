@@ -18,6 +18,12 @@ export interface MessageEnvelope {
   readonly originatingMessageId: string;
   readonly originatingFrom: string;
   readonly retryCount: number | null;
+  /**
+   * On an `ErrorResponse` whose failure the retry policy will retry: the policy's `maxRetries`, and when the
+   * scheduled `RetryRequest` is due. Both null on a failure that will not be retried (exhausted or no policy).
+   */
+  readonly retryLimit: number | null;
+  readonly nextRetryAt: Date | null;
   readonly originalSessionId: string | null;
   readonly deferralSequence: number | null;
   readonly replyTo: string | null;
@@ -54,6 +60,8 @@ export function createEnvelope(init: EnvelopeInit): MessageEnvelope {
     originatingMessageId: 'self',
     originatingFrom: 'self',
     retryCount: 0,
+    retryLimit: null,
+    nextRetryAt: null,
     originalSessionId: null,
     deferralSequence: null,
     replyTo: null,

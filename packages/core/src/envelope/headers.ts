@@ -9,6 +9,8 @@ export const Header = {
   ParentMessageId: 'ParentMessageId',
   OriginatingFrom: 'OriginatingFrom',
   RetryCount: 'RetryCount',
+  RetryLimit: 'RetryLimit',
+  NextRetryAt: 'NextRetryAt',
   OriginalSessionId: 'OriginalSessionId',
   DeferralSequence: 'DeferralSequence',
   QueueTimeMs: 'QueueTimeMs',

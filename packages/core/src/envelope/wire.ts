@@ -29,6 +29,8 @@ export function encodeEnvelope(envelope: MessageEnvelope): TransportMessage {
   put(headers, Header.OriginatingMessageId, envelope.originatingMessageId || SELF);
   put(headers, Header.OriginatingFrom, envelope.originatingFrom || SELF);
   put(headers, Header.RetryCount, envelope.retryCount ?? 0);
+  put(headers, Header.RetryLimit, envelope.retryLimit);
+  put(headers, Header.NextRetryAt, envelope.nextRetryAt?.toISOString());
   put(headers, Header.OriginalSessionId, envelope.originalSessionId);
   put(headers, Header.DeferralSequence, envelope.deferralSequence);
   put(headers, Header.QueueTimeMs, envelope.queueTimeMs);
@@ -142,6 +144,8 @@ export function decodeEnvelope(message: TransportMessage): MessageEnvelope {
     originatingMessageId: h[Header.OriginatingMessageId] || SELF,
     originatingFrom: h[Header.OriginatingFrom] || SELF,
     retryCount: optionalInt(h[Header.RetryCount]),
+    retryLimit: optionalInt(h[Header.RetryLimit]),
+    nextRetryAt: optionalDate(h[Header.NextRetryAt]),
     originalSessionId: h[Header.OriginalSessionId] ?? null,
     deferralSequence: optionalInt(h[Header.DeferralSequence]),
     replyTo: h[Header.ReplyTo] ?? null,

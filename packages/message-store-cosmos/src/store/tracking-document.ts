@@ -6,11 +6,13 @@ export type RowVisibility = 'live' | 'removed' | 'archived';
 
 /** A resolver row as stored in its endpoint container (dates as ISO-8601 strings). */
 export interface TrackingDocument
-  extends Omit<UnresolvedEvent, 'updatedAt' | 'enqueuedTimeUtc' | 'expectedBy'> {
+  extends Omit<UnresolvedEvent, 'updatedAt' | 'enqueuedTimeUtc' | 'expectedBy' | 'retry'> {
   readonly id: string;
   readonly updatedAt: string;
   readonly enqueuedTimeUtc: string;
   readonly expectedBy: string | null;
+  /** Absent on documents written before the retry state existed. */
+  readonly retry?: { attempt: number; maxAttempts: number; nextAttemptAt: string } | null;
   readonly visibility: RowVisibility;
   /** Write order (see `CosmosStoreContext.nextSeq`): every "newest first" view sorts by it. */
   readonly seq: number;
@@ -33,6 +35,7 @@ export function toTrackingDocument(
     updatedAt: event.updatedAt.toISOString(),
     enqueuedTimeUtc: event.enqueuedTimeUtc.toISOString(),
     expectedBy: event.expectedBy?.toISOString() ?? null,
+    retry: event.retry && { ...event.retry, nextAttemptAt: event.retry.nextAttemptAt.toISOString() },
     visibility,
     seq,
     ttl: stamp.ttl,
@@ -53,6 +56,7 @@ export function fromTrackingDocument(doc: TrackingDocument): UnresolvedEvent {
     endpointId: doc.endpointId,
     retryCount: doc.retryCount,
     retryLimit: doc.retryLimit,
+    retry: doc.retry ? { ...doc.retry, nextAttemptAt: new Date(doc.retry.nextAttemptAt) } : null,
     messageType: doc.messageType,
     deadLetterReason: doc.deadLetterReason,
     deadLetterErrorDescription: doc.deadLetterErrorDescription,

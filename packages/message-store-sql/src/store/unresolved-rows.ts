@@ -38,5 +38,10 @@ export function unresolvedColumns(
 /** The stored entity; the status column is authoritative. */
 export function unresolvedFromRow(row: Pick<UnresolvedRow, 'document_json' | 'status'>): UnresolvedEvent {
   const event = decodeDocument<UnresolvedEvent>(row.document_json);
-  return { ...event, resolutionStatus: row.status as UnresolvedEvent['resolutionStatus'] };
+  // Rows written before the retry state existed have no `retry`: they read as not retrying.
+  return {
+    ...event,
+    retry: event.retry ?? null,
+    resolutionStatus: row.status as UnresolvedEvent['resolutionStatus'],
+  };
 }

@@ -9,6 +9,7 @@ import { registerGuardCases } from './tracking-guard.js';
 import { registerHistoryAndAuditCases } from './tracking-history.js';
 import { registerLookupCases } from './tracking-lookups.js';
 import { registerRetentionCases } from './tracking-retention.js';
+import { registerRetryStateCases } from './tracking-retry-state.js';
 import { registerSearchCases } from './tracking-search.js';
 import { registerSessionViewCases } from './tracking-session-views.js';
 import { registerStatusWriteCases } from './tracking-status.js';
@@ -31,6 +32,7 @@ export function describeMessageTrackingStoreConformance(
     registerHistoryAndAuditCases(() => open());
     registerSearchCases(() => open());
     registerFailureGroupCases(() => open());
+    registerRetryStateCases(() => open());
     registerRetentionCases(open);
   });
 }

@@ -30,4 +30,8 @@ export interface SubscriptionAlertSettings {
   readonly webhookSecret: string | null;
   /** ISO-8601; a new failure group alerts only the subscriptions that existed when it appeared. */
   readonly createdAt: string;
+  /** Minutes between two updates of one alert (a failure group whose counts change); null: the WebApp's. */
+  readonly digestMinutes?: number | null;
+  /** Deliveries per hour at most; null: the WebApp's default. */
+  readonly maxPerHour?: number | null;
 }

@@ -1,5 +1,6 @@
 import type { MessageContent, MessageType } from '@nimbus/core';
 import type { EndpointRole, ResolutionStatus } from '../enums.js';
+import type { RetryState } from './retry-state.js';
 
 /**
  * The resolver state row: one per (endpointId, eventId, sessionId).
@@ -19,6 +20,8 @@ export interface UnresolvedEvent {
   readonly endpointId: string;
   readonly retryCount: number | null;
   readonly retryLimit: number | null;
+  /** Set on a Failed row the retry policy will retry (see {@link RetryState}); null otherwise. */
+  readonly retry: RetryState | null;
   /** The type of the message that produced this write (read by the stale-write guard). */
   readonly messageType: MessageType;
   readonly deadLetterReason: string | null;

@@ -2,7 +2,7 @@ import { Addresses, HEARTBEAT_EVENT_TYPE_ID, type MessageEnvelope, MessageType }
 import type { StatusWrite } from '../contracts/tracking-requests.js';
 import type { MessageEntityWrite } from '../entities/message-entity.js';
 import { determineEndpoint } from './endpoint.js';
-import { hasStatus, isHistoryOnly, resultingStatus } from './status-mapping.js';
+import { hasStatus, isHistoryOnly, resultingStatus, retryStateOf } from './status-mapping.js';
 import { historyRecord, type ResolverInput, stateRow } from './tracking-records.js';
 
 // THE projection of a plain message: the mapping from one bus message to its history record and its guarded
@@ -36,14 +36,17 @@ export function plainTracking(input: ResolverInput): PlainTracking | null {
 /** The guarded status write of a plain message; `processingTimeMs` overrides the handler's (handoff timing). */
 export function plainStatusWrite(
   tracking: PlainTracking,
-  envelope: Pick<MessageEnvelope, 'messageType' | 'deadLetterErrorDescription' | 'sessionId'>,
+  envelope: Pick<
+    MessageEnvelope,
+    'messageType' | 'deadLetterErrorDescription' | 'sessionId' | 'retryCount' | 'retryLimit' | 'nextRetryAt'
+  >,
   processingTimeMs: number | null = null,
 ): StatusWrite {
   const { record, endpointId } = tracking;
   return {
     key: { endpointId, eventId: record.eventId, sessionId: envelope.sessionId },
     status: resultingStatus(envelope),
-    content: stateRow(record, processingTimeMs ?? record.processingTimeMs ?? null),
+    content: stateRow(record, processingTimeMs ?? record.processingTimeMs ?? null, retryStateOf(envelope)),
   };
 }
 

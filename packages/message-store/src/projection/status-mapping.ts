@@ -1,4 +1,5 @@
 import { type MessageEnvelope, MessageType } from '@nimbus/core';
+import type { RetryState } from '../entities/retry-state.js';
 import { ResolutionStatus } from '../enums.js';
 
 const STATUS_BY_TYPE: ReadonlyMap<MessageType, ResolutionStatus> = new Map<MessageType, ResolutionStatus>([
@@ -59,4 +60,25 @@ export function resultingStatus(
   const status = STATUS_BY_TYPE.get(message.messageType);
   if (status === undefined) throw new UnmappedMessageTypeError(message.messageType);
   return status;
+}
+
+/**
+ * The retry state a message gives its row: an `ErrorResponse` (not a dead-letter notice) that carries the
+ * scheduled retry is Failed-and-retrying; every other message clears it. The one place this is decided, for
+ * the Resolver and the co-located projection alike.
+ */
+export function retryStateOf(
+  message: Pick<
+    MessageEnvelope,
+    'messageType' | 'deadLetterErrorDescription' | 'retryCount' | 'retryLimit' | 'nextRetryAt'
+  >,
+): RetryState | null {
+  if (message.messageType !== MessageType.ErrorResponse || message.deadLetterErrorDescription !== null)
+    return null;
+  if (message.nextRetryAt === null || message.retryLimit === null) return null;
+  return {
+    attempt: (message.retryCount ?? 0) + 1,
+    maxAttempts: message.retryLimit + 1,
+    nextAttemptAt: message.nextRetryAt,
+  };
 }

@@ -1,5 +1,6 @@
 import { Header, type Headers, type MessageEnvelope, MessageType } from '@nimbus/core';
 import type { MessageEntityWrite } from '../entities/message-entity.js';
+import type { RetryState } from '../entities/retry-state.js';
 import type { UnresolvedEventWrite } from '../entities/unresolved-event.js';
 import { HANDOFF_SUB_STATUS } from '../enums.js';
 import type { ResolvedEndpoint } from './endpoint.js';
@@ -36,7 +37,7 @@ export function historyRecord(input: ResolverInput, endpoint: ResolvedEndpoint):
     endpointRole: endpoint.role,
     endpointId: endpoint.endpointId,
     retryCount: m.retryCount,
-    retryLimit: null,
+    retryLimit: m.retryLimit,
     deadLetterReason: m.deadLetterReason,
     deadLetterErrorDescription: m.deadLetterErrorDescription,
     originalSessionId: m.originalSessionId,
@@ -55,7 +56,11 @@ export function historyRecord(input: ResolverInput, endpoint: ResolvedEndpoint):
 }
 
 /** The state row written for the event at the endpoint; its content is the latest message's. */
-export function stateRow(record: MessageEntityWrite, processingTimeMs: number | null): UnresolvedEventWrite {
+export function stateRow(
+  record: MessageEntityWrite,
+  processingTimeMs: number | null,
+  retry: RetryState | null,
+): UnresolvedEventWrite {
   const reason =
     record.messageType === MessageType.SkipResponse
       ? (record.messageContent?.errorContent?.errorText ?? null)
@@ -66,6 +71,7 @@ export function stateRow(record: MessageEntityWrite, processingTimeMs: number | 
     endpointRole: record.endpointRole,
     retryCount: record.retryCount ?? null,
     retryLimit: record.retryLimit ?? null,
+    retry,
     messageType: record.messageType,
     deadLetterReason: record.deadLetterReason ?? null,
     deadLetterErrorDescription: record.deadLetterErrorDescription ?? null,

@@ -1,32 +1,46 @@
-import { type Clock, uuidv7 } from '@nimbus/core';
-import { type HeartbeatHistoryStore, type NimBusMessageStore, ResolutionStatus } from '@nimbus/message-store';
+import { type Clock, type Logger, uuidv7 } from '@nimbus/core';
+import type { HeartbeatHistoryStore, NimBusMessageStore, UnresolvedEvent } from '@nimbus/message-store';
 import type { EndpointCatalog } from '../app/endpoint-catalog.js';
-import { effectiveHeartbeatStatus } from '../operator/heartbeat-freshness.js';
+import {
+  type AlertCause,
+  blockedSessionCauses,
+  blockingRows,
+  failureGroupCause,
+  type HeartbeatView,
+  heartbeatCause,
+} from './alert-causes.js';
 import { type AlertStore, AlertTrigger } from './alert-store.js';
 import { type AlertSubscription, listAlertSubscriptions, wantsFailure } from './alert-subscriptions.js';
+import { type AlertThread, snoozeKey } from './alert-thread.js';
 
-/** What blocks a session: the rows the operator has to resubmit or skip. */
-const BLOCKING = [ResolutionStatus.Failed, ResolutionStatus.DeadLettered, ResolutionStatus.Unsupported];
-
-type Found = { alert: FoundAlert; wants: (s: AlertSubscription) => boolean };
-
-/** An alert found this tick, before it is claimed for a subscription. */
-interface FoundAlert {
+/** An alert found this round, before it is claimed for a subscription. */
+export interface FoundAlert {
   readonly key: string;
   readonly trigger: AlertTrigger;
   readonly endpointId: string;
   readonly summary: string;
   readonly details: Record<string, unknown>;
+  /** The thread the delivery belongs to: one per cause; `state` says what happened to it. */
+  readonly thread?: { key: string; state: ThreadState; sequence: number; openedAt: string };
 }
+
+export type ThreadState = 'open' | 'update' | 'resolved';
 
 export interface AlertEvaluatorDeps {
   readonly store: NimBusMessageStore & Partial<HeartbeatHistoryStore>;
   readonly catalog: EndpointCatalog;
   readonly alertStore: AlertStore;
   readonly clock: Clock;
+  readonly logger?: Logger;
   /** A failure signature absent this long is new again when it comes back. */
   readonly quietMs: number;
+  /** A thread's updates are sent at most once per this window (a subscription's `digestMinutes` wins). */
+  readonly digestMs: number;
+  /** Deliveries per subscription per hour, at most (a subscription's `maxPerHour` wins); the rest wait. */
+  readonly maxPerHour: number;
 }
+
+const HOUR = 3_600_000;
 
 /** The body a receiver gets (webhook JSON, and the text of an e-mail). */
 export function alertPayload(id: string, subscriptionId: string, found: FoundAlert, at: number) {
@@ -38,41 +52,145 @@ export function alertPayload(id: string, subscriptionId: string, found: FoundAle
     occurredAt: new Date(at).toISOString(),
     summary: found.summary,
     details: found.details,
+    ...(found.thread ? { alert: found.thread } : {}),
   };
 }
 
+interface Stored {
+  readonly headline: string;
+  readonly countsText: string;
+  readonly trigger: AlertTrigger;
+  readonly counts: Readonly<Record<string, number>>;
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
 /**
- * Finds what the subscriptions want to hear of and claims one delivery per (subscription, alert) in the alert
- * store. Every instance may run it: the claim is unique in the store, so an alert is raised once.
+ * Alerts per cause, not per session: every round finds the causes each subscription wants (failure groups,
+ * sessions blocked by one cause, heartbeat outages) and moves one thread per (subscription, cause): opened
+ * once, updated when its counts change (at most once per digest window), resolved once when the cause is
+ * gone. Snoozed causes wait; a subscription over its hourly limit waits too (updates coalesce meanwhile).
+ * Every delivery is claimed unique on (subscription, thread, sequence), so with several WebApp instances each
+ * is raised once.
  */
 export class AlertEvaluator {
+  /** Deliveries held back by a subscription's rate limit in the last round. */
+  heldByRateLimit = 0;
+
   constructor(private readonly deps: AlertEvaluatorDeps) {}
 
   /** Returns how many deliveries this call claimed. */
   async evaluate(): Promise<number> {
-    const { store, catalog, clock } = this.deps;
+    const { store, catalog, clock, alertStore } = this.deps;
     const now = clock.now();
     const subscriptions = await listAlertSubscriptions(store, catalog);
     // Signatures are tracked whether or not anyone subscribes, so "new" means new to the platform.
     const groups = await this.failureGroups(now);
-    let claimed = 0;
-    const byEndpoint = new Map<string, AlertSubscription[]>();
-    for (const s of subscriptions) byEndpoint.set(s.endpointId, [...(byEndpoint.get(s.endpointId) ?? []), s]);
-    const wanted = (subs: AlertSubscription[], trigger: AlertTrigger) =>
-      subs.some((s) => s.alert.triggers.includes(trigger));
-    const heartbeats = subscriptions.some((s) => s.alert.triggers.includes(AlertTrigger.HeartbeatLost))
+    const threads = new Map<string, AlertThread>();
+    for (const t of await alertStore.listThreads()) threads.set(`${t.subscriptionId}\u0000${t.threadKey}`, t);
+    const snoozed = new Set(
+      (await alertStore.listSnoozes(now)).map((s) => snoozeKey(s.endpointId, s.signature)),
+    );
+    const wants = (s: AlertSubscription, t: AlertTrigger) => s.alert.triggers.includes(t);
+    const heartbeats = subscriptions.some((s) => wants(s, AlertTrigger.HeartbeatLost))
       ? await this.heartbeats()
       : null;
-    for (const [endpointId, subs] of byEndpoint) {
-      const found: Found[] = groups.filter((g) => g.alert.endpointId === endpointId);
-      if (wanted(subs, AlertTrigger.SessionBlocked))
-        found.push(...(await this.blockedSessions(endpointId, now)));
-      if (heartbeats) found.push(...this.heartbeatLost(heartbeats, endpointId, now));
-      for (const { alert, wants } of found)
-        for (const s of subs)
-          if (s.alert.triggers.includes(alert.trigger) && wants(s) && (await this.claim(s, alert, now)))
-            claimed++;
+    const blocked = new Map<string, Promise<UnresolvedEvent[]>>();
+    const blockedOn = (endpointId: string) => {
+      if (!blocked.has(endpointId)) blocked.set(endpointId, blockingRows(store, endpointId));
+      return blocked.get(endpointId)!;
+    };
+    this.heldByRateLimit = 0;
+    let claimed = 0;
+    for (const s of subscriptions) {
+      const causes: AlertCause[] = [];
+      if (wants(s, AlertTrigger.NewFailureGroup))
+        for (const g of groups) if (g.endpointId === s.endpointId && g.wants(s)) causes.push(g.cause);
+      if (wants(s, AlertTrigger.SessionBlocked))
+        causes.push(...blockedSessionCauses(await blockedOn(s.endpointId), s, s.endpointId, now));
+      const heartbeat = heartbeats && heartbeatCause(heartbeats, s.endpointId, now);
+      if (heartbeat && wants(s, AlertTrigger.HeartbeatLost)) causes.push(heartbeat);
+      const isSnoozed = (signature: string | null) =>
+        signature !== null && snoozed.has(snoozeKey(s.endpointId, signature));
+      const present = new Set<string>();
+      for (const cause of causes) {
+        present.add(cause.threadKey);
+        if (isSnoozed(cause.signature)) continue;
+        const thread = threads.get(`${s.id}\u0000${cause.threadKey}`) ?? null;
+        if (await this.step(s, thread, cause, now)) claimed++;
+      }
+      for (const thread of threads.values()) {
+        if (thread.subscriptionId !== s.id || thread.resolvedAt !== null || present.has(thread.threadKey))
+          continue;
+        const stored = JSON.parse(thread.snapshotJson) as Stored;
+        if (!wants(s, stored.trigger) || isSnoozed((stored.details.signature as string | undefined) ?? null))
+          continue;
+        if (await this.send(s, thread.threadKey, thread, 'resolved', stored, now)) claimed++;
+      }
     }
+    return claimed;
+  }
+
+  /** Opens the thread of a cause, or updates it when its counts changed and the digest window passed. */
+  private async step(s: AlertSubscription, thread: AlertThread | null, cause: AlertCause, now: number) {
+    const stored: Stored = {
+      headline: cause.headline,
+      countsText: cause.countsText,
+      trigger: cause.trigger,
+      counts: cause.counts,
+      details: cause.details,
+    };
+    if (thread === null || thread.resolvedAt !== null)
+      return this.send(s, cause.threadKey, thread, 'open', stored, now);
+    const before = (JSON.parse(thread.snapshotJson) as Stored).counts;
+    if (JSON.stringify(before) === JSON.stringify(cause.counts)) return false;
+    const digestMs = s.alert.digestMinutes == null ? this.deps.digestMs : s.alert.digestMinutes * 60_000;
+    if (now - thread.lastSentAt < digestMs) return false;
+    return this.send(s, cause.threadKey, thread, 'update', stored, now);
+  }
+
+  private async send(
+    s: AlertSubscription,
+    key: string,
+    thread: AlertThread | null,
+    state: ThreadState,
+    stored: Stored,
+    now: number,
+  ): Promise<boolean> {
+    const { alertStore } = this.deps;
+    const limit = s.alert.maxPerHour ?? this.deps.maxPerHour;
+    if ((await alertStore.countDeliveriesSince(s.id, now - HOUR)) >= limit) {
+      this.heldByRateLimit++;
+      return false;
+    }
+    const openedAt = state === 'open' ? now : (thread?.openedAt ?? now);
+    const sequence = (thread?.sequence ?? 0) + 1;
+    const prefix = state === 'resolved' ? 'Resolved: ' : state === 'update' ? 'Update: ' : '';
+    const claimed = await this.claim(
+      s,
+      {
+        key: `${key}@${openedAt}#${sequence}`,
+        trigger: stored.trigger,
+        endpointId: s.endpointId,
+        summary: `${prefix}${stored.headline} (${state === 'resolved' ? `was ${stored.countsText}` : stored.countsText})`,
+        details: { ...stored.details },
+        thread: { key, state, sequence, openedAt: new Date(openedAt).toISOString() },
+      },
+      now,
+    );
+    // Whoever claimed it, the thread moves once (a conditional write on the sequence it had).
+    await alertStore.saveThread(
+      {
+        subscriptionId: s.id,
+        threadKey: key,
+        endpointId: s.endpointId,
+        sequence,
+        openedAt,
+        lastSentAt: now,
+        snapshotJson: JSON.stringify(stored),
+        resolvedAt: state === 'resolved' ? now : null,
+      },
+      thread?.sequence ?? 0,
+    );
     return claimed;
   }
 
@@ -89,9 +207,9 @@ export class AlertEvaluator {
     });
   }
 
-  private async failureGroups(now: number): Promise<Found[]> {
+  private async failureGroups(now: number) {
     const groups = await this.deps.store.getFailureGroups({});
-    const found: Found[] = [];
+    const found: { endpointId: string; cause: AlertCause; wants: (s: AlertSubscription) => boolean }[] = [];
     for (const g of groups) {
       const endpointId = g.endpointIds[0];
       if (!endpointId) continue;
@@ -102,22 +220,8 @@ export class AlertEvaluator {
         this.deps.quietMs,
       );
       found.push({
-        alert: {
-          key: `failure-group:${endpointId}:${g.signature}:${since}`,
-          trigger: AlertTrigger.NewFailureGroup,
-          endpointId,
-          summary: `New failure group on ${endpointId}: ${g.errorType}: ${g.normalisedMessage} (${g.eventCount} events in ${g.sessionCount} sessions)`,
-          details: {
-            signature: g.signature,
-            errorType: g.errorType,
-            normalisedMessage: g.normalisedMessage,
-            exampleErrorText: g.exampleErrorText,
-            eventCount: g.eventCount,
-            sessionCount: g.sessionCount,
-            eventTypeIds: g.eventTypeIds,
-            firstSeen: g.firstSeen.toISOString(),
-          },
-        },
+        endpointId,
+        cause: failureGroupCause(g, endpointId),
         // Only subscriptions that existed when the group appeared: an old group is not news to a new one.
         wants: (s) =>
           Date.parse(s.alert.createdAt) <= since &&
@@ -127,66 +231,8 @@ export class AlertEvaluator {
     return found;
   }
 
-  private async blockedSessions(endpointId: string, now: number): Promise<Found[]> {
-    const rows = await this.deps.store.getEventsByFilter({
-      filter: { endpointId, resolutionStatus: BLOCKING },
-      continuationToken: null,
-      maxItems: 500,
-    });
-    const bySession = new Map<string, (typeof rows.events)[number]>();
-    for (const row of rows.events)
-      if (row.endpointId.toLowerCase() === endpointId.toLowerCase() && !bySession.has(row.sessionId))
-        bySession.set(row.sessionId, row);
-    return [...bySession.values()].map((row) => {
-      const blockedForMs = now - row.updatedAt.getTime();
-      const errorText = row.messageContent.errorContent?.errorText ?? row.deadLetterErrorDescription ?? '';
-      return {
-        alert: {
-          key: `session-blocked:${endpointId}:${row.sessionId}:${row.eventId}`,
-          trigger: AlertTrigger.SessionBlocked,
-          endpointId,
-          summary: `Session '${row.sessionId}' on ${endpointId} is blocked by event '${row.eventId}' (${row.resolutionStatus}) for ${Math.floor(blockedForMs / 60_000)} min: ${errorText}`,
-          details: {
-            sessionId: row.sessionId,
-            blockingEventId: row.eventId,
-            blockingStatus: row.resolutionStatus,
-            eventTypeId: row.eventTypeId,
-            errorText,
-            blockedSince: row.updatedAt.toISOString(),
-          },
-        },
-        wants: (s: AlertSubscription) =>
-          blockedForMs >= s.alert.blockedMinutes * 60_000 && wantsFailure(s, [row.eventTypeId], errorText),
-      };
-    });
-  }
-
-  private async heartbeats() {
-    const settings = await this.deps.store.getHeartbeatSettings();
-    return { settings, rows: await this.deps.store.getHeartbeatOverview() };
-  }
-
-  private heartbeatLost(
-    { settings, rows }: Awaited<ReturnType<AlertEvaluator['heartbeats']>>,
-    endpointId: string,
-    now: number,
-  ): Found[] {
-    const row = rows.find((r) => r.endpointId.toLowerCase() === endpointId.toLowerCase());
-    if (!row || !settings.enabled) return [];
-    const status = effectiveHeartbeatStatus(row.status, row.lastEndTime, settings, now);
-    if (status !== 'Off') return [];
-    const lastSeen = row.lastEndTime?.toISOString() ?? null;
-    return [
-      {
-        alert: {
-          key: `heartbeat-lost:${endpointId}:${lastSeen ?? 'never'}`,
-          trigger: AlertTrigger.HeartbeatLost,
-          endpointId,
-          summary: `Heartbeat of ${endpointId} lost: last answer ${lastSeen ?? 'never'}`,
-          details: { status, reportedStatus: row.status, lastSeen },
-        },
-        wants: () => true,
-      },
-    ];
+  private async heartbeats(): Promise<HeartbeatView> {
+    const { store } = this.deps;
+    return { settings: await store.getHeartbeatSettings(), rows: await store.getHeartbeatOverview() };
   }
 }

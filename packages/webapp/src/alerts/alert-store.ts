@@ -1,3 +1,5 @@
+import { type AlertThreadStore, createMemoryThreadStore } from './alert-thread.js';
+
 /** What fires an alert. */
 export const AlertTrigger = {
   NewFailureGroup: 'NewFailureGroup',
@@ -49,7 +51,7 @@ export type NewDelivery = Pick<
  * signatures are known, and every delivery with its attempts. Claims are atomic in the store, so with several
  * instances each alert is raised and sent once.
  */
-export interface AlertStore {
+export interface AlertStore extends AlertThreadStore {
   initialize(): Promise<void>;
   /**
    * Marks the signature seen at `now` and returns when its current episode began: `now` when it is new or
@@ -71,7 +73,10 @@ export interface AlertStore {
     subscriptionId: string,
     limit: number,
   ): Promise<{ delivery: AlertDelivery; attempts: DeliveryAttempt[] }[]>;
-  /** Forgets finished deliveries created before `before`, and signatures last seen before it. */
+  /**
+   * Forgets finished deliveries created before `before`, signatures last seen before it, resolved threads
+   * resolved before it, and expired snoozes.
+   */
   prune(before: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -80,7 +85,11 @@ export function createMemoryAlertStore(): AlertStore {
   const signatures = new Map<string, { firstSeen: number; lastSeen: number }>();
   const deliveries = new Map<string, AlertDelivery & { leaseUntil: number }>();
   const attempts: DeliveryAttempt[] = [];
+  const threads = createMemoryThreadStore((subscriptionId) =>
+    [...deliveries.values()].filter((d) => d.subscriptionId === subscriptionId),
+  );
   return {
+    ...threads,
     initialize: async () => {},
     touchSignature: async (endpointId, signature, now, quietMs) => {
       const key = `${endpointId}\u0000${signature}`;
@@ -147,6 +156,7 @@ export function createMemoryAlertStore(): AlertStore {
             if (attempts[i]!.deliveryId === id) attempts.splice(i, 1);
         }
       for (const [key, s] of signatures) if (s.lastSeen < before) signatures.delete(key);
+      await threads.pruneThreads(before);
     },
     close: async () => {},
   };

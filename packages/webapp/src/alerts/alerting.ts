@@ -24,6 +24,13 @@ export interface AlertOptions {
   readonly everyMs?: number;
   /** A failure signature absent this long is a new group again when it comes back (default 1 h). */
   readonly quietMs?: number;
+  /**
+   * An alert thread (one failure group, the sessions blocked by one cause) sends an update at most once per
+   * this window when its counts change (default 300 000 ms = 5 min); a subscription's `digestMinutes` wins.
+   */
+  readonly digestMs?: number;
+  /** Deliveries per subscription and hour, at most (default 30); the rest wait for the window to free up. */
+  readonly maxPerHour?: number;
   readonly retry?: Partial<RetryPolicy>;
   /** Per webhook call and SMTP exchange (default 10 000 ms). */
   readonly timeoutMs?: number;
@@ -68,7 +75,10 @@ export class Alerting {
     this.#evaluator = new AlertEvaluator({
       ...deps,
       alertStore: this.store,
+      logger: deps.logger,
       quietMs: options.quietMs ?? 3_600_000,
+      digestMs: options.digestMs ?? 300_000,
+      maxPerHour: options.maxPerHour ?? 30,
     });
     this.#sender = new AlertSender({
       store: deps.store,

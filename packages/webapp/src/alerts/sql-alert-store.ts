@@ -7,6 +7,13 @@ import type {
   DeliveryAttempt,
   DeliveryStatus,
 } from './alert-store.js';
+import {
+  createThreadTables,
+  type SnoozesTable,
+  sqlThreadStore,
+  type ThreadDatabase,
+  type ThreadsTable,
+} from './sql-alert-threads.js';
 
 interface SignaturesTable {
   endpoint_id: string;
@@ -42,6 +49,8 @@ interface AlertDatabase {
   nimbus_alert_signatures: SignaturesTable;
   nimbus_alert_deliveries: DeliveriesTable;
   nimbus_alert_attempts: AttemptsTable;
+  nimbus_alert_threads: ThreadsTable;
+  nimbus_alert_snoozes: SnoozesTable;
 }
 
 export type SqlAlertStoreOptions = WebAppDatabaseOptions;
@@ -117,9 +126,13 @@ export function createSqlAlertStore(options: SqlAlertStoreOptions): AlertStore {
       .addColumn('duration_ms', 'integer', (c) => c.notNull())
       .addPrimaryKeyConstraint('nimbus_alert_attempts_pk', ['delivery_id', 'attempt'])
       .execute();
+    await createThreadTables(tx as unknown as Kysely<ThreadDatabase>, big);
   };
+  // The alert database holds the thread tables (and the deliveries the window counts); Kysely is invariant in it.
+  const threads = sqlThreadStore(db as unknown as Kysely<ThreadDatabase>);
 
   return {
+    ...threads,
     async initialize() {
       if (schema === null) return createTables(db);
       // Concurrent `if not exists` DDL races on PostgreSQL's catalog: instances starting at once take turns.
@@ -280,6 +293,7 @@ export function createSqlAlertStore(options: SqlAlertStoreOptions): AlertStore {
         .where('created_at', '<', before)
         .execute();
       await db.deleteFrom('nimbus_alert_signatures').where('last_seen', '<', before).execute();
+      await threads.pruneThreads(before);
     },
 
     async close() {

@@ -55,6 +55,7 @@ import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
 import { alertRoutes } from '../routes/alert-routes.js';
+import { alertSnoozeRoutes } from '../routes/alert-snooze-routes.js';
 import { auditRoutes } from '../routes/audit-routes.js';
 import { bulkJobRoutes } from '../routes/bulk-job-routes.js';
 import { deadLetterRoutes } from '../routes/dead-letter-routes.js';
@@ -307,6 +308,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...userAdminRoutes(deps),
     ...auditRoutes(deps),
     ...alertRoutes(deps),
+    ...alertSnoozeRoutes(deps),
   ];
   for (const route of routes) registerRoute(server, authenticator, auditLog, route);
   const openApi = buildOpenApiDocument(routes, { title: 'NimBus WebApp API', version: VERSION }, [

@@ -18,6 +18,17 @@ export const ErrorContentDto = z
   })
   .nullable();
 
+/** A Failed event the retry policy will retry: attempt n of m, and when the next attempt is due. */
+export const RetryDto = z
+  .object({ attempt: z.number().int(), maxAttempts: z.number().int(), nextAttemptAt: IsoDate })
+  .nullable()
+  .describe('Set while a Failed event is retrying (not awaiting an operator); null otherwise');
+
+export function retryDto(row: Pick<UnresolvedEvent, 'retry'>): z.input<typeof RetryDto> {
+  const retry = row.retry;
+  return retry ? { ...retry, nextAttemptAt: retry.nextAttemptAt.toISOString() } : null;
+}
+
 export const EventDto = z.object({
   endpointId: z.string(),
   eventId: z.string(),
@@ -32,6 +43,7 @@ export const EventDto = z.object({
   to: z.string().nullable(),
   endpointRole: z.string(),
   retryCount: z.number().nullable(),
+  retry: RetryDto,
   deadLetterReason: z.string().nullable(),
   deadLetterErrorDescription: z.string().nullable(),
   reason: z.string().nullable(),
@@ -61,6 +73,7 @@ export function eventDto(row: UnresolvedEvent): z.input<typeof EventDto> {
     to: row.to,
     endpointRole: row.endpointRole,
     retryCount: row.retryCount,
+    retry: retryDto(row),
     deadLetterReason: row.deadLetterReason,
     deadLetterErrorDescription: row.deadLetterErrorDescription,
     reason: row.reason,

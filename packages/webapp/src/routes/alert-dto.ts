@@ -71,6 +71,8 @@ export const AlertSubscriptionDto = z.object({
   target: z.string(),
   triggers: z.array(z.string()),
   blockedMinutes: z.number(),
+  digestMinutes: z.number().nullable(),
+  maxPerHour: z.number().nullable(),
   eventTypes: z.array(z.string()),
   payload: z.string(),
   /** Whether a shared secret is set; the secret itself is never returned. */
@@ -90,6 +92,8 @@ export function alertSubscriptionDto(
     target: s.type === 'mail' ? s.mail : maskedUrl(s.url),
     triggers: [...s.alert.triggers],
     blockedMinutes: s.alert.blockedMinutes,
+    digestMinutes: s.alert.digestMinutes ?? null,
+    maxPerHour: s.alert.maxPerHour ?? null,
     eventTypes: [...s.eventTypes],
     payload: s.payload,
     signed: Boolean(s.alert.webhookSecret),

@@ -39,6 +39,10 @@ const NewSubscription = z.object({
   eventTypes: z.array(z.string().min(1).max(200)).max(50).default([]),
   /** Only failures whose payload or error text contains this. */
   payload: z.string().max(200).default(''),
+  /** Minutes between two updates of one alert whose counts change (default: the WebApp's, 5). */
+  digestMinutes: z.number().int().min(0).max(1_440).optional(),
+  /** Deliveries per hour at most (default: the WebApp's, 30); the rest wait, updates coalesce. */
+  maxPerHour: z.number().int().min(1).max(3_600).optional(),
 });
 
 function invalid(path: string, message: string): HttpError {
@@ -128,6 +132,8 @@ export function alertRoutes(deps: ApiDeps): AnyRouteSpec[] {
           alert: {
             triggers: body.triggers,
             blockedMinutes: body.blockedMinutes,
+            digestMinutes: body.digestMinutes ?? null,
+            maxPerHour: body.maxPerHour ?? null,
             webhookSecret: body.channel === 'webhook' ? (body.secret ?? null) : null,
             createdAt: new Date(clock.now()).toISOString(),
           },

@@ -3,16 +3,20 @@ import { ResolutionStatus } from '@nimbus/message-store';
 import { z } from 'zod';
 import type { ApiDeps } from '../app/api-deps.js';
 import { authorize } from '../auth/authorize.js';
-import { EndpointParams, iso, SessionParams } from '../http/dto.js';
+import { EndpointParams, iso, RetryDto, retryDto, SessionParams } from '../http/dto.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import { Role } from '../identity/roles.js';
+import { retryingCount } from './retrying-count.js';
 
 export const EndpointSummary = z.object({
   endpointId: z.string(),
   status: z.enum(['Healthy', 'Pending', 'Impacted', 'Failed', 'Unavailable']),
   pendingCount: z.number(),
   deferredCount: z.number(),
+  /** Failed events awaiting an operator (retrying ones are in `retryingCount`, not here). */
   failedCount: z.number(),
+  /** Failed events the retry policy will run again (stored `Failed`, shown as retrying). */
+  retryingCount: z.number(),
   deadletterCount: z.number(),
   unsupportedCount: z.number(),
   /** When an event of this endpoint last changed state (any status, Completed included); null: never. */
@@ -21,12 +25,17 @@ export const EndpointSummary = z.object({
 });
 type EndpointSummary = z.input<typeof EndpointSummary>;
 
-function summary(counts: EndpointStateCount, lastStateChangeAt: Date | null): EndpointSummary {
-  const failed = counts.failedCount + counts.deadletterCount;
+function summary(
+  counts: EndpointStateCount,
+  retrying: number,
+  lastStateChangeAt: Date | null,
+): EndpointSummary {
+  const failedCount = counts.failedCount - retrying;
+  const failed = failedCount + counts.deadletterCount;
   const status =
     failed > 0
       ? 'Failed'
-      : counts.deferredCount > 0
+      : counts.deferredCount + retrying > 0
         ? 'Impacted'
         : counts.pendingCount + counts.unsupportedCount > 0
           ? 'Pending'
@@ -36,7 +45,8 @@ function summary(counts: EndpointStateCount, lastStateChangeAt: Date | null): En
     status,
     pendingCount: counts.pendingCount,
     deferredCount: counts.deferredCount,
-    failedCount: counts.failedCount,
+    failedCount,
+    retryingCount: retrying,
     deadletterCount: counts.deadletterCount,
     unsupportedCount: counts.unsupportedCount,
     lastStateChangeAt: iso(lastStateChangeAt),
@@ -54,6 +64,8 @@ const BlockedSession = z.object({
   sessionId: z.string(),
   blockingEventId: z.string(),
   blockingStatus: z.string(),
+  /** Set while the blocking event is retrying: the session is held for its retry, not for an operator. */
+  retry: RetryDto,
   /** Why: the blocking event's error (or dead-letter reason), as the handler reported it. */
   blockingErrorType: z.string().nullable(),
   blockingErrorText: z.string().nullable(),
@@ -81,7 +93,8 @@ export function endpointRoutes(deps: ApiDeps): AnyRouteSpec[] {
         store.downloadEndpointStateCount(endpointId),
         store.getEventsByFilter({ filter: { endpointId }, continuationToken: null, maxItems: 1 }),
       ]);
-      return summary(counts, newest.events[0]?.updatedAt ?? null);
+      const retrying = await retryingCount(store, endpointId, counts.failedCount);
+      return summary(counts, retrying, newest.events[0]?.updatedAt ?? null);
     } catch (error) {
       logger.warn({ endpointId, err: (error as Error).message }, 'Endpoint counts unavailable');
       return {
@@ -90,6 +103,7 @@ export function endpointRoutes(deps: ApiDeps): AnyRouteSpec[] {
         pendingCount: 0,
         deferredCount: 0,
         failedCount: 0,
+        retryingCount: 0,
         deadletterCount: 0,
         unsupportedCount: 0,
         lastStateChangeAt: null,
@@ -251,6 +265,7 @@ export function endpointRoutes(deps: ApiDeps): AnyRouteSpec[] {
             sessionId: c.sessionId,
             blockingEventId: row.eventId,
             blockingStatus: row.resolutionStatus,
+            retry: retryDto(row),
             blockingErrorType: error?.errorType ?? row.deadLetterReason,
             blockingErrorText: error?.errorText ?? row.deadLetterErrorDescription,
             blockedSince: row.updatedAt.toISOString(),

@@ -52,7 +52,7 @@ export function BlockedSessions({
               <Link to={`/endpoints/${enc}/events/${encodeURIComponent(s.blockingEventId)}`}>
                 {s.blockingEventId}
               </Link>{' '}
-              <StatusBadge status={s.blockingStatus} />
+              <StatusBadge status={s.blockingStatus} retry={s.retry} />
             </td>
             <td className="why" data-testid="blocking-error">
               {s.blockingErrorType && <b>{s.blockingErrorType}: </b>}
@@ -65,7 +65,12 @@ export function BlockedSessions({
               {s.deferredCount} deferred, {s.pendingCount} pending
             </td>
             <td>
-              {s.deferredCount > 0 && FAILURE_STATUSES.has(s.blockingStatus) && (
+              {s.deferredCount > 0 && s.retry && (
+                <span className="hint">
+                  Held for the automatic retry; the parked ones follow when it succeeds.
+                </span>
+              )}
+              {s.deferredCount > 0 && !s.retry && FAILURE_STATUSES.has(s.blockingStatus) && (
                 <span className="hint">
                   Resubmit or skip the blocking event; the parked ones then follow in order.
                 </span>

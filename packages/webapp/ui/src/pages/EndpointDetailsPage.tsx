@@ -99,7 +99,11 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
         </Link>
       ),
     },
-    { header: 'Status', accessorKey: 'status', cell: (c) => <StatusBadge status={String(c.getValue())} /> },
+    {
+      header: 'Status',
+      accessorKey: 'status',
+      cell: (c) => <StatusBadge status={String(c.getValue())} retry={c.row.original.retry} />,
+    },
     { header: 'Session', accessorKey: 'sessionId' },
     { header: 'Event type', accessorKey: 'eventTypeId' },
     { header: 'Error', accessorFn: (r) => r.errorContent?.errorText ?? '' },
@@ -116,6 +120,9 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
         <div className="tiles">
           <div className="tile tile-failed">
             <b>{counts.failedCount + counts.deadletterCount}</b> failed
+          </div>
+          <div className="tile tile-retrying" title="Failed attempts the retry policy runs again">
+            <b>{counts.retryingCount}</b> retrying
           </div>
           <div className="tile tile-deferred">
             <b>{counts.deferredCount}</b> deferred
@@ -202,7 +209,8 @@ export function EndpointDetailsPage({ endpointId }: { endpointId: string }) {
 }
 
 const COUNTED: Record<string, (c: EndpointSummary) => number> = {
-  Failed: (c) => c.failedCount,
+  // The Failed list holds the stored Failed rows: retrying ones included (shown as Retrying).
+  Failed: (c) => c.failedCount + c.retryingCount,
   DeadLettered: (c) => c.deadletterCount,
   Unsupported: (c) => c.unsupportedCount,
   Deferred: (c) => c.deferredCount,

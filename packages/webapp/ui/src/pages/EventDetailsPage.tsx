@@ -8,7 +8,7 @@ import { Link } from '../components/Link.js';
 import { OutOfOrderWarning, resubmitRunsOutOfOrder } from '../components/OutOfOrderWarning.js';
 import { PayloadDiff } from '../components/PayloadDiff.js';
 import { PayloadProblems, usePayloadProblems } from '../components/PayloadProblems.js';
-import { StatusBadge } from '../components/StatusBadge.js';
+import { retryText, StatusBadge } from '../components/StatusBadge.js';
 import { navigate } from '../router.js';
 
 /** The optional comment an operator leaves for the audit of a resubmit or skip. */
@@ -122,8 +122,14 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
         <Link to={`/endpoints/${encodeURIComponent(endpointId)}`}>← {endpointId}</Link>
       </p>
       <h1>
-        Event {eventId} <StatusBadge status={event.status} />
+        Event {eventId} <StatusBadge status={event.status} retry={event.retry} />
       </h1>
+      {event.retry && (
+        <p className="hint" data-testid="retrying">
+          Retrying: {retryText(event.retry)}. The retry policy runs it again; it becomes Failed only when its
+          retries are exhausted.
+        </p>
+      )}
       <div className="actions">
         {can('resubmit') && (
           <button type="button" onClick={() => setConfirming('resubmit')}>
@@ -356,7 +362,7 @@ export function EventDetailsPage({ endpointId, eventId }: { endpointId: string; 
                 </Link>
               </td>
               <td>
-                <StatusBadge status={e.status} />
+                <StatusBadge status={e.status} retry={e.retry} />
               </td>
               <td>{new Date(e.updatedAt).toLocaleString()}</td>
             </tr>

@@ -6,6 +6,7 @@ import { StatusBadge } from '../components/StatusBadge.js';
 import { BulkJobProgress, useBulkJob } from '../operator/BulkJobProgress.js';
 import { durationText, type FailureGroup, plural } from '../operator/bulk-types.js';
 import { GroupActionConfirm } from '../operator/GroupActionConfirm.js';
+import { GroupSnooze } from '../operator/GroupSnooze.js';
 
 const enc = encodeURIComponent;
 
@@ -41,7 +42,8 @@ export function FailureGroupsPage({ endpointId }: { endpointId?: string }) {
       <h1>Failure groups{endpointId ? ` on ${endpointId}` : ''}</h1>
       <p className="hint">
         Failed and dead-lettered events with the same cause: the error type and message, with ids, numbers and
-        quoted values left out. {endpointId ? <Link to="/failure-groups">All endpoints</Link> : null}
+        quoted values left out. Failures the retry policy still retries are not here: they show as Retrying on
+        the events. {endpointId ? <Link to="/failure-groups">All endpoints</Link> : null}
       </p>
       {groups.error && <p className="error">{groups.error.message}</p>}
       {job.data && (
@@ -105,6 +107,7 @@ export function FailureGroupsPage({ endpointId }: { endpointId?: string }) {
                 >
                   Skip all
                 </button>
+                <GroupSnooze signature={g.signature} endpointIds={g.endpointIds} />
               </td>
             </tr>
           ))}
@@ -159,7 +162,7 @@ function EndpointGroupEvents({ endpointId, signature }: { endpointId: string; si
                 <Link to={`/endpoints/${enc(endpointId)}/events/${enc(e.eventId)}`}>{e.eventId}</Link>
               </td>
               <td>
-                <StatusBadge status={e.status} />
+                <StatusBadge status={e.status} retry={e.retry} />
               </td>
               <td>{e.sessionId}</td>
               <td className="error">{e.errorContent?.errorText}</td>

@@ -71,7 +71,7 @@ export function SearchPage({ search }: { search: string }) {
                   </Link>
                 </td>
                 <td>
-                  <StatusBadge status={e.status} />
+                  <StatusBadge status={e.status} retry={e.retry} />
                 </td>
                 <td>{e.eventTypeId}</td>
                 <td>{e.sessionId}</td>

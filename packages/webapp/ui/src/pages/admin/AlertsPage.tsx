@@ -72,6 +72,9 @@ export function AlertsPage() {
                   <div className="hint">event types: {s.eventTypes.join(', ')}</div>
                 )}
                 {s.payload && <div className="hint">containing “{s.payload}”</div>}
+                <div className="hint" data-testid="alert-pacing">
+                  updates every {s.digestMinutes ?? 5} min at most, {s.maxPerHour ?? 30} alerts/hour at most
+                </div>
               </td>
               <td>
                 {s.channel === 'mail' ? 'e-mail' : 'webhook'} {s.target}

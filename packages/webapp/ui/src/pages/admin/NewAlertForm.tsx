@@ -6,8 +6,8 @@ import { LabeledInput } from '../../components/LabeledInput.js';
 type NewSubscription = Body<'/api/endpoints/{endpointId}/alert-subscriptions'>;
 type Trigger = NewSubscription['triggers'][number];
 const TRIGGERS: [Trigger, string][] = [
-  ['NewFailureGroup', 'A new failure group appears'],
-  ['SessionBlocked', 'A session stays blocked'],
+  ['NewFailureGroup', 'A failure group appears (one alert per group, updated as it grows, resolved)'],
+  ['SessionBlocked', 'Sessions stay blocked (one alert per cause, counting the sessions)'],
   ['HeartbeatLost', 'The endpoint’s heartbeat is lost'],
 ];
 
@@ -34,6 +34,8 @@ export function NewAlertForm({
   const [minutes, setMinutes] = useState('15');
   const [eventTypes, setEventTypes] = useState('');
   const [payload, setPayload] = useState('');
+  const [digest, setDigest] = useState('');
+  const [perHour, setPerHour] = useState('');
   const toggle = (t: Trigger) =>
     setChosen(chosen.includes(t) ? chosen.filter((c) => c !== t) : [...chosen, t]);
   const submit = async (event: FormEvent) => {
@@ -47,6 +49,8 @@ export function NewAlertForm({
         .map((t) => t.trim())
         .filter(Boolean),
       payload,
+      ...(digest.trim() ? { digestMinutes: Number(digest) } : {}),
+      ...(perHour.trim() ? { maxPerHour: Number(perHour) } : {}),
       ...(channel === 'webhook' ? { url, secret } : { mail }),
     };
     await onDone(
@@ -116,6 +120,22 @@ export function NewAlertForm({
         autoComplete="off"
         value={payload}
         onChange={setPayload}
+      />
+      <LabeledInput
+        label="Updates at most every (minutes, empty = 5)"
+        name="digestMinutes"
+        type="text"
+        autoComplete="off"
+        value={digest}
+        onChange={setDigest}
+      />
+      <LabeledInput
+        label="At most this many alerts per hour (empty = 30; the rest wait)"
+        name="maxPerHour"
+        type="text"
+        autoComplete="off"
+        value={perHour}
+        onChange={setPerHour}
       />
       <label>
         Send to
