@@ -168,5 +168,16 @@ export type {
   TransportCapabilities,
   TransportCounts,
 } from './transport/transport.js';
+export {
+  type CustomCheckResult,
+  type InputControl,
+  type InputState,
+  type InputThresholds,
+  inputControlOf,
+  MAX_CHECK_NAME_LENGTH,
+  MAX_CHECK_REASON_LENGTH,
+  type StoredCustomCheck,
+} from './transport/input-control.js';
+export { MemoryInputControl } from './transport/memory-input-control.js';
 export { isTransportError, TransportError, TransportErrorCode } from './transport/transport-error.js';
 export type { TransportMessage } from './transport/transport-message.js';

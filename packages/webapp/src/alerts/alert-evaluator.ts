@@ -4,6 +4,7 @@ import type { EndpointCatalog } from '../app/endpoint-catalog.js';
 import { effectiveHeartbeatStatus } from '../operator/heartbeat-freshness.js';
 import { type AlertStore, AlertTrigger } from './alert-store.js';
 import { type AlertSubscription, listAlertSubscriptions, wantsFailure } from './alert-subscriptions.js';
+import { findMonitoringAlerts, type MonitoringAlertDeps } from './monitoring-alerts.js';
 
 /** What blocks a session: the rows the operator has to resubmit or skip. */
 const BLOCKING = [ResolutionStatus.Failed, ResolutionStatus.DeadLettered, ResolutionStatus.Unsupported];
@@ -26,6 +27,8 @@ export interface AlertEvaluatorDeps {
   readonly clock: Clock;
   /** A failure signature absent this long is new again when it comes back. */
   readonly quietMs: number;
+  /** Where monitoring thresholds and custom checks are read (`Transport.control`); absent: no such alerts. */
+  readonly transport?: MonitoringAlertDeps['transport'];
 }
 
 /** The body a receiver gets (webhook JSON, and the text of an e-mail). */
@@ -63,8 +66,10 @@ export class AlertEvaluator {
     const heartbeats = subscriptions.some((s) => s.alert.triggers.includes(AlertTrigger.HeartbeatLost))
       ? await this.heartbeats()
       : null;
+    const monitoring = await findMonitoringAlerts(this.deps, subscriptions, now);
     for (const [endpointId, subs] of byEndpoint) {
       const found: Found[] = groups.filter((g) => g.alert.endpointId === endpointId);
+      found.push(...(monitoring.get(endpointId.toLowerCase()) ?? []));
       if (wanted(subs, AlertTrigger.SessionBlocked))
         found.push(...(await this.blockedSessions(endpointId, now)));
       if (heartbeats) found.push(...this.heartbeatLost(heartbeats, endpointId, now));
