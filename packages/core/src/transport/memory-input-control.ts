@@ -29,6 +29,7 @@ export class MemoryInputControl implements InputControl {
     const current = this.#state(input);
     this.#states.set(input.toLowerCase(), {
       ...current,
+      input,
       paused: change.paused,
       changedBy: change.by,
       changedAt: new Date(this.now()),
