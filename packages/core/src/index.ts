@@ -139,6 +139,17 @@ export {
   type RetryPolicyProvider,
 } from './retry/retry-policy-provider.js';
 export * from './telemetry/index.js';
+export {
+  type CustomCheckResult,
+  type InputControl,
+  type InputState,
+  type InputThresholds,
+  inputControlOf,
+  MAX_CHECK_NAME_LENGTH,
+  MAX_CHECK_REASON_LENGTH,
+  type StoredCustomCheck,
+} from './transport/input-control.js';
+export { MemoryInputControl } from './transport/memory-input-control.js';
 export { MAX_ID_LENGTH } from './transport/message-validation.js';
 export { RESOLVER_INPUT, replyInputOf } from './transport/routing.js';
 export { MAX_DELIVERY_COUNT_REASON } from './transport/settle-validation.js';
@@ -168,16 +179,5 @@ export type {
   TransportCapabilities,
   TransportCounts,
 } from './transport/transport.js';
-export {
-  type CustomCheckResult,
-  type InputControl,
-  type InputState,
-  type InputThresholds,
-  inputControlOf,
-  MAX_CHECK_NAME_LENGTH,
-  MAX_CHECK_REASON_LENGTH,
-  type StoredCustomCheck,
-} from './transport/input-control.js';
-export { MemoryInputControl } from './transport/memory-input-control.js';
 export { isTransportError, TransportError, TransportErrorCode } from './transport/transport-error.js';
 export type { TransportMessage } from './transport/transport-message.js';

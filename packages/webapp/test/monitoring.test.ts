@@ -205,6 +205,8 @@ describe('WebApp monitoring on SQLite with a real endpoint host', () => {
       body: { purged: 1 },
     });
     expect((await erp()).deadLettered).toBe(0);
-    expect((await audits(MessageAuditType.PurgeDeadLetters)).some((a) => a.audit.accessDenied !== true)).toBe(true);
+    expect((await audits(MessageAuditType.PurgeDeadLetters)).some((a) => a.audit.accessDenied !== true)).toBe(
+      true,
+    );
   });
 });

@@ -245,10 +245,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   const streams = new StreamRegistry();
   const limits: SignInLimits = { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits };
   const catalog = new EndpointCatalog(options.platform ?? null, store, options.extraEndpoints);
-  const alerting = new Alerting(
-    { store, catalog, clock, logger, transport: options.transport },
-    options.alerts,
-  );
+  const alerting = new Alerting({ ...options, store, catalog, clock, logger }, options.alerts);
   await alerting.store.initialize();
   const deps: ApiDeps = {
     store,
