@@ -31,8 +31,8 @@ export interface MonitoringStack {
   readonly handled: number;
   /** What the Erp host's custom check 'vat-registry' answers. */
   registryHealthy: boolean;
-  /** Publishes `n` CustomerChanged events from Crm, one session each. */
-  publish(n: number): Promise<void>;
+  /** Publishes `n` CustomerChanged events from Crm, one session each (`vatNumber` as given). */
+  publish(n: number, vatNumber?: string): Promise<void>;
   /** Starts a new Erp host (the adapter process coming back), or stops the running one. */
   startErp(): Promise<void>;
   stopErp(): Promise<void>;
@@ -140,13 +140,13 @@ export async function startMonitoringStack(options: { uiDistDir: string }): Prom
       set registryHealthy(healthy: boolean) {
         state.registryHealthy = healthy;
       },
-      publish: async (n) => {
+      publish: async (n, vatNumber = 'NL123456789B01') => {
         for (let i = 0; i < n; i++) {
           sequence += 1;
           await crm.publish(CustomerChanged, {
             customerId: `mon-${sequence}`,
             revision: 1,
-            vatNumber: 'NL123456789B01',
+            vatNumber,
           });
         }
       },
