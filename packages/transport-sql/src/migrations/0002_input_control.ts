@@ -9,10 +9,10 @@ export const inputControlMigration: TransportMigration = {
   statements({ types, t }) {
     const { bigint } = types;
     return [
-      `CREATE TABLE ${t.inputControl} (input_key text PRIMARY KEY, input text NOT NULL,
+      `CREATE TABLE IF NOT EXISTS ${t.inputControl} (input_key text PRIMARY KEY, input text NOT NULL,
          paused integer NOT NULL DEFAULT 0, changed_by text, changed_at ${bigint},
          max_backlog ${bigint}, max_critical_time_ms ${bigint})`,
-      `CREATE TABLE ${t.customChecks} (endpoint_id text NOT NULL, name text NOT NULL, healthy integer NOT NULL,
+      `CREATE TABLE IF NOT EXISTS ${t.customChecks} (endpoint_id text NOT NULL, name text NOT NULL, healthy integer NOT NULL,
          reason text, checked_at ${bigint} NOT NULL, PRIMARY KEY (endpoint_id, name))`,
     ];
   },
