@@ -144,7 +144,6 @@ export {
   type InputControl,
   type InputState,
   type InputThresholds,
-  inputControlOf,
   MAX_CHECK_NAME_LENGTH,
   MAX_CHECK_REASON_LENGTH,
   type StoredCustomCheck,

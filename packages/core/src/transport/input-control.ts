@@ -47,7 +47,3 @@ export interface StoredCustomCheck extends CustomCheckResult {
 export const MAX_CHECK_NAME_LENGTH = 200;
 export const MAX_CHECK_REASON_LENGTH = 2000;
 
-/** The transport's control state, when it keeps one (`Transport.control`); `null` otherwise. */
-export function inputControlOf(transport: { readonly control?: InputControl }): InputControl | null {
-  return transport.control ?? null;
-}
