@@ -46,4 +46,3 @@ export interface StoredCustomCheck extends CustomCheckResult {
 /** Bounds a check's name and reason so a misbehaving adapter cannot fill the table. */
 export const MAX_CHECK_NAME_LENGTH = 200;
 export const MAX_CHECK_REASON_LENGTH = 2000;
-
