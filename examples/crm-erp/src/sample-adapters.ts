@@ -40,6 +40,21 @@ export async function startSampleAdapters(options: SampleAdapterOptions): Promis
     endpoint: Erp,
     subscriber: erpSubscriber(new ErpClient(erpApi), log),
     retryPolicies: erpRetryPolicies(),
+    // Shown on the console's Monitoring page; needs a transport with control state (SQL, memory).
+    ...(options.transport.control
+      ? {
+          customChecks: [
+            {
+              name: 'erp-api',
+              intervalMs: 5_000,
+              run: () =>
+                erpApi.lastStatus === 503
+                  ? { healthy: false, reason: 'the ERP answered 503 (maintenance window) to the last call' }
+                  : { healthy: true, reason: `last answer ${erpApi.lastStatus ?? 'none yet'}` },
+            },
+          ],
+        }
+      : {}),
   });
   const crm = createEndpointHost({ ...common, endpoint: Crm, subscriber: crmSubscriber(invoices, log) });
   const credit: EndpointHost = createEndpointHost({

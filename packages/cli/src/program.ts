@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { deadLettersCommand } from './commands/dead-letters-command.js';
 import { devCommand } from './commands/dev-command.js';
 import { eventsCommand } from './commands/events-command.js';
+import { inputsCommand } from './commands/inputs-command.js';
 import { publishCommand } from './commands/publish-command.js';
 import { resolverCommand, webappCommand } from './commands/service-commands.js';
 import { storeCommand } from './commands/store-command.js';
@@ -36,6 +37,7 @@ export function buildProgram(io: CliIo = processIo): Command {
     publishCommand(io.out),
     eventsCommand(io.out),
     deadLettersCommand(io.out),
+    inputsCommand(io.out),
     tokensCommand(io.out),
   ]) {
     program.addCommand(command);

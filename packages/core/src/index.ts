@@ -139,6 +139,16 @@ export {
   type RetryPolicyProvider,
 } from './retry/retry-policy-provider.js';
 export * from './telemetry/index.js';
+export {
+  type CustomCheckResult,
+  type InputControl,
+  type InputState,
+  type InputThresholds,
+  MAX_CHECK_NAME_LENGTH,
+  MAX_CHECK_REASON_LENGTH,
+  type StoredCustomCheck,
+} from './transport/input-control.js';
+export { MemoryInputControl } from './transport/memory-input-control.js';
 export { MAX_ID_LENGTH } from './transport/message-validation.js';
 export { RESOLVER_INPUT, replyInputOf } from './transport/routing.js';
 export { MAX_DELIVERY_COUNT_REASON } from './transport/settle-validation.js';

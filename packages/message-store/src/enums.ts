@@ -96,6 +96,11 @@ export const MessageAuditType = {
   EnableUser: 'EnableUser',
   DeleteUser: 'DeleteUser',
   ResetPassword: 'ResetPassword',
+  /** An operator paused or resumed an input's consumers from the console (monitoring). */
+  PauseInput: 'PauseInput',
+  ResumeInput: 'ResumeInput',
+  /** An input's monitoring thresholds (backlog, critical time) were changed. */
+  UpdateMonitoringThresholds: 'UpdateMonitoringThresholds',
 } as const;
 export type MessageAuditType = (typeof MessageAuditType)[keyof typeof MessageAuditType];
 

@@ -25,11 +25,27 @@ const replacements: ReadonlyArray<readonly [RegExp, string]> = [
   [/[-+]?\b\d+(?:[.,]\d+)*\b/g, '<n>'],
 ];
 
+/**
+ * An example the message's author wrote into it ("(e.g. DK12345678)", "for example NL…") is part of the text, the
+ * same in every failure: it is kept as written, or the template would show "(e.g. <id>)" and hide the hint.
+ */
+const AUTHORED_EXAMPLE = /\((?:e\.g\.|for example|such as)\s[^()]*\)/gi;
+
+function replaceVariableParts(text: string): string {
+  let out = text;
+  for (const [pattern, placeholder] of replacements) out = out.replace(pattern, placeholder);
+  return out;
+}
+
 /** Replaces the variable parts of an error message so one cause reads the same every time. */
 export function normaliseErrorMessage(message: string): string {
-  let text = message.split('\n', 1)[0] ?? '';
-  for (const [pattern, placeholder] of replacements) text = text.replace(pattern, placeholder);
-  return text.replace(/\s+/g, ' ').trim();
+  const text = message.split('\n', 1)[0] ?? '';
+  const examples = text.match(AUTHORED_EXAMPLE) ?? [];
+  const normalised = text
+    .split(AUTHORED_EXAMPLE)
+    .map((part, i) => replaceVariableParts(part) + (examples[i] ?? ''))
+    .join('');
+  return normalised.replace(/\s+/g, ' ').trim();
 }
 
 /** The signature of one failure (error type + normalised first line of its message). */

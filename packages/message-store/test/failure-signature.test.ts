@@ -24,6 +24,16 @@ describe('failure signature', () => {
     ).toBe('Customer <id> (<id>) at <url> by <email> on <time>');
   });
 
+  it("keeps an example the message's author wrote in, and still groups the values around it (#26)", () => {
+    const a = failureSignature('ErpRejectedError', "'XX-1' is not a valid VAT number (e.g. DK12345678)");
+    const b = failureSignature('ErpRejectedError', "'12' is not a valid VAT number (e.g. DK12345678)");
+    expect(a.key).toBe(b.key);
+    expect(a.normalisedMessage).toBe('<value> is not a valid VAT number (e.g. DK12345678)');
+    expect(
+      normaliseErrorMessage('Order 1001 refused (for example SKU ab12cd34) at 2026-12-01T10:00:00Z'),
+    ).toBe('Order <n> refused (for example SKU ab12cd34) at <time>');
+  });
+
   it('names a missing error type Error and bounds the key', () => {
     const signature = failureSignature(null, 'x'.repeat(1000));
     expect(signature.errorType).toBe('Error');

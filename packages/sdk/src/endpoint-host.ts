@@ -1,6 +1,7 @@
 import {
   type Clock,
   childLogger,
+  consoleLogger,
   type Endpoint,
   type EndpointCircuitBreaker,
   type EngineHandlingOptions,
@@ -13,10 +14,13 @@ import {
   SessionProcessor,
   type SessionProcessorOptions,
   type StopOptions,
+  systemClock,
   type Transport,
 } from '@nimbus/core';
+import { assertCustomCheck, type CustomCheck, CustomCheckRunner } from './custom-checks.js';
 import { assertEndpointInbox, EndpointHostConfigurationError, type EndpointInbox } from './endpoint-inbox.js';
 import { HandoffClient } from './handoff-client.js';
+import { DEFAULT_PAUSE_POLL_MS, PauseWatch, pausableTransport } from './pause-watch.js';
 import { Publisher } from './publisher.js';
 import type { Subscriber } from './subscriber.js';
 
@@ -41,6 +45,13 @@ export interface EndpointHostOptions extends EngineHandlingOptions {
    * to the breaker, and the processor receives through `gateTransport`, so an open breaker takes no message.
    */
   readonly circuitBreaker?: EndpointCircuitBreaker;
+  /**
+   * Health checks run while the host runs; their results are shown in the console (custom checks) and can
+   * alert. Needs a transport that keeps control state (`transport.control`: the SQL and memory transports).
+   */
+  readonly customChecks?: readonly CustomCheck[];
+  /** How often the host re-reads whether the console paused its input (default 1000 ms). */
+  readonly pausePollMs?: number;
 }
 
 /**
@@ -56,6 +67,10 @@ export class EndpointHost implements ServiceLifecycle {
   readonly circuitBreaker: EndpointCircuitBreaker | null;
   readonly #inbox: EndpointInbox | null;
   #stopCleanup: (() => Promise<void>) | null = null;
+  readonly #pause: PauseWatch | null;
+  readonly #checks: CustomCheck[] = [];
+  readonly #checkRunner: () => CustomCheckRunner | null;
+  #runningChecks: CustomCheckRunner | null = null;
   #started = false;
 
   constructor(options: EndpointHostOptions) {
@@ -113,9 +128,21 @@ export class EndpointHost implements ServiceLifecycle {
       circuitBreaker: breaker,
       messagingSystem: options.transport.name,
     });
+    const control = options.transport.control ?? null;
+    const hostLogger = logger ?? consoleLogger;
+    // The console's pause: a flag in the transport's control state that this host polls.
+    this.#pause = control
+      ? new PauseWatch(control, endpoint.id, options.pausePollMs ?? DEFAULT_PAUSE_POLL_MS, hostLogger)
+      : null;
+    for (const check of options.customChecks ?? []) this.addCustomCheck(check);
+    this.#checkRunner = () =>
+      control && this.#checks.length > 0
+        ? new CustomCheckRunner(endpoint.id, this.#checks, control, options.clock ?? systemClock, hostLogger)
+        : null;
+    const receiving = breaker ? gateTransport(options.transport, breaker) : options.transport;
     this.processor = new SessionProcessor({
       ...options.processor,
-      transport: breaker ? gateTransport(options.transport, breaker) : options.transport,
+      transport: this.#pause ? pausableTransport(receiving, this.#pause) : receiving,
       input: endpoint.id,
       handler: this.engine,
       clock: options.clock,
@@ -130,8 +157,23 @@ export class EndpointHost implements ServiceLifecycle {
     return state;
   }
 
+  /** Registers a custom check (before `start()`); see `EndpointHostOptions.customChecks`. */
+  addCustomCheck(check: CustomCheck): this {
+    if (this.#started) throw new EndpointHostConfigurationError('Register custom checks before start().');
+    assertCustomCheck(check, this.#checks);
+    if (!this.#pause)
+      throw new EndpointHostConfigurationError(
+        `Custom check '${check.name}' of endpoint '${this.endpoint.id}' needs a transport that keeps control state (transport.control, e.g. the SQL or memory transport).`,
+      );
+    this.#checks.push(check);
+    return this;
+  }
+
   async start(): Promise<void> {
     this.#started = true;
+    await this.#pause?.start();
+    this.#runningChecks ??= this.#checkRunner();
+    await this.#runningChecks?.start();
     await this.processor.start();
     if (this.#inbox?.startCleanup && !this.#stopCleanup) {
       this.#stopCleanup = this.#inbox.startCleanup(this.endpoint.id);
@@ -145,6 +187,9 @@ export class EndpointHost implements ServiceLifecycle {
    */
   async stop(options: StopOptions = {}): Promise<void> {
     await this.processor.stop(options);
+    this.#pause?.stop();
+    this.#runningChecks?.stop();
+    this.#runningChecks = null;
     const stopCleanup = this.#stopCleanup;
     this.#stopCleanup = null;
     await stopCleanup?.();

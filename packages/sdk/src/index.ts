@@ -1,3 +1,8 @@
+export {
+  type CustomCheck,
+  type CustomCheckOutcome,
+  runCustomCheck,
+} from './custom-checks.js';
 export { createEndpointHost, EndpointHost, type EndpointHostOptions } from './endpoint-host.js';
 export {
   assertEndpointInbox,

@@ -3,6 +3,7 @@ import {
   type Clock,
   type DeadLetteredMessage,
   LifecycleRunner,
+  MemoryInputControl,
   type PeekedMessage,
   type PublishRequest,
   type PurgeTarget,
@@ -43,6 +44,7 @@ export class MemoryTransport extends RunnerLifecycle implements Transport {
   readonly name = 'memory';
   readonly capabilities: TransportCapabilities;
   readonly #core: MemoryCore;
+  readonly control: MemoryInputControl;
   protected readonly lifecycle = new LifecycleRunner(
     { stop: async () => this.#core.close() },
     { name: 'the memory transport', closedError: (m) => new TransportError(TransportErrorCode.Closed, m) },
@@ -67,8 +69,10 @@ export class MemoryTransport extends RunnerLifecycle implements Transport {
       maxDeliveryCount,
       lockDurationMs,
     };
+    const clock = options.clock ?? systemClock;
+    this.control = new MemoryInputControl(() => clock.now());
     this.#core = new MemoryCore({
-      clock: options.clock ?? systemClock,
+      clock,
       lockDurationMs,
       maxDeliveryCount,
       maxBatchBytes,

@@ -2,6 +2,7 @@ import {
   type AcceptOptions,
   consoleLogger,
   type DeadLetteredMessage,
+  type InputControl,
   LifecycleRunner,
   type PeekedMessage,
   type PublishRequest,
@@ -32,6 +33,7 @@ import { resolveOptions, type SqlTransportConnection, type SqlTransportOptions }
 import { migrateTransportSchema } from './schema.js';
 import { tryLease } from './session-lease.js';
 import { hasProjected, SqlCore } from './sql-core.js';
+import { SqlInputControl } from './sql-input-control.js';
 import { applyTopology } from './topology-apply.js';
 
 /** An accept that is not the first waiter of its input polls this many poll intervals apart (the first polls). */
@@ -48,6 +50,7 @@ const MAX_SWEEP_BATCHES = 20;
 export class SqlTransport extends RunnerLifecycle implements Transport {
   readonly name: string;
   readonly capabilities: TransportCapabilities;
+  readonly control: InputControl;
   protected readonly lifecycle = new LifecycleRunner(
     { stop: ({ signal }) => this.#release(signal) },
     { name: 'the SQL transport', closedError: (m) => new TransportError(TransportErrorCode.Closed, m) },
@@ -59,6 +62,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
   ) {
     super();
     this.name = `sql-${core.dialect.name}`;
+    this.control = new SqlInputControl(core.db, core.t);
     const { options } = core;
     this.capabilities = {
       atomicSettleAndPublish: true,

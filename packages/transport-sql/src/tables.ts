@@ -7,6 +7,9 @@ export interface Tables {
   readonly scheduled: string;
   readonly parked: string;
   readonly deadLetters: string;
+  /** Paused inputs and thresholds (`InputControl`). */
+  readonly inputControl: string;
+  readonly customChecks: string;
   /** The migration journal. */
   readonly journal: string;
   /** LISTEN/NOTIFY channel (PostgreSQL). */
@@ -35,6 +38,8 @@ export function tableNames(
     scheduled: qualify('scheduled'),
     parked: qualify('parked'),
     deadLetters: qualify('dead_letters'),
+    inputControl: qualify('input_control'),
+    customChecks: qualify('custom_checks'),
     journal: qualify('schema_migrations'),
     channel: `${namespace}_wakeup`,
   };

@@ -149,7 +149,16 @@ async function main(): Promise<void> {
       { name: 'health', path: '/health', ready: '[data-testid=last-seen]' },
       { name: 'topology', path: '/topology', ready: 'svg.topology' },
       { name: 'operations', path: '/operations', ready: 'main h1' },
-      { name: 'dead-letters', path: '/dead-letters', ready: 'main h1' },
+      {
+        name: 'dead-letters',
+        path: '/dead-letters',
+        ready: '[data-testid=dead-letter-overview] tr[data-input]',
+      },
+      {
+        name: 'monitoring',
+        path: '/monitoring',
+        ready: '[data-testid=custom-checks] tr[data-check=erp-api]',
+      },
       { name: 'admin-users', path: '/admin/users', ready: '[data-testid=users] tbody tr' },
       { name: 'admin-audit-log', path: '/admin/audit', ready: '[data-testid=audit-log] tbody tr' },
       { name: 'admin-heartbeat', path: '/admin/heartbeat', ready: 'input[name=intervalSeconds]' },

@@ -89,6 +89,13 @@ const RULES: Record<string, Rule> = {
   'GET /api/dead-letters/{input}/{deadLetterId}': endpoint('Reader'),
   'POST /api/dead-letters/{input}/requeue': endpoint('Contributor'),
   'POST /api/dead-letters/{input}/purge': endpoint('Owner'),
+  // Monitoring (#26): the overviews are filtered to what the caller may read; pause and thresholds are per input.
+  'GET /api/dead-letters': 'signedIn',
+  'GET /api/monitoring': 'signedIn',
+  'GET /api/custom-checks': 'signedIn',
+  'POST /api/monitoring/{input}/pause': endpoint('Contributor'),
+  'POST /api/monitoring/{input}/resume': endpoint('Contributor'),
+  'PUT /api/monitoring/{input}/thresholds': endpoint('Owner'),
   'GET /api/messages': site('Reader'),
   'GET /api/events': site('Reader'),
   'GET /api/audits': site('Owner'),

@@ -31,10 +31,22 @@ const VAT_NUMBER = /^[A-Z]{2}[0-9A-Z]{8,12}$/;
 export class FakeErpApi {
   readonly #customers = new Map<string, ErpCustomerRecord>();
   #calls = 0;
+  #lastStatus: number | null = null;
 
   constructor(private readonly faults: ErpFaultPlan = sampleFaultPlan) {}
 
+  /** The status of the last answer (`null` before the first call): what the sample's custom check watches. */
+  get lastStatus(): number | null {
+    return this.#lastStatus;
+  }
+
   putCustomer(customer: ErpCustomerRecord): ErpResponse {
+    const response = this.#put(customer);
+    this.#lastStatus = response.status;
+    return response;
+  }
+
+  #put(customer: ErpCustomerRecord): ErpResponse {
     this.#calls += 1;
     const fault = this.faults(this.#calls);
     if (fault === 'throttled') return { status: 429, body: { retryAfterMs: 500 } };

@@ -24,7 +24,7 @@ function auditKeyOf(input: string): string {
   return `dead-letters/${input}`;
 }
 
-async function withTransport<T>(
+export async function withTransport<T>(
   options: Backends,
   action: string,
   input: string,
@@ -46,16 +46,16 @@ async function withTransport<T>(
   }
 }
 
-/** Writes the one audit row of a dead-letter action to the message store, like every CLI operator action. */
-async function audit(
+/** Writes the one audit row of an input action to the message store, like every CLI operator action. */
+export async function audit(
   config: NimbusConfig,
   type: MessageAuditType,
   input: string,
   data: Record<string, unknown>,
+  key = auditKeyOf(input),
 ) {
   const store = await openStore(config, { logger: createCliLogger(), migrationMode: 'VerifyOnly' });
   try {
-    const key = auditKeyOf(input);
     await store.storeMessageAudit({
       eventId: key,
       audit: {

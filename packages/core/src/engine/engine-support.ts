@@ -2,7 +2,7 @@ import { createEnvelope, type MessageEnvelope } from '../envelope/envelope.js';
 import { Header } from '../envelope/headers.js';
 import { EMPTY_CONTENT } from '../envelope/message-content.js';
 import { MessageType } from '../envelope/message-type.js';
-import { decodeContent } from '../envelope/wire.js';
+import { decodeContent, encodeEnvelope } from '../envelope/wire.js';
 import { fullErrorText } from '../errors/cause-chain.js';
 import { MessageRejectedError, PermanentFailureError } from '../errors/handling-errors.js';
 import { isRetryableError } from '../errors/nimbus-error.js';
@@ -161,10 +161,12 @@ export function invalidMessageNotice(
   deps: EngineDeps,
   message: TransportMessage,
   reason: string,
+  withContent = true,
 ): MessageEnvelope | null {
   const h = readableHeaders(message.headers);
   if (!h[Header.From] || !h[Header.EventId]) return null;
-  const content = typeof message.body === 'string' ? decodeContent(message.body) : EMPTY_CONTENT;
+  const content =
+    withContent && typeof message.body === 'string' ? decodeContent(message.body) : EMPTY_CONTENT;
   const inbound = createEnvelope({
     messageId: message.messageId || uuidv7(),
     to: h[Header.To] || deps.endpointId,
@@ -207,5 +209,23 @@ export async function deadLetterUnsettleable(
     { messageId: received.messageId, sessionId: received.sessionId, description },
     'Dead-lettered a message whose settlement was refused.',
   );
+  // The Resolver hears of it without the payload (which may be what was too large), so the store's row ends
+  // DeadLettered with the reason instead of staying Pending; if even that is refused, it is dead-lettered alone.
+  const notice = invalidMessageNotice(deps, received, description, false);
+  if (notice) {
+    const told = {
+      ...notice,
+      deadLetterReason: SETTLEMENT_REFUSED_REASON,
+      deadLetterErrorDescription: description,
+    };
+    try {
+      await session.deadLetter(received, SETTLEMENT_REFUSED_REASON, description, {
+        publish: [{ source: deps.endpointId, messages: [encodeEnvelope(told)] }],
+      });
+      return;
+    } catch (second) {
+      if (!isUnsettleable(second)) throw second;
+    }
+  }
   await session.deadLetter(received, SETTLEMENT_REFUSED_REASON, description);
 }

@@ -1,3 +1,4 @@
+import type { InputControl } from './input-control.js';
 import type { Topology, TopologyChanges } from './topology.js';
 import type { TransportMessage } from './transport-message.js';
 
@@ -175,5 +176,7 @@ export interface Transport {
    */
   requeueDeadLetters(input: string, ids?: readonly string[]): Promise<number>;
   purge(input: string, target: PurgeTarget): Promise<number>;
+  /** Paused inputs, thresholds and custom-check results shared with every host (absent: not supported). */
+  readonly control?: InputControl;
   close(): Promise<void>;
 }

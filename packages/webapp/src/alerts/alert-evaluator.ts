@@ -12,6 +12,7 @@ import {
 import { type AlertStore, AlertTrigger } from './alert-store.js';
 import { type AlertSubscription, listAlertSubscriptions, wantsFailure } from './alert-subscriptions.js';
 import { type AlertThread, snoozeKey } from './alert-thread.js';
+import { findMonitoringAlerts, type MonitoringAlertDeps } from './monitoring-alerts.js';
 
 /** An alert found this round, before it is claimed for a subscription. */
 export interface FoundAlert {
@@ -38,6 +39,8 @@ export interface AlertEvaluatorDeps {
   readonly digestMs: number;
   /** Deliveries per subscription per hour, at most (a subscription's `maxPerHour` wins); the rest wait. */
   readonly maxPerHour: number;
+  /** Where monitoring thresholds and custom checks are read (`Transport.control`); absent: no such alerts. */
+  readonly transport?: MonitoringAlertDeps['transport'];
 }
 
 const HOUR = 3_600_000;
@@ -99,6 +102,7 @@ export class AlertEvaluator {
       if (!blocked.has(endpointId)) blocked.set(endpointId, blockingRows(store, endpointId));
       return blocked.get(endpointId)!;
     };
+    const monitoring = await findMonitoringAlerts(this.deps, subscriptions, now);
     this.heldByRateLimit = 0;
     let claimed = 0;
     for (const s of subscriptions) {
@@ -126,6 +130,9 @@ export class AlertEvaluator {
           continue;
         if (await this.send(s, thread.threadKey, thread, 'resolved', stored, now)) claimed++;
       }
+      // Threshold and custom-check alerts are one per episode (their key carries when it began), not threads.
+      for (const { alert, wants: wantsIt } of monitoring.get(s.endpointId.toLowerCase()) ?? [])
+        if (wants(s, alert.trigger) && wantsIt(s) && (await this.claim(s, alert, now))) claimed++;
     }
     return claimed;
   }

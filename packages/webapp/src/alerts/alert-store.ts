@@ -5,6 +5,10 @@ export const AlertTrigger = {
   NewFailureGroup: 'NewFailureGroup',
   SessionBlocked: 'SessionBlocked',
   HeartbeatLost: 'HeartbeatLost',
+  /** An input is over a monitoring threshold (backlog or critical time). */
+  MonitoringThreshold: 'MonitoringThreshold',
+  /** A custom check an endpoint's host runs reports unhealthy. */
+  CustomCheckFailed: 'CustomCheckFailed',
   /** Sent on request from the UI to check a subscription's target. */
   Test: 'Test',
 } as const;

@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '@nimbus/core';
+import type { Clock, Logger, Transport } from '@nimbus/core';
 import { uuidv7 } from '@nimbus/core';
 import type { HeartbeatHistoryStore, NimBusMessageStore } from '@nimbus/message-store';
 import type { EndpointCatalog } from '../app/endpoint-catalog.js';
@@ -62,6 +62,7 @@ export class Alerting {
       catalog: EndpointCatalog;
       clock: Clock;
       logger: Logger;
+      transport?: Transport;
     },
     options: AlertOptions = {},
   ) {

@@ -66,6 +66,7 @@ import { eventTypeRoutes } from '../routes/event-type-routes.js';
 import { failureGroupRoutes } from '../routes/failure-group-routes.js';
 import { healthRoutes } from '../routes/health-routes.js';
 import { metricsRoutes } from '../routes/metrics-routes.js';
+import { monitoringRoutes } from '../routes/monitoring-routes.js';
 import { platformRoutes } from '../routes/platform-routes.js';
 import { userAdminRoutes } from '../routes/user-admin-routes.js';
 import { userRoutes } from '../routes/user-routes.js';
@@ -245,7 +246,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   const streams = new StreamRegistry();
   const limits: SignInLimits = { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits };
   const catalog = new EndpointCatalog(options.platform ?? null, store, options.extraEndpoints);
-  const alerting = new Alerting({ store, catalog, clock, logger }, options.alerts);
+  const alerting = new Alerting({ ...options, store, catalog, clock, logger }, options.alerts);
   await alerting.store.initialize();
   const deps: ApiDeps = {
     store,
@@ -301,6 +302,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...bulkJobRoutes(deps, actions, bulkJobs),
     ...failureGroupRoutes(deps),
     ...metricsRoutes(deps),
+    ...monitoringRoutes(deps),
     ...healthRoutes(deps),
     ...platformRoutes(deps),
     ...eventTypeRoutes(deps),

@@ -21,6 +21,8 @@ const TRIGGERS = [
   AlertTrigger.NewFailureGroup,
   AlertTrigger.SessionBlocked,
   AlertTrigger.HeartbeatLost,
+  AlertTrigger.MonitoringThreshold,
+  AlertTrigger.CustomCheckFailed,
 ] as const;
 const SubscriptionParams = EndpointParams.extend({ subscriptionId: z.string().min(1).max(100) });
 
@@ -34,7 +36,7 @@ const NewSubscription = z.object({
   /** The shared secret deliveries are signed with; kept by the store, never shown again. */
   secret: z.string().min(16).max(200).optional(),
   mail: z.email().max(320).optional(),
-  triggers: z.array(z.enum(TRIGGERS)).min(1).max(3),
+  triggers: z.array(z.enum(TRIGGERS)).min(1).max(TRIGGERS.length),
   blockedMinutes: z.number().int().min(1).max(10_080).default(15),
   eventTypes: z.array(z.string().min(1).max(200)).max(50).default([]),
   /** Only failures whose payload or error text contains this. */

@@ -13,6 +13,7 @@ import { FailureGroupsPage } from './pages/FailureGroupsPage.js';
 import { HealthPage } from './pages/HealthPage.js';
 import { LoginPage } from './pages/LoginPage.js';
 import { MetricsPage } from './pages/MetricsPage.js';
+import { MonitoringPage } from './pages/MonitoringPage.js';
 import { NotFoundPage } from './pages/NotFoundPage.js';
 import { OperationsPage } from './pages/OperationsPage.js';
 import { SearchPage } from './pages/SearchPage.js';
@@ -40,6 +41,8 @@ function Page({ path, me }: { path: string; me: Me }) {
     // /metrics belongs to the server (Prometheus): a reload there would never reach this page.
     case 'charts':
       return <MetricsPage />;
+    case 'monitoring':
+      return <MonitoringPage />;
     case 'health':
       return <HealthPage />;
     case 'topology':

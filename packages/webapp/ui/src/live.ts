@@ -64,6 +64,7 @@ export function useLiveUpdates(): boolean {
       reread.invalidate(['endpoints']);
       reread.invalidate(['endpoint', endpointId]);
       reread.invalidate(['failure-groups']);
+      reread.invalidate(['monitoring']);
     });
     for (const name of ['heartbeatupdate', 'servicehealthupdate']) {
       source.addEventListener(name, () => reread.invalidate(['health']));

@@ -1,10 +1,12 @@
 import { expect, it } from 'vitest';
 import { MessageEngine } from '../../engine/message-engine.js';
 import { createEnvelope } from '../../envelope/envelope.js';
+import { Header } from '../../envelope/headers.js';
 import { MessageType } from '../../envelope/message-type.js';
 import { encodeEnvelope } from '../../envelope/wire.js';
 import { uuidv7 } from '../../ids.js';
 import { silentLogger } from '../../logger.js';
+import { RESOLVER_INPUT } from '../../transport/routing.js';
 import type { Harness } from '../harness.js';
 
 // Issue 12.6: a message that cannot be read is dead-lettered with a reason, never redelivered forever, and never
@@ -101,5 +103,17 @@ export function unreadableMessageCases(harness: () => Harness): void {
     const [dead] = await h.transport.peekDeadLetters('Erp');
     expect(dead).toMatchObject({ messageId: event.messageId, reason: 'SettlementRefused' });
     expect(await h.transport.counts('Erp')).toMatchObject({ active: 0, deadLettered: 1 });
+    // #26: the Resolver is told (without the payload), so the store's row ends DeadLettered, not Pending.
+    const told = (await h.transport.peek(RESOLVER_INPUT, { max: 50 })).find(
+      (m) =>
+        m.headers[Header.EventId] === event.eventId &&
+        m.headers[Header.MessageType] === MessageType.ErrorResponse,
+    );
+    expect(told?.headers).toMatchObject({
+      [Header.MessageType]: MessageType.ErrorResponse,
+      [Header.DeadLetterReason]: 'SettlementRefused',
+    });
+    expect(told!.headers[Header.DeadLetterErrorDescription]).toMatch(/refused to settle/);
+    expect(told!.body.length).toBeLessThan(budget / 2);
   });
 }

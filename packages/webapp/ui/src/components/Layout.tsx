@@ -8,6 +8,7 @@ const NAV = [
   ['/bulk-jobs', 'Bulk operations'],
   ['/search', 'Search'],
   ['/charts', 'Metrics'],
+  ['/monitoring', 'Monitoring'],
   ['/health', 'Heartbeat & health'],
   ['/topology', 'Topology'],
   ['/operations', 'Operations'],

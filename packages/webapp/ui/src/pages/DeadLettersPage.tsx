@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, api, ok } from '../api.js';
+import { DeadLetterOverview } from '../components/DeadLetterOverview.js';
 import { navigate } from '../router.js';
 
 const requeue =
@@ -71,6 +72,7 @@ export function DeadLettersPage({ input }: { input: string | null }) {
           <option key={name}>{name}</option>
         ))}
       </select>
+      {input === null && <DeadLetterOverview />}
       {result && <p className="notice">{result}</p>}
       {list.error && <p className="error">{String((list.error as Error).message)}</p>}
       {list.data && (

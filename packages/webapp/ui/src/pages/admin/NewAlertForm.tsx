@@ -9,6 +9,8 @@ const TRIGGERS: [Trigger, string][] = [
   ['NewFailureGroup', 'A failure group appears (one alert per group, updated as it grows, resolved)'],
   ['SessionBlocked', 'Sessions stay blocked (one alert per cause, counting the sessions)'],
   ['HeartbeatLost', 'The endpoint’s heartbeat is lost'],
+  ['MonitoringThreshold', 'The input goes over a monitoring threshold'],
+  ['CustomCheckFailed', 'A custom check reports unhealthy'],
 ];
 
 /** A random secret made in the browser; the operator copies it to the receiver before saving. */

@@ -1,0 +1,111 @@
+import type { AcceptOptions, InputControl, Logger, SessionHandle, Transport } from '@nimbus/core';
+
+/** How often a host re-reads whether its input is paused (default). */
+export const DEFAULT_PAUSE_POLL_MS = 1_000;
+
+/**
+ * Follows the console's pause flag of one input (`InputControl.pausedInputs`), read every `pollMs`. While a
+ * read fails the last known state stays (a database outage neither pauses nor resumes a host).
+ */
+export class PauseWatch {
+  #paused = false;
+  #timer: NodeJS.Timeout | null = null;
+  #waiters = new Set<() => void>();
+
+  constructor(
+    private readonly control: InputControl,
+    private readonly input: string,
+    private readonly pollMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /** Reads the flag once now, then every `pollMs` until `stop()`. */
+  async start(): Promise<void> {
+    await this.refresh();
+    this.#timer ??= setInterval(() => void this.refresh(), this.pollMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
+    this.#wake();
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      const paused = [...(await this.control.pausedInputs())].some(
+        (i) => i.toLowerCase() === this.input.toLowerCase(),
+      );
+      if (paused !== this.#paused)
+        this.logger.info({ input: this.input, paused }, paused ? 'Input paused' : 'Input resumed');
+      this.#paused = paused;
+      if (!paused) this.#wake();
+    } catch (error) {
+      this.logger.warn(
+        { input: this.input, err: String(error) },
+        'Could not read whether the input is paused',
+      );
+    }
+  }
+
+  /** Resolves when resumed, after `ms`, or on abort, whichever comes first. */
+  waitWhilePaused(ms: number, signal?: AbortSignal): Promise<void> {
+    if (!this.#paused || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.#waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+      this.#waiters.add(done);
+    });
+  }
+
+  #wake(): void {
+    for (const waiter of [...this.#waiters]) waiter();
+  }
+}
+
+function pauseSession(session: SessionHandle, watch: PauseWatch): SessionHandle {
+  return new Proxy(session, {
+    get(target, property) {
+      // An empty batch makes the processor release the session and go back to (paused) accepting.
+      if (property === 'receive')
+        return async (max: number, waitMs: number) => (watch.paused ? [] : target.receive(max, waitMs));
+      const value = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * A transport whose receiving stops while the watch says paused: `acceptSession` waits (at most its `waitMs`)
+ * and takes nothing, and a held session's `receive` returns nothing, so messages in hand finish and no new one
+ * starts. Publishing and everything else is delegated unchanged.
+ */
+export function pausableTransport(transport: Transport, watch: PauseWatch): Transport {
+  return new Proxy(transport, {
+    get(target, property) {
+      if (property === 'acceptSession') {
+        return async (input: string, options: AcceptOptions): Promise<SessionHandle | null> => {
+          if (watch.paused) {
+            await watch.waitWhilePaused(options.waitMs, options.signal);
+            if (watch.paused || options.signal?.aborted) return null;
+          }
+          const session = await target.acceptSession(input, options);
+          return session ? pauseSession(session, watch) : null;
+        };
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
