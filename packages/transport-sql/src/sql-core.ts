@@ -22,6 +22,7 @@ import { CommittedWork, takeProjected, writeProjected } from './colocated-copies
 import type { TransportDialect, WorkNotifier } from './dialect/dialect.js';
 import { appendToLines, type LineWriterContext, type OwnSessionUpdate } from './line-writer.js';
 import type { ResolvedOptions } from './options.js';
+import { SettleGroup } from './settle-group.js';
 import type { Row, SqlDatabase, SqlExecutor } from './sql/database.js';
 import { StatementTexts } from './statement-texts.js';
 import type { Tables } from './tables.js';
@@ -52,6 +53,8 @@ export class SqlCore {
   readonly origin = uuidv7();
   readonly wakeups = new Wakeups(this.origin);
   readonly texts = new StatementTexts();
+  /** Plain completions of several session leases, settled in one transaction (settle-group.ts). */
+  readonly settleGroup: SettleGroup;
   #lineWriter: LineWriterContext | null = null;
   readonly #notifier: WorkNotifier;
   #cache: CachedTopology | null = null;
@@ -74,6 +77,13 @@ export class SqlCore {
       channel: t.channel,
       logger,
     });
+    this.settleGroup = new SettleGroup(
+      this,
+      options.settleGroupConcurrency,
+      options.settleGroupMaxMessages,
+      (lease, planned) =>
+        planned.length === 1 ? dialect.settle.one(lease, planned[0]!) : dialect.settle.many(lease, planned),
+    );
   }
 
   /** The NOTIFY payloads for these work keys that belong in the current transaction (none on SQLite). */
