@@ -108,7 +108,8 @@ export class SettleGroup {
         { settlements: group.length },
         'SQL transport: a grouped settlement was refused (a lease was lost or a message is gone); settling each alone',
       );
-      for (const entry of group) await this.alone(entry.lease, entry.planned).then(entry.resolve, entry.reject);
+      for (const entry of group)
+        await this.alone(entry.lease, entry.planned).then(entry.resolve, entry.reject);
     }
   }
 }
@@ -123,7 +124,9 @@ function qualifies(lease: HeldLease, planned: readonly PlannedSettlement[]): boo
     ({ deadLetter, effects, plans }) =>
       deadLetter === null &&
       effects?.state === undefined &&
-      (effects?.park?.length ?? 0) + (effects?.unpark?.length ?? 0) + (effects?.deadLetterParked?.length ?? 0) ===
+      (effects?.park?.length ?? 0) +
+        (effects?.unpark?.length ?? 0) +
+        (effects?.deadLetterParked?.length ?? 0) ===
         0 &&
       plans.every(
         (plan) =>
