@@ -27,10 +27,12 @@ export interface SettleGroupStats {
   settlements: number;
   /** Groups rolled back because a message was refused (lease lost, message gone), then settled one by one. */
   refusedGroups: number;
+  /** Receives of several leases that took their heads in one statement (take-group.ts; PostgreSQL). */
+  receiveGroups: number;
 }
 
 export class SettleGroup {
-  readonly stats: SettleGroupStats = { groups: 0, settlements: 0, refusedGroups: 0 };
+  readonly stats: SettleGroupStats = { groups: 0, settlements: 0, refusedGroups: 0, receiveGroups: 0 };
   readonly #queue: Entry[] = [];
   #running = 0;
 

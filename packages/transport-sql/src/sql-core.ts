@@ -26,6 +26,7 @@ import { SettleGroup } from './settle-group.js';
 import type { Row, SqlDatabase, SqlExecutor } from './sql/database.js';
 import { StatementTexts } from './statement-texts.js';
 import type { Tables } from './tables.js';
+import { TakeGroup } from './take-group.js';
 import { Wakeups } from './wakeups.js';
 
 interface CachedTopology {
@@ -55,6 +56,8 @@ export class SqlCore {
   readonly texts = new StatementTexts();
   /** Plain completions of several session leases, settled in one transaction (settle-group.ts). */
   readonly settleGroup: SettleGroup;
+  /** Receives of several leases in the same turn, in one statement (take-group.ts). */
+  readonly takeGroup = new TakeGroup(this);
   #lineWriter: LineWriterContext | null = null;
   readonly #notifier: WorkNotifier;
   #cache: CachedTopology | null = null;
