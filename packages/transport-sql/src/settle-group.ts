@@ -55,15 +55,15 @@ export class SettleGroup {
     });
   }
 
+  // Group commit without a timer: a settlement that finds a free slot starts at once; those handed in while the
+  // slots are busy wait and form the next group (a timer would only add latency, and a caller looping on
+  // microtasks could starve it).
   #pump(): void {
     while (this.#running < this.concurrency && this.#queue.length > 0) {
       this.#running += 1;
-      // Settlements handed in during the same turn of the event loop join the group.
-      setImmediate(() => {
-        void this.#runGroup(this.#take()).finally(() => {
-          this.#running -= 1;
-          this.#pump();
-        });
+      void this.#runGroup(this.#take()).finally(() => {
+        this.#running -= 1;
+        this.#pump();
       });
     }
   }

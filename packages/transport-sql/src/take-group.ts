@@ -3,7 +3,7 @@ import type { HeldLease } from './held-lease.js';
 import type { Row } from './sql/database.js';
 import type { SqlCore } from './sql-core.js';
 
-// Receives of several session leases that look at their lines in the same turn of the event loop (a settlement
+// Receives of several session leases that look at their lines while earlier looks are in flight (a settlement
 // group answers many sessions at once, and each asks for its next messages) take their heads in one statement
 // when the dialect can (`takeMany`): each lease is checked in that statement. A lease whose line turned out
 // empty looks again on its own, which also tells it whether it still holds and what is due.
@@ -17,25 +17,31 @@ interface Waiting {
 
 export class TakeGroup {
   #queue: Waiting[] = [];
-  #scheduled = false;
+  #running = 0;
 
   constructor(private readonly core: SqlCore) {}
 
   take(lease: HeldLease, max: number): Promise<TakenHead> {
     const { receive } = this.core.dialect;
-    if (receive.takeMany === undefined || this.core.options.settleGroupConcurrency === 0)
-      return receive.takeHead(lease, max);
+    const slots = this.core.options.settleGroupConcurrency;
+    if (receive.takeMany === undefined || slots === 0) return receive.takeHead(lease, max);
     return new Promise<TakenHead>((resolve, reject) => {
       this.#queue.push({ lease, max, resolve, reject });
-      if (this.#scheduled) return;
-      this.#scheduled = true;
-      setImmediate(() => {
-        this.#scheduled = false;
-        const group = this.#queue;
-        this.#queue = [];
-        void this.#run(group);
-      });
+      this.#pump(slots);
     });
+  }
+
+  // As the settlement groups: a take that finds a free slot runs at once; those that arrive meanwhile go together.
+  #pump(slots: number): void {
+    while (this.#running < slots && this.#queue.length > 0) {
+      this.#running += 1;
+      const group = this.#queue;
+      this.#queue = [];
+      void this.#run(group).finally(() => {
+        this.#running -= 1;
+        this.#pump(slots);
+      });
+    }
   }
 
   async #run(group: readonly Waiting[]): Promise<void> {

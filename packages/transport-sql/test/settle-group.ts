@@ -27,7 +27,7 @@ export function describeSettleGroup(open: Open): void {
     await transport.applyTopology(topology);
     const keys = ['a', 'b', 'c', 'd', 'e'];
     const held = await leaseEach(transport, keys, 3);
-    // One session's first completion starts a group; the others arrive while it is written and form the next.
+    // The first completion finds the slot free and goes alone; the others arrive meanwhile and form a group.
     await Promise.all(
       held.map(async ({ session, messages }) => {
         await session.complete(messages[0]!);
@@ -58,10 +58,12 @@ export function describeSettleGroup(open: Open): void {
     await new Promise((resolve) => setTimeout(resolve, 400));
     const live = await leaseEach(transport, ['x', 'y', 'z'], 1);
     const taker = (await transport.acceptSession('Erp', { sessionId: 'stale', waitMs: 0 }))!;
+    // The first settlement finds the slot free and goes alone; the other three (the stale one last) form a group.
     const results = await Promise.allSettled(
-      [stale!, ...live].map(({ session, messages }) => session.complete(messages[0]!)),
+      [...live, stale!].map(({ session, messages }) => session.complete(messages[0]!)),
     );
-    const [refused, ...settled] = results;
+    const refused = results.at(-1);
+    const settled = results.slice(0, -1);
     expect(refused!.status).toBe('rejected');
     const error = (refused as PromiseRejectedResult).reason;
     expect(isTransportError(error) && error.code).toBe(TransportErrorCode.SessionLockLost);
