@@ -3,9 +3,10 @@
 // (PostgreSQL), and the SQLite equivalents, in alternating rounds on the same machine; ratios; then a steady load
 // at half the measured maximum of each tracking shape, over 100 and over 1,000 keys.
 // Run: npm run bench:compare [-- --quick]   (env: BENCH_EVENTS, BENCH_ROUNDS, BENCH_STEADY_MS,
-// BENCH_COUNT_STATEMENTS=1, BENCH_ONLY=postgres|sqlite, BENCH_STEADY_RATE, BENCH_REDIS=host:port,
-// NIMBUS_TEST_POSTGRES_URL, BENCH_RESOLVER_CPU_PROF=<dir> writes a CPU profile of each Resolver process there,
-// BENCH_ENDPOINT_SESSIONS=N sessions held by the endpoint)
+// BENCH_COUNT_STATEMENTS=1, BENCH_STEPS=a,b (only steps whose name contains a or b), BENCH_ONLY=postgres|sqlite,
+// BENCH_STEADY_RATE, BENCH_REDIS=host:port, NIMBUS_TEST_POSTGRES_URL, BENCH_RESOLVER_CPU_PROF=<dir> writes a CPU profile of each Resolver process there,
+// BENCH_ENDPOINT_SESSIONS=N sessions held by the endpoint, BENCH_SETTLE_GROUP=N the transport's
+// settleGroupConcurrency, BENCH_SESSION_IDLE_MS=N the endpoint's sessionIdleTimeoutMs)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -59,7 +60,10 @@ function record(name: string, value: number, note?: string): void {
 }
 const med = (name: string) => median(figures.get(name)?.values ?? []);
 
+// BENCH_STEPS=a,b runs only the steps whose name contains one of the parts (a quick look at a few figures).
+const selectedSteps = process.env.BENCH_STEPS?.split(',').map((part) => part.trim().toLowerCase());
 async function step(name: string, run: () => Promise<number>): Promise<void> {
+  if (selectedSteps && !selectedSteps.some((part) => name.toLowerCase().includes(part))) return;
   const value = await run();
   record(name, value);
   console.log(`  ${name.padEnd(52)} ${String(value).padStart(7)} events/s`);

@@ -66,7 +66,7 @@ export async function openBusTransport(
   config: BusConfig,
 ): Promise<{ transport: Transport; close(): Promise<void> }> {
   if (!config.colocated) {
-    const transport = await createSqlTransport(config.transport, { logger: silentLogger });
+    const transport = await createSqlTransport(config.transport, { ...tuning(), logger: silentLogger });
     return { transport, close: () => transport.close() };
   }
   await migrateSqlMessageStore({ ...config.store, env: {} });
@@ -77,7 +77,11 @@ export async function openBusTransport(
     notifier,
     logger: silentLogger,
   });
-  const transport = await createSqlTransport(config.transport, { projection, logger: silentLogger });
+  const transport = await createSqlTransport(config.transport, {
+    ...tuning(),
+    projection,
+    logger: silentLogger,
+  });
   return {
     transport,
     async close() {
@@ -85,6 +89,12 @@ export async function openBusTransport(
       await notifier.stop();
     },
   };
+}
+
+/** BENCH_SETTLE_GROUP=N: settlement groups in flight (0: every lease settles alone), for choosing the default. */
+function tuning(): { settleGroupConcurrency?: number } {
+  const group = process.env.BENCH_SETTLE_GROUP;
+  return group === undefined ? {} : { settleGroupConcurrency: Number(group) };
 }
 
 const STORE_TABLE = { postgres: 'nimbus.unresolved_events', sqlite: 'nimbus_unresolved_events' } as const;
@@ -280,6 +290,9 @@ export function startEndpoint(
     logger: silentLogger,
     ...(settings.maxConcurrentSessions ? { maxConcurrentSessions: settings.maxConcurrentSessions } : {}),
     receiveBatchSize: settings.receiveBatchSize ?? 32,
+    ...(process.env.BENCH_SESSION_IDLE_MS
+      ? { sessionIdleTimeoutMs: Number(process.env.BENCH_SESSION_IDLE_MS) }
+      : {}),
     handler: {
       onSessionAccepted: (session) => engine.onSessionAccepted(session),
       async handleMessage(session, message) {

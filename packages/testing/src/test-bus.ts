@@ -13,6 +13,7 @@ import {
   silentLogger,
   systemClock,
   type Transport,
+  type TransportMessage,
   topologyFromPlatform,
 } from '@nimbus/core';
 import {
@@ -56,6 +57,11 @@ export interface TestBusTransport {
     worker: InputWorker,
     recording: RecordingTransport,
   ) => Promise<number>;
+  /**
+   * A transport that records some Resolver copies in a co-located store instead of delivering them: the bus
+   * registers here to log each such copy (after its transaction committed) as if the Resolver had received it.
+   */
+  readonly onRecordedForResolver?: (listener: (message: TransportMessage) => void) => void;
 }
 
 export interface TestBusOptions {
@@ -120,6 +126,7 @@ export class TestBus {
         ...(options.maxDeliveryCount ? { maxDeliveryCount: options.maxDeliveryCount } : {}),
       });
     this.transport = new RecordingTransport(inner);
+    options.transport?.onRecordedForResolver?.((message) => this.resolverLog.push(decodeEnvelope(message)));
     this.operator = new OperatorClient(this.transport);
     this.#ready = this.transport.applyTopology(topologyFromPlatform(options.platform));
   }

@@ -8,4 +8,5 @@ export type {
   SqlTransportConnection,
   SqlTransportOptions,
 } from './options.js';
+export type { SettleGroupStats } from './settle-group.js';
 export { createSqlTransport, SqlTransport } from './sql-transport.js';

@@ -67,6 +67,14 @@ export interface SqlTransportOptions {
    * or publishes them, instead of being delivered to the Resolver. Default none.
    */
   readonly projection?: ColocatedProjection;
+  /**
+   * Group commit across sessions: plain completions of up to this many sessions' leases handed in while a group
+   * is being written are settled together in one transaction (one statement removes them all, each checked
+   * against its own lease); default 2 group transactions in flight, 0 settles every lease on its own.
+   */
+  readonly settleGroupConcurrency?: number;
+  /** Most messages one settlement group removes; default 256. */
+  readonly settleGroupMaxMessages?: number;
   /** Where the transport reports what it survives (a failed NOTIFY, a dropped LISTEN connection); default console. */
   readonly logger?: Logger;
 }
@@ -81,6 +89,8 @@ export interface ResolvedOptions {
   readonly busyTimeoutMs: number;
   readonly notifyWindowMs: number;
   readonly idleSessionSweepMs: number;
+  readonly settleGroupConcurrency: number;
+  readonly settleGroupMaxMessages: number;
 }
 
 /** `defaultPollIntervalMs` is the dialect's (PostgreSQL polls only as a fallback, SQLite adaptively). */
@@ -95,6 +105,8 @@ export function resolveOptions(options: SqlTransportOptions, defaultPollInterval
     busyTimeoutMs: options.busyTimeoutMs ?? 5000,
     notifyWindowMs: options.notifyWindowMs ?? 20,
     idleSessionSweepMs: options.idleSessionSweepMs ?? 60_000,
+    settleGroupConcurrency: options.settleGroupConcurrency ?? 2,
+    settleGroupMaxMessages: options.settleGroupMaxMessages ?? 256,
   };
   for (const [name, value] of Object.entries(resolved)) {
     const allowZero = [
@@ -102,6 +114,7 @@ export function resolveOptions(options: SqlTransportOptions, defaultPollInterval
       'minPollIntervalMs',
       'notifyWindowMs',
       'idleSessionSweepMs',
+      'settleGroupConcurrency',
     ].includes(name);
     if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
       throw new RangeError(

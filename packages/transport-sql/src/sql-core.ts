@@ -22,9 +22,11 @@ import { CommittedWork, takeProjected, writeProjected } from './colocated-copies
 import type { TransportDialect, WorkNotifier } from './dialect/dialect.js';
 import { appendToLines, type LineWriterContext, type OwnSessionUpdate } from './line-writer.js';
 import type { ResolvedOptions } from './options.js';
+import { SettleGroup } from './settle-group.js';
 import type { Row, SqlDatabase, SqlExecutor } from './sql/database.js';
 import { StatementTexts } from './statement-texts.js';
 import type { Tables } from './tables.js';
+import { TakeGroup } from './take-group.js';
 import { Wakeups } from './wakeups.js';
 
 interface CachedTopology {
@@ -52,6 +54,10 @@ export class SqlCore {
   readonly origin = uuidv7();
   readonly wakeups = new Wakeups(this.origin);
   readonly texts = new StatementTexts();
+  /** Plain completions of several session leases, settled in one transaction (settle-group.ts). */
+  readonly settleGroup: SettleGroup;
+  /** Receives of several leases in the same turn, in one statement (take-group.ts). */
+  readonly takeGroup = new TakeGroup(this);
   #lineWriter: LineWriterContext | null = null;
   readonly #notifier: WorkNotifier;
   #cache: CachedTopology | null = null;
@@ -74,6 +80,13 @@ export class SqlCore {
       channel: t.channel,
       logger,
     });
+    this.settleGroup = new SettleGroup(
+      this,
+      options.settleGroupConcurrency,
+      options.settleGroupMaxMessages,
+      (lease, planned) =>
+        planned.length === 1 ? dialect.settle.one(lease, planned[0]!) : dialect.settle.many(lease, planned),
+    );
   }
 
   /** The NOTIFY payloads for these work keys that belong in the current transaction (none on SQLite). */

@@ -22,7 +22,7 @@ export async function receiveFromLine(
   const interval = core.dialect.wakeups.receivePollMs(core.options);
   for (;;) {
     core.assertOpen();
-    const { rows, nextDue, othersWaiting } = await core.dialect.receive.takeHead(lease, max);
+    const { rows, nextDue, othersWaiting } = await core.takeGroup.take(lease, max);
     if (rows.length > 0) {
       const received = await handOver(lease, rows);
       if (received.length > 0) {

@@ -155,7 +155,7 @@ export class SqlSessionHandle implements SessionHandle {
     assertPublishBatchSize(publish, core.options.maxBatchBytes);
     const plans = await core.planPublish(publish);
     assertSettleEffects(effects);
-    await core.dialect.settle.one(this.#held, { message, plans, effects, deadLetter });
+    await core.settleGroup.settle(this.#held, [{ message, plans, effects, deadLetter }]);
   }
 
   async settleMany(settlements: readonly BatchSettlement[]): Promise<void> {
@@ -182,7 +182,7 @@ export class SqlSessionHandle implements SessionHandle {
       planned.push({ message, plans, effects, deadLetter: deadLetter ?? null });
     }
     if (planned.length === 0) return;
-    await core.dialect.settle.many(this.#held, planned);
+    await core.settleGroup.settle(this.#held, planned);
   }
 
   async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {

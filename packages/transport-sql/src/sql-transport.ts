@@ -32,6 +32,7 @@ import { counts, peek, peekDeadLetters, purge, requeueDeadLetters } from './oper
 import { resolveOptions, type SqlTransportConnection, type SqlTransportOptions } from './options.js';
 import { migrateTransportSchema } from './schema.js';
 import { tryLease } from './session-lease.js';
+import type { SettleGroupStats } from './settle-group.js';
 import { hasProjected, SqlCore } from './sql-core.js';
 import { SqlInputControl } from './sql-input-control.js';
 import { applyTopology } from './topology-apply.js';
@@ -156,6 +157,11 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
         });
     }, every);
     this.#sweepTimer.unref();
+  }
+
+  /** Counters of the group commit across sessions (groups written, settlements in them, groups refused). */
+  get settleGroupStats(): Readonly<SettleGroupStats> {
+    return { ...this.core.settleGroup.stats };
   }
 
   applyTopology(topology: Topology): Promise<TopologyChanges> {

@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MessageStateChangeNotifier, OpenMessageStore } from '@nimbus/message-store';
+import type { TransportMessage } from '@nimbus/core';
+import type {
+  ColocatedProjection,
+  MessageStateChangeNotifier,
+  OpenMessageStore,
+  ProjectionPlan,
+} from '@nimbus/message-store';
 import {
   createSqlColocatedProjection,
   createSqlMessageStore,
@@ -33,7 +39,10 @@ export function shapes(shape: Shape, place: (shape: Shape) => Placement) {
       current = { placement, store };
       return store;
     },
-    openTransport: async (notifier?: MessageStateChangeNotifier): Promise<EndToEndFixture> => {
+    openTransport: async (
+      notifier?: MessageStateChangeNotifier,
+      recorded?: (message: TransportMessage) => void,
+    ): Promise<EndToEndFixture> => {
       const opened = current;
       if (opened === null) throw new Error('open the store first');
       current = null;
@@ -45,7 +54,7 @@ export function shapes(shape: Shape, place: (shape: Shape) => Placement) {
       });
       const transport = await createSqlTransport(
         placement.transport,
-        shape === 'colocated' ? { projection } : {},
+        shape === 'colocated' ? { projection: recorded ? recording(projection, recorded) : projection } : {},
       );
       return {
         transport,
@@ -55,6 +64,56 @@ export function shapes(shape: Shape, place: (shape: Shape) => Placement) {
           await placement.cleanup();
         },
       };
+    },
+  };
+}
+
+/**
+ * A bus of this shape as the engine end-to-end suite takes it: the store is opened and only the transport is
+ * handed over (co-located, the transport's transactions write the store; apart, the outcomes wait at the
+ * Resolver's input, which that suite does not read).
+ */
+export function engineBus(shape: Shape, place: (shape: Shape) => Placement) {
+  const bus = shapes(shape, place);
+  return async (): Promise<EndToEndFixture> => {
+    await bus.openStore();
+    const listeners: ((message: TransportMessage) => void)[] = [];
+    const fixture = await bus.openTransport(undefined, (message) => {
+      for (const listener of listeners) listener(message);
+    });
+    return { ...fixture, onRecordedForResolver: (listener) => listeners.push(listener) };
+  };
+}
+
+/**
+ * The projection, telling `recorded` each copy it wrote once its transaction committed: the engine suite reads
+ * what reached the Resolver, and co-located these copies never travel there.
+ */
+function recording(
+  projection: ColocatedProjection,
+  recorded: (message: TransportMessage) => void,
+): ColocatedProjection {
+  type Recorded = ProjectionPlan & { readonly inner: ProjectionPlan; readonly message: TransportMessage };
+  let written: TransportMessage[] = [];
+  return {
+    dialect: projection.dialect,
+    plan(message) {
+      const inner = projection.plan(message);
+      return inner === null ? null : ({ endpointId: inner.endpointId, inner, message } satisfies Recorded);
+    },
+    async write(tx, plans) {
+      const changed = await projection.write(
+        tx,
+        plans.map((plan) => (plan as Recorded).inner),
+      );
+      written.push(...plans.map((plan) => (plan as Recorded).message));
+      return changed;
+    },
+    async committed(db, endpoints) {
+      const copies = written;
+      written = [];
+      for (const message of copies) recorded(message);
+      await projection.committed(db, endpoints);
     },
   };
 }

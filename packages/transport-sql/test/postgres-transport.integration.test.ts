@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe } from 'vitest';
 import { createSqlTransport, type SqlTransport, type SqlTransportOptions } from '../src/index.js';
 import { describeSqlBehaviour } from './behaviour.js';
 import { describeIdleSessionCleanup } from './idle-sessions.js';
+import { describeSettleGroup } from './settle-group.js';
 
 const runPg = await shouldRunPostgresSuite('transport-sql PostgreSQL behaviour');
 
@@ -35,4 +36,5 @@ describe.runIf(runPg)('SQL transport on PostgreSQL', () => {
   };
   describeSqlBehaviour(openFresh);
   describeIdleSessionCleanup(openFresh);
+  describe('group commit across sessions', () => describeSettleGroup(openFresh));
 });

@@ -1,11 +1,12 @@
 import { describeResolverEndToEnd } from '@nimbus/resolver/e2e';
+import { describeEngineEndToEnd } from '@nimbus/testing/e2e';
 import {
   createTemporaryDatabase,
   shouldRunPostgresSuite,
   type TemporaryDatabase,
 } from '@nimbus/testing/postgres';
 import { afterAll, beforeAll, describe } from 'vitest';
-import { postgresPlacement, shapes } from './colocated-fixtures.js';
+import { engineBus, postgresPlacement, shapes } from './colocated-fixtures.js';
 
 const runPg = await shouldRunPostgresSuite('transport-sql PostgreSQL store shapes');
 
@@ -32,4 +33,6 @@ describe.runIf(runPg)('SQL store and SQL transport on PostgreSQL', () => {
     shape: 'colocated',
   });
   describeResolverEndToEnd('PostgreSQL store in another database', shapes('apart', place));
+  describeEngineEndToEnd('sql-postgres, store co-located', engineBus('colocated', place));
+  describeEngineEndToEnd('sql-postgres, store apart', engineBus('apart', place));
 });

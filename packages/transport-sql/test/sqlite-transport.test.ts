@@ -2,6 +2,7 @@ import { afterEach, describe } from 'vitest';
 import { describeSqlBehaviour } from './behaviour.js';
 import { type SqliteFixture, sqliteFixture } from './fixtures.js';
 import { describeIdleSessionCleanup } from './idle-sessions.js';
+import { describeSettleGroup } from './settle-group.js';
 
 describe('SQL transport on SQLite', () => {
   let fixture: SqliteFixture | null = null;
@@ -17,4 +18,9 @@ describe('SQL transport on SQLite', () => {
     fixture ??= sqliteFixture();
     return fixture.open(options);
   });
+  describe('group commit across sessions', () =>
+    describeSettleGroup((options) => {
+      fixture ??= sqliteFixture();
+      return fixture.open(options);
+    }));
 });

@@ -94,6 +94,14 @@ export interface TakenHead {
 export interface DialectReceive {
   /** Takes up to `max` messages at the head of the leased line or, when there are none, inspects it. */
   takeHead(lease: HeldLease, max: number): Promise<TakenHead>;
+  /**
+   * Optional: takes up to `max` messages at the head of each lease's line in one statement, checking each lease
+   * in it; the rows taken per `leaseKey(input, sessionId)` (a lease with nothing taken may be missing).
+   */
+  takeMany?(
+    core: SqlCore,
+    leases: readonly { readonly lease: HeldLease; readonly max: number }[],
+  ): Promise<Map<string, Row[]>>;
 }
 
 /** The leased session row and the flags `exhausted` and `pending` of its line. */

@@ -1,8 +1,11 @@
 import type { HeldLease } from '../../held-lease.js';
 import { anotherSessionWaits, receiveReturning, takeHeadParams } from '../../line-head.js';
+import type { Row } from '../../sql/database.js';
+import type { SqlCore } from '../../sql-core.js';
+import { leaseKey } from '../../take-group.js';
 import type { DialectReceive, TakenHead } from '../dialect.js';
 
-export const postgresReceive: DialectReceive = { takeHead: takeOrInspect };
+export const postgresReceive: DialectReceive = { takeHead: takeOrInspect, takeMany };
 
 const STORED_BYTES = '(octet_length(body) + octet_length(headers))';
 
@@ -47,4 +50,44 @@ async function takeOrInspect(lease: HeldLease, max: number): Promise<TakenHead> 
     nextDue: untilDue > 0 ? untilDue : await core.promoteDue(lease.input),
     othersWaiting,
   };
+}
+
+/** The heads of several leased lines in one statement; each lease (token, unexpired) is checked in it. */
+async function takeMany(
+  core: SqlCore,
+  leases: readonly { readonly lease: HeldLease; readonly max: number }[],
+): Promise<Map<string, Row[]>> {
+  const { t, now } = core;
+  const rows = await core.db.all(
+    `WITH req AS (
+       SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::int[]) AS r(input, session_id, token, max)
+     ), pick AS (
+       SELECT x.id, r.token FROM req r
+       CROSS JOIN LATERAL (
+         SELECT m.id FROM ${t.messages} m WHERE m.input = r.input AND m.session_id = r.session_id
+           AND (m.held_by IS NULL OR m.held_by <> r.token)
+         ORDER BY m.seq LIMIT r.max) x
+       WHERE EXISTS (SELECT 1 FROM ${t.sessions} s WHERE s.input = r.input AND s.session_id = r.session_id
+         AND s.lock_token = r.token AND s.locked_until > ${now})
+     )
+     UPDATE ${t.messages} AS taken SET held_by = pick.token, delivery_count = taken.delivery_count + 1
+     FROM pick WHERE taken.id = pick.id
+     ${receiveReturning(STORED_BYTES)}`,
+    [
+      leases.map(({ lease }) => lease.input),
+      leases.map(({ lease }) => lease.sessionId),
+      leases.map(({ lease }) => lease.token),
+      leases.map(({ max }) => max),
+      core.options.maxBatchBytes,
+    ],
+    { prepared: true },
+  );
+  const taken = new Map<string, Row[]>();
+  for (const row of rows) {
+    const key = leaseKey(String(row.input), String(row.session_id));
+    const list = taken.get(key);
+    if (list) list.push(row);
+    else taken.set(key, [row]);
+  }
+  return taken;
 }
