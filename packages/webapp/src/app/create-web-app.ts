@@ -323,6 +323,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   }
   registerProbeRoutes(server, {
     readiness: () => serviceReadiness({ store, transport: options.transport, liveUpdates: notifier }),
+    logger,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
   });

@@ -1,7 +1,9 @@
-import { type ReadinessReport, readinessAnswer } from '@nimbus/core';
-import type { FastifyInstance } from 'fastify';
+import { type Logger, type ReadinessReport, readinessAnswer } from '@nimbus/core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sameToken } from '../auth/tokens.js';
 import type { DocumentedRoute } from '../http/documented-route.js';
+import { Role } from '../identity/roles.js';
+import { publicReadiness } from './readiness-detail.js';
 
 /** A Prometheus text exposition, produced on each scrape. */
 export interface MetricsEndpoint {
@@ -11,6 +13,8 @@ export interface MetricsEndpoint {
 
 export interface ProbeRouteOptions {
   readonly readiness: () => Promise<ReadinessReport>;
+  /** Where a not-ready answer's full reasons (addresses included) are logged, once per change. */
+  readonly logger?: Logger;
   readonly metrics?: MetricsEndpoint;
   /** When set, `/metrics` wants `Authorization: Bearer <token>`. */
   readonly metricsToken?: string;
@@ -36,7 +40,10 @@ export function probeRouteDocs(
       summary: 'Readiness: store, transport and notifier answer, migrations current',
       security: 'anonymous',
       success: { status: 200, description: 'Ready, with each check', contentType: 'application/json' },
-      otherResponses: { '503': 'Not ready; checks.<name>.reason says why' },
+      otherResponses: {
+        '503':
+          'Not ready; checks.<name>.reason says why (without addresses unless a site Owner is signed in)',
+      },
     },
   ];
   if (options.metrics)
@@ -51,6 +58,11 @@ export function probeRouteDocs(
   return docs;
 }
 
+/** Database hosts, ports and file paths are for administrators (and the log), not for anyone who asks. */
+function isSiteOwner(request: FastifyRequest): boolean {
+  return request.principal?.has(Role.Owner) ?? false;
+}
+
 /**
  * Unauthenticated probes for orchestrators and monitoring: `/healthz` (the process answers), `/readyz`
  * (store and transport reachable, migrations current; 503 otherwise) and `/metrics` (Prometheus).
@@ -59,8 +71,14 @@ export function registerProbeRoutes(app: FastifyInstance, options: ProbeRouteOpt
   app.get('/healthz', async (_request, reply) =>
     reply.header('Cache-Control', 'no-store').send({ status: 'ok' }),
   );
-  app.get('/readyz', async (_request, reply) => {
-    const { statusCode, body } = readinessAnswer(await options.readiness());
+  let lastLogged = '';
+  app.get('/readyz', async (request, reply) => {
+    const report = await options.readiness();
+    const reasons = JSON.stringify(report.checks);
+    if (!report.ready && reasons !== lastLogged)
+      options.logger?.warn({ checks: report.checks }, 'WebApp not ready');
+    lastLogged = report.ready ? '' : reasons;
+    const { statusCode, body } = readinessAnswer(isSiteOwner(request) ? report : publicReadiness(report));
     return reply.code(statusCode).header('Cache-Control', 'no-store').send(body);
   });
   const metrics = options.metrics;
