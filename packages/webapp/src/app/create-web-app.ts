@@ -30,6 +30,7 @@ import { Authenticator } from '../auth/authenticator.js';
 import { type BootstrapResult, bootstrapAdmin, DEFAULT_ADMIN_PASSWORD } from '../auth/bootstrap-admin.js';
 import { DefaultPasswordCheck } from '../auth/default-password.js';
 import type { OidcOptions } from '../auth/oidc/oidc-options.js';
+import { OIDC_ROUTE_DOCS } from '../auth/oidc/oidc-route-docs.js';
 import { registerOidcRoutes } from '../auth/oidc/oidc-routes.js';
 import { signInModesRoute } from '../auth/oidc/sign-in-modes.js';
 import { prepareDummyHash } from '../auth/password.js';
@@ -312,6 +313,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...probeRouteDocs(options),
     LIVE_ROUTE_DOC,
     ...(options.storageHookKey ? STORAGE_HOOK_ROUTE_DOCS : []),
+    ...(options.oidc ? OIDC_ROUTE_DOCS : []),
   ]);
   await registerApiDocsRoutes(server, openApi);
   if (options.oidc) {

@@ -62,6 +62,9 @@ export function probeRouteDocs(
         'Prometheus text exposition (the metrics token or a site role, unless metricsAccess is anonymous)',
       security: options.metricsAccess === 'anonymous' ? 'anonymous' : 'metricsToken',
       success: { status: 200, description: 'Prometheus text format', contentType: 'text/plain' },
+      ...(options.metricsAccess === 'anonymous'
+        ? {}
+        : { otherResponses: { '401': 'Neither the metrics token nor a credential with a site role' } }),
     });
   return docs;
 }
