@@ -20,7 +20,7 @@ const ADDRESS_PATTERNS: readonly RegExp[] = [
 export function withoutAddresses(reason: string): string {
   return ADDRESS_PATTERNS.reduce(
     (text, pattern) =>
-      text.replace(pattern, (match, code?: unknown) =>
+      text.replace(pattern, (_match, code?: unknown) =>
         typeof code === 'string' && /^E[A-Z_]+$/.test(code) ? `${code} <host>` : '<address>',
       ),
     reason,

@@ -27,7 +27,7 @@ export async function startOidcProvider(accounts: Record<string, TestAccount>) {
     /** `jwks`: the client authenticates with a signed assertion (private_key_jwt) instead of the secret. */
     configure(webAppUrl: string, options: { idTokenTtlS?: number; jwks?: { keys: object[] } } = {}) {
       const clientAuth = options.jwks
-        ? { token_endpoint_auth_method: 'private_key_jwt', jwks: options.jwks }
+        ? { token_endpoint_auth_method: 'private_key_jwt' as const, jwks: options.jwks as never }
         : { client_secret: OIDC_CLIENT.secret };
       const provider = new Provider(issuer, {
         clients: [
