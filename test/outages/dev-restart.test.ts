@@ -25,7 +25,14 @@ describe.runIf(run)('nimbus dev on PostgreSQL rides out a database outage', () =
       name: 'dev',
       script: CLI_BIN,
       args: ['dev', '--data-dir', join(workDir, 'data'), '--port', '15525', '--traffic-interval', '500'],
-      env: { ...env, NIMBUS_STORE: 'postgres', NIMBUS_TRANSPORT: 'postgres', NIMBUS_POSTGRES_URL: url },
+      env: {
+        ...env,
+        NIMBUS_STORE: 'postgres',
+        NIMBUS_TRANSPORT: 'postgres',
+        NIMBUS_POSTGRES_URL: url,
+        // Seeded through the setting: the admin is not asked to replace it at the first sign-in.
+        NIMBUS_IDENTITY_ADMIN_PASSWORD: 'Local!Admin123',
+      },
       logFile: join(workDir, 'dev.out'),
     });
     await dev.start().waitFor(/NimBus dev ready at/, 60_000);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertCliBuilt, CliDaemon, eventually, runCli, runWithClosedStdout } from './support/cli-process.js';
+import { signInChoosingPassword } from './support/seeded-admin.js';
 
 interface BlockedSession {
   sessionId: string;
@@ -40,7 +41,7 @@ describe('nimbus dev (compiled bin, SQLite under a temp data dir)', () => {
     return (await response.json()) as T;
   };
 
-  it('prints the sign-in, and the bootstrap admin can sign in over HTTP', async () => {
+  it('prints the sign-in; the bootstrap admin signs in over HTTP and first chooses a new password', async () => {
     expect(dev.stdout).toContain('Sign in as admin@local with password Local!Admin123');
     const refused = await fetch(`${baseUrl}/api/endpoints`);
     expect(refused.status).toBe(401);
@@ -50,10 +51,17 @@ describe('nimbus dev (compiled bin, SQLite under a temp data dir)', () => {
       body: JSON.stringify({ email: 'admin@local', password: 'Local!Admin123' }),
     });
     expect(response.status).toBe(200);
-    cookie = response.headers
+    expect(await response.json()).toMatchObject({ mustChangePassword: true });
+    const first = response.headers
       .getSetCookie()
       .map((c) => c.split(';')[0])
       .join('; ');
+    expect((await fetch(`${baseUrl}/api/endpoints`, { headers: { cookie: first } })).status).toBe(403);
+    cookie = await signInChoosingPassword(
+      baseUrl,
+      { email: 'admin@local', password: 'Local!Admin123' },
+      'Dev!Chosen-Passphrase-42',
+    );
     expect(cookie).toContain('NimBus.Identity=');
   });
 

@@ -8,6 +8,7 @@ import {
 } from '@nimbus/testing/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertCliBuilt, CliDaemon, cleanEnv, eventually, runCli } from './support/cli-process.js';
+import { SEEDED_ADMIN_ENV } from './support/seeded-admin.js';
 
 const runPg = await shouldRunPostgresSuite('nimbus dev on PostgreSQL');
 
@@ -32,6 +33,7 @@ describe.runIf(runPg)('nimbus dev with store and transport on PostgreSQL (compil
       NIMBUS_STORE: 'postgres',
       NIMBUS_TRANSPORT: 'postgres',
       NIMBUS_POSTGRES_URL: database.url,
+      ...SEEDED_ADMIN_ENV,
     });
     dev = new CliDaemon(['dev', '--data-dir', dataDir, '--port', '0', '--traffic-interval', '60000'], env);
     baseUrl = (await dev.waitFor(/NimBus dev ready at (http:\/\/\S+)/, 30_000))[1] as string;

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { recordPlatformModule } from '../src/operator/recorded-platform.js';
 import { type CliIo, runCli } from '../src/program.js';
+import { SEEDED_ADMIN_ENV } from './support/seeded-admin.js';
 
 // Every exit code of docs/cli.md, from the commands an operator runs: 0 done, 1 failed/refused, 2 usage (a
 // payload that fails its schema, locally or through a WebApp), 3 schema out of date, 4 not found.
@@ -200,7 +201,7 @@ describe('exit codes through a remote WebApp', () => {
       transport,
       platform,
       logger: silentLogger,
-      env: {},
+      env: SEEDED_ADMIN_ENV,
       uiDistDir: '/nonexistent',
     });
     try {

@@ -24,6 +24,7 @@ import {
 } from '@nimbus/webapp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { SEEDED_ADMIN_ENV } from './support/seeded-admin.js';
 
 // Issue 12.3 end to end: the WebApp accepts an action on what the (lagging) store shows; the engine holding the
 // session decides, refuses stale actions without running the handler, and the refusal reaches history and audit.
@@ -130,7 +131,7 @@ async function stack(kind: 'memory' | 'sqlite') {
     platform,
     notifier,
     logger: silentLogger,
-    env: {},
+    env: SEEDED_ADMIN_ENV,
     uiDistDir: '/nonexistent-ui-dist',
     sseKeepAliveMs: 60_000,
   });

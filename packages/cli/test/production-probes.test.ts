@@ -12,6 +12,7 @@ const ADAPTER_METRICS_PORT = 16210;
 describe('health and metrics of separate processes (SQLite): resolver --health-port, webapp, an adapter host', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'nimbus-probes-'));
   const env = cleanEnv({ NIMBUS_DATA_DIR: dataDir });
+  const METRICS_TOKEN = 'prometheus-scrape-secret';
   let resolver: CliDaemon;
   let webapp: CliDaemon;
   let adapters: CliDaemon | null = null;
@@ -34,7 +35,10 @@ describe('health and metrics of separate processes (SQLite): resolver --health-p
     );
     healthUrl = (await resolver.waitFor(/health at (http:\/\/\S+)/, 30_000))[1] as string;
     await resolver.waitFor(/NimBus resolver ready/, 30_000);
-    webapp = new CliDaemon(['webapp', '--port', '0', '--platform', '@nimbus/example-crm-erp'], env);
+    webapp = new CliDaemon(['webapp', '--port', '0', '--platform', '@nimbus/example-crm-erp'], {
+      ...env,
+      NIMBUS_METRICS_TOKEN: METRICS_TOKEN,
+    });
     webUrl = (await webapp.waitFor(/NimBus webapp ready at (http:\/\/\S+)/, 30_000))[1] as string;
   }, 70_000);
 
@@ -46,7 +50,8 @@ describe('health and metrics of separate processes (SQLite): resolver --health-p
   });
 
   const scrape = async (url: string) => {
-    const response = await fetch(url);
+    // The WebApp's /metrics wants its token (or a site role); the health port and the adapter host do not.
+    const response = await fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
     return parsePrometheus(await response.text());
@@ -106,6 +111,7 @@ describe('health and metrics of separate processes (SQLite): resolver --health-p
     );
     expect(sumOf(after, 'nimbus_store_operation_duration_seconds_count')).toBeGreaterThan(0);
 
+    expect((await fetch(`${webUrl}/metrics`)).status).toBe(401);
     const web = await scrape(`${webUrl}/metrics`);
     // The bus gauges come from the Resolver only (a dashboard sum over both would count them twice).
     expect(web.some((s) => s.name === 'nimbus_endpoint_sessions_blocked')).toBe(false);

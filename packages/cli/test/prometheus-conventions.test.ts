@@ -53,6 +53,7 @@ function familyOf(families: readonly PrometheusFamily[], series: string): Promet
 describe('Prometheus conventions on /metrics of the Resolver, the WebApp and an adapter host (processes, SQLite)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'nimbus-prom-'));
   const env = cleanEnv({ NIMBUS_DATA_DIR: dataDir });
+  const METRICS_TOKEN = 'prometheus-scrape-secret';
   const daemons: CliDaemon[] = [];
   const scrapes: Record<'resolver' | 'webapp' | 'adapters', PrometheusFamily[]> = {
     resolver: [],
@@ -63,7 +64,8 @@ describe('Prometheus conventions on /metrics of the Resolver, the WebApp and an 
   let webUrl: string;
 
   const scrape = async (url: string) => {
-    const response = await fetch(url);
+    // The WebApp's /metrics wants its token (or a site role); the health port and the adapter host do not.
+    const response = await fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
     return parsePrometheusTextFormat(await response.text());
   };
@@ -78,7 +80,10 @@ describe('Prometheus conventions on /metrics of the Resolver, the WebApp and an 
     daemons.push(resolver);
     healthUrl = (await resolver.waitFor(/health at (http:\/\/\S+)/, 90_000))[1] as string;
     await resolver.waitFor(/NimBus resolver ready/, 90_000);
-    const webapp = new CliDaemon(['webapp', '--port', '0', ...platform], env);
+    const webapp = new CliDaemon(['webapp', '--port', '0', ...platform], {
+      ...env,
+      NIMBUS_METRICS_TOKEN: METRICS_TOKEN,
+    });
     daemons.push(webapp);
     webUrl = (await webapp.waitFor(/NimBus webapp ready at (http:\/\/\S+)/, 90_000))[1] as string;
     const adapters = new CliDaemon(

@@ -12,6 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { type CliIo, runCli } from '../src/program.js';
+import { SEEDED_ADMIN_ENV } from './support/seeded-admin.js';
 
 function capture(): CliIo & { lines: string[]; errors: string[] } {
   const lines: string[] = [];
@@ -47,7 +48,7 @@ describe('nimbus tokens and nimbus events against a remote WebApp', () => {
       transport,
       platform,
       logger: silentLogger,
-      env: {},
+      env: SEEDED_ADMIN_ENV,
       uiDistDir: '/nonexistent',
     });
     url = await app.listen();

@@ -16,6 +16,7 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { type CliIo, runCli } from '../src/program.js';
+import { SEEDED_ADMIN_ENV } from './support/seeded-admin.js';
 
 // `nimbus events resubmit` of a DeadLettered event runs it after later events of its session: only with
 // --out-of-order, locally and through a remote WebApp.
@@ -133,7 +134,7 @@ describe('nimbus events resubmit --out-of-order', () => {
       transport,
       platform,
       logger: silentLogger,
-      env: {},
+      env: SEEDED_ADMIN_ENV,
       uiDistDir: '/nonexistent',
     });
     try {

@@ -6,6 +6,7 @@ import { createCosmosMessageStore } from '@nimbus/message-store-cosmos';
 import { type LocalCosmosServer, startLocalCosmosServer } from '@nimbus/message-store-cosmos/local-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertCliBuilt, CliDaemon, cleanEnv, runCli } from './support/cli-process.js';
+import { signInChoosingPassword } from './support/seeded-admin.js';
 
 /**
  * `nimbus resolver` and `nimbus webapp` on `--store cosmos` as separate processes, against a Cosmos
@@ -75,16 +76,8 @@ describe('nimbus resolver / webapp --store cosmos (separate processes, connectio
 
     const password = webapp.stdout.match(/Sign in as admin@local with password (\S+) \(generated/)?.[1];
     expect(password).toBeDefined();
-    const login = await fetch(`${url}/account/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin@local', password }),
-    });
-    expect(login.status).toBe(200);
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    // A generated password is replaced at the first sign-in.
+    const cookie = await signInChoosingPassword(url as string, { email: 'admin@local', password: password! });
     const page = await fetch(`${url}/api/messages?eventId=ev-cosmos-1`, { headers: { cookie } });
     expect(page.status).toBe(200);
     const body = (await page.json()) as { messages: { eventId: string; messageId: string }[] };

@@ -37,7 +37,12 @@ function startDev(dataDir: string): { child: ChildProcess; url: Promise<string> 
   const child = spawn(
     process.execPath,
     [cliBin, 'dev', '--data-dir', dataDir, '--port', '0', '--traffic-interval', '1000'],
-    { cwd: repo, env, stdio: ['ignore', 'pipe', 'inherit'] },
+    // Seeded through the setting: the screenshots skip the first sign-in's password change.
+    {
+      cwd: repo,
+      env: { ...env, NIMBUS_IDENTITY_ADMIN_PASSWORD: ADMIN.password },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
   const url = new Promise<string>((resolve, reject) => {
     let out = '';

@@ -51,6 +51,7 @@ export {
   type SubscribableNotifier,
 } from './live/live-update-hub.js';
 export {
+  type MetricsAccess,
   type MetricsEndpoint,
   type ProbeRouteOptions,
   registerProbeRoutes,

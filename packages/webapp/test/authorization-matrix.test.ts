@@ -46,6 +46,10 @@ const RULES: Record<string, Rule> = {
   'GET /api/live': 'signedIn',
   'GET /api/auth/me': 'public',
   'GET /api/auth/sign-in-modes': 'public',
+  // The single sign-on flow: redirects to and from the provider (the callback without a sign-in in progress: 400).
+  'GET /account/oidc/login': 'public',
+  'GET /account/oidc/callback': 'public',
+  'GET /account/oidc/signed-out': 'public',
   'GET /api/app/status': 'public',
   'POST /account/logout': 'signedIn',
   'POST /account/change-password': 'signedIn',

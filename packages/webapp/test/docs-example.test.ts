@@ -17,14 +17,16 @@ it('docs/webapp.md example: start the WebApp and sign in', async () => {
     identityStore: createSqlIdentityStore({ dialect: 'sqlite', filename: path.join(dir, 'nimbus.db') }),
     notifier,
     logger: silentLogger,
-    env: {}, // default: process.env (NIMBUS_IDENTITY_ADMIN_EMAIL / NIMBUS_IDENTITY_ADMIN_PASSWORD)
+    // Default: process.env (NIMBUS_IDENTITY_ADMIN_EMAIL / NIMBUS_IDENTITY_ADMIN_PASSWORD). Without a password there,
+    // admin@local gets Local!Admin123 and must choose a new one at the first sign-in.
+    env: { NIMBUS_IDENTITY_ADMIN_PASSWORD: 'Example!Admin-Passphrase-1' },
   });
   const url = await webApp.listen({ host: '127.0.0.1', port: 0 });
 
   const login = await fetch(`${url}/account/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@local', password: 'Local!Admin123' }),
+    body: JSON.stringify({ email: 'admin@local', password: 'Example!Admin-Passphrase-1' }),
   });
   const cookies = login.headers.getSetCookie().map((c) => c.split(';')[0] ?? '');
   const csrf = cookies.find((c) => c.startsWith('NimBus.Csrf='))!.slice('NimBus.Csrf='.length);

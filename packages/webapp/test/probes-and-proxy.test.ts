@@ -8,6 +8,7 @@ import {
   DEFAULT_ADMIN_EMAIL,
   DEFAULT_ADMIN_PASSWORD,
   type WebApp,
+  type WebAppOptions,
 } from '../src/index.js';
 import { samplePlatform } from './support/sample-platform.js';
 
@@ -27,7 +28,15 @@ describe('WebApp probes, metrics and running behind a proxy', () => {
     lines.length = 0;
   });
 
-  async function start(options: { trustProxy?: boolean; failingStore?: boolean; metrics?: boolean } = {}) {
+  async function start(
+    options: {
+      trustProxy?: boolean;
+      failingStore?: boolean;
+      metrics?: boolean;
+      metricsOptions?: Partial<WebAppOptions>;
+      env?: Record<string, string>;
+    } = {},
+  ) {
     const transport = new MemoryTransport();
     await transport.applyTopology(topologyFromPlatform(samplePlatform));
     const store = createMemoryMessageStore({ env: {} });
@@ -41,13 +50,14 @@ describe('WebApp probes, metrics and running behind a proxy', () => {
       identityStore: createMemoryIdentityStore(),
       platform: samplePlatform,
       logger: capture,
-      env: {},
+      env: options.env ?? {},
       uiDistDir: '/nonexistent-ui-dist',
       ...(options.trustProxy ? { trustProxy: true } : {}),
       ...(options.metrics
         ? {
             metrics: { contentType: 'text/plain; version=0.0.4', scrape: async () => 'up 1\n' },
             metricsToken: 'scrape-secret',
+            ...options.metricsOptions,
           }
         : {}),
     });
@@ -83,12 +93,38 @@ describe('WebApp probes, metrics and running behind a proxy', () => {
     }
   });
 
-  it('serves /metrics with the configured token only', async () => {
-    const url = await start({ metrics: true });
+  it('serves /metrics to the metrics token or a credential with a site role, never anonymously by default', async () => {
+    const url = await start({
+      metrics: true,
+      env: { NIMBUS_IDENTITY_ADMIN_PASSWORD: DEFAULT_ADMIN_PASSWORD },
+    });
     expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${url}/metrics`, { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
     const scraped = await fetch(`${url}/metrics`, { headers: { authorization: 'Bearer scrape-secret' } });
     expect(scraped.status).toBe(200);
     expect(await scraped.text()).toBe('up 1\n');
+    // A Prometheus job can use an API token (credentials_file) instead of a shared metrics token.
+    const login = await signIn(url, {});
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const csrf = /NimBus\.Csrf=([^;]+)/.exec(cookie)?.[1] ?? '';
+    const minted = await fetch(`${url}/api/account/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf },
+      body: JSON.stringify({ name: 'prometheus', maxRole: 'Reader' }),
+    });
+    expect(minted.status).toBe(201);
+    const { token } = (await minted.json()) as { token: string };
+    expect((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(
+      200,
+    );
+  });
+
+  it('serves /metrics anonymously only when metricsAccess says so', async () => {
+    const url = await start({ metrics: true, metricsOptions: { metricsAccess: 'anonymous' } });
+    expect((await fetch(`${url}/metrics`)).status).toBe(200);
   });
 
   const signIn = (url: string, headers: Record<string, string>, password = DEFAULT_ADMIN_PASSWORD) =>

@@ -13,6 +13,7 @@ import {
   type WebAppOptions,
 } from '../src/index.js';
 import { ApiClient } from './support/api-client.js';
+import { SEEDED_ADMIN_ENV } from './support/seeded-admin.js';
 import { memoryStores, sqliteIdentityStores } from './support/store-factories.js';
 
 type Json = Record<string, unknown>;
@@ -51,7 +52,7 @@ async function startApp(factory = memoryStores, options: Partial<WebAppOptions> 
     identityStore: stores.identityStore,
     transport: new MemoryTransport(),
     logger: silentLogger,
-    env: {},
+    env: SEEDED_ADMIN_ENV,
     trustProxy: true,
     uiDistDir: '/nonexistent',
     ...options,

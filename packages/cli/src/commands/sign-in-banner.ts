@@ -10,14 +10,14 @@ export function printSignIn(print: (line: string) => void, bootstrap: BootstrapR
   }
   if (bootstrap.passwordSource === 'default') {
     print(
-      `Sign in as ${bootstrap.email} with password ${DEFAULT_ADMIN_PASSWORD} (change it after signing in).`,
+      `Sign in as ${bootstrap.email} with password ${DEFAULT_ADMIN_PASSWORD} (you choose a new one at the first sign-in).`,
     );
   } else if (bootstrap.passwordSource === 'env') {
     print(`Sign in as ${bootstrap.email} with the password from NIMBUS_IDENTITY_ADMIN_PASSWORD.`);
   } else {
     // The one place the generated password appears: stdout, once, never a log line.
     print(
-      `Sign in as ${bootstrap.email} with password ${bootstrap.generatedPassword ?? '(not available)'} (generated; change it after signing in).`,
+      `Sign in as ${bootstrap.email} with password ${bootstrap.generatedPassword ?? '(not available)'} (generated; you choose a new one at the first sign-in).`,
     );
   }
 }

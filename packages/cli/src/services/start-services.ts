@@ -16,6 +16,7 @@ import { startServiceMetrics } from '../observability/service-metrics.js';
 import { alertTimingFromEnv } from './alert-timing-env.js';
 import { printBlockedSessions } from './blocked-session-lines.js';
 import { Closers } from './closers.js';
+import { metricsAccessFromEnv } from './metrics-access.js';
 import type { SampleModule } from './sample-module.js';
 import type { StartupListener } from './startup-listener.js';
 import { describeTopologyChanges } from './topology-summary.js';
@@ -214,6 +215,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         ...(options.platform ? { platform: options.platform } : {}),
         metrics,
         ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+        metricsAccess: metricsAccessFromEnv(process.env),
         ...(options.trustProxy ? { trustProxy: true } : {}),
         // Single sign-on from NIMBUS_OIDC_* (docs/webapp.md); NIMBUS_LOCAL_ACCOUNTS=false leaves it the only way in.
         ...(oidc ? { oidc, localAccounts: process.env.NIMBUS_LOCAL_ACCOUNTS !== 'false' } : {}),

@@ -19,6 +19,12 @@ export function operatorFixesBlockedSession(
     await page.fill('input[name=password]', 'Local!Admin123');
     await page.click('button[type=submit]');
     await page.waitForURL(/\/endpoints\/Erp$/, WAIT);
+    // The public default is replaced at the first sign-in, then the page the operator asked for opens.
+    const choose = page.locator('[data-testid=choose-password]');
+    await choose.waitFor(WAIT);
+    await choose.locator('input[name=currentPassword]').fill('Local!Admin123');
+    await choose.locator('input[name=newPassword]').fill('Dev!Chosen-Passphrase-42');
+    await choose.locator('button[type=submit]').click();
 
     await page
       .locator('[data-testid=blocked-sessions] tr', { hasText: 'C-2001' })

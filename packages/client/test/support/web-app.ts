@@ -2,7 +2,7 @@ import { MessageType, silentLogger, topologyFromPlatform } from '@nimbus/core';
 import { platform } from '@nimbus/example-crm-erp';
 import { createMemoryMessageStore, ResolutionStatus } from '@nimbus/message-store';
 import { createMemoryTransport } from '@nimbus/transport-memory';
-import { createMemoryIdentityStore, createWebApp, type WebApp } from '@nimbus/webapp';
+import { createMemoryIdentityStore, createWebApp, DEFAULT_ADMIN_PASSWORD, type WebApp } from '@nimbus/webapp';
 
 export interface RunningWebApp {
   readonly app: WebApp;
@@ -21,7 +21,8 @@ export async function startWebApp(): Promise<RunningWebApp> {
     transport,
     platform,
     logger: silentLogger,
-    env: {},
+    // Seeded through the setting, so the admin is not asked to replace the password at the first sign-in.
+    env: { NIMBUS_IDENTITY_ADMIN_PASSWORD: DEFAULT_ADMIN_PASSWORD },
     uiDistDir: '/nonexistent',
   });
   const url = await app.listen();

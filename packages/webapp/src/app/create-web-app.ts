@@ -21,7 +21,6 @@ import {
   type NimBusMessageStore,
   type StorageProviderCapabilities,
 } from '@nimbus/message-store';
-import type { FastifyBaseLogger } from 'fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Alerting, type AlertOptions } from '../alerts/alerting.js';
 import { AuditLog } from '../audit/audit-log.js';
@@ -31,6 +30,7 @@ import { Authenticator } from '../auth/authenticator.js';
 import { type BootstrapResult, bootstrapAdmin, DEFAULT_ADMIN_PASSWORD } from '../auth/bootstrap-admin.js';
 import { DefaultPasswordCheck } from '../auth/default-password.js';
 import type { OidcOptions } from '../auth/oidc/oidc-options.js';
+import { OIDC_ROUTE_DOCS } from '../auth/oidc/oidc-route-docs.js';
 import { registerOidcRoutes } from '../auth/oidc/oidc-routes.js';
 import { signInModesRoute } from '../auth/oidc/sign-in-modes.js';
 import { prepareDummyHash } from '../auth/password.js';
@@ -48,7 +48,12 @@ import { LiveUpdateHub, type SubscribableNotifier } from '../live/live-update-hu
 import { LIVE_ROUTE_DOC, registerSseRoute } from '../live/sse-route.js';
 import { registerStorageHookRoutes, STORAGE_HOOK_ROUTE_DOCS } from '../live/storage-hook-routes.js';
 import { StreamRegistry } from '../live/stream-registry.js';
-import { type MetricsEndpoint, probeRouteDocs, registerProbeRoutes } from '../observability/probe-routes.js';
+import {
+  type MetricsAccess,
+  type MetricsEndpoint,
+  probeRouteDocs,
+  registerProbeRoutes,
+} from '../observability/probe-routes.js';
 import { BulkJobResumer } from '../operator/bulk-job-resumer.js';
 import { type BulkJobStore, createMemoryBulkJobStore } from '../operator/bulk-job-store.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
@@ -74,6 +79,7 @@ import { serveUi } from '../ui-server/serve-ui.js';
 import type { ApiDeps } from './api-deps.js';
 import { EndpointCatalog } from './endpoint-catalog.js';
 import type { ListeningServer } from './listening-server.js';
+import { isPinoLogger } from './pino-logger.js';
 
 export interface WebAppOptions {
   /** The message store (any provider). Its `providerName` is shown when it has one. */
@@ -122,8 +128,10 @@ export interface WebAppOptions {
   readonly alerts?: AlertOptions;
   /** Serves `/metrics` (Prometheus text) when given. */
   readonly metrics?: MetricsEndpoint;
-  /** `/metrics` then wants `Authorization: Bearer <token>`. */
+  /** A bearer token that may read `/metrics` (besides any credential with a site role). */
   readonly metricsToken?: string;
+  /** Who may read `/metrics` here (default `'signed-in'`; `'anonymous'` for a port only Prometheus reaches). */
+  readonly metricsAccess?: MetricsAccess;
   /** Sign-in with an OpenID Connect provider (Entra ID or any standard one); see `oidcOptionsFromEnv`. */
   readonly oidc?: OidcOptions;
   /** E-mail and password accounts (default `true`); `false` needs `oidc`, and no bootstrap admin is made. */
@@ -162,15 +170,6 @@ export interface RegisteredRoute {
 
 const VERSION = '0.1.0';
 
-function isPinoLogger(logger: Logger | undefined): logger is Logger & FastifyBaseLogger {
-  const candidate = logger as Partial<FastifyBaseLogger> | undefined;
-  return (
-    typeof candidate?.child === 'function' &&
-    typeof candidate.fatal === 'function' &&
-    typeof candidate.trace === 'function' &&
-    typeof candidate.level === 'string'
-  );
-}
 const DEFAULT_UI_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../ui/dist');
 
 /** Builds the operator WebApp: REST API + OpenAPI, local sign-in, audit, SSE and the UI. */
@@ -318,6 +317,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     ...probeRouteDocs(options),
     LIVE_ROUTE_DOC,
     ...(options.storageHookKey ? STORAGE_HOOK_ROUTE_DOCS : []),
+    ...(options.oidc ? OIDC_ROUTE_DOCS : []),
   ]);
   await registerApiDocsRoutes(server, openApi);
   if (options.oidc) {
@@ -327,8 +327,10 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   }
   registerProbeRoutes(server, {
     readiness: () => serviceReadiness({ store, transport: options.transport, liveUpdates: notifier }),
+    logger,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    ...(options.metricsAccess ? { metricsAccess: options.metricsAccess } : {}),
   });
   registerSseRoute(server, {
     hub,

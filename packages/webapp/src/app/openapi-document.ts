@@ -8,7 +8,7 @@ import { createWebApp } from './create-web-app.js';
 export type WebAppOpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
 
 /**
- * The WebApp's OpenAPI document with every optional route on (`/metrics`, the storage hooks), built without
+ * The WebApp's OpenAPI document with every optional route on (`/metrics`, the storage hooks, single sign-on), built without
  * a server: a WebApp on in-memory stores that never listens. `@nimbus/client` generates its types from it.
  */
 export async function webAppOpenApiDocument(): Promise<WebAppOpenApiDocument> {
@@ -22,6 +22,13 @@ export async function webAppOpenApiDocument(): Promise<WebAppOpenApiDocument> {
     uiDistDir: '/nonexistent-ui-dist',
     storageHookKey: 'document-only',
     metrics: { contentType: 'text/plain', scrape: async () => '' },
+    // Listed only; the provider is discovered at the first sign-in, never here.
+    oidc: {
+      issuer: 'https://login.example/document-only',
+      clientId: 'document-only',
+      clientSecret: 'document-only',
+      roleMapping: { claims: ['groups'], site: {} },
+    },
   });
   try {
     return structuredClone(webApp.openApi);

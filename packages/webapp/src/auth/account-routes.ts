@@ -47,6 +47,11 @@ export const CurrentUser = z.object({
   usesDefaultPassword: z
     .boolean()
     .describe('true while the signed-in user still has the documented dev password (the UI shows a banner)'),
+  mustChangePassword: z
+    .boolean()
+    .describe(
+      'true until the user has replaced a password set for them (the initial admin one, or one an administrator set): every other API call answers 403 PasswordChangeRequired',
+    ),
 });
 
 export function describeUser(
@@ -64,6 +69,7 @@ export function describeUser(
       csrfToken: null,
       signInMethod: null,
       usesDefaultPassword: false,
+      mustChangePassword: false,
     };
   }
   return {
@@ -76,6 +82,7 @@ export function describeUser(
     csrfToken: principal.csrfToken,
     signInMethod: isOidcAccount(principal.user) ? 'oidc' : 'password',
     usesDefaultPassword,
+    mustChangePassword: principal.user.mustChangePassword,
   };
 }
 
@@ -128,6 +135,7 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
       tag: 'Account',
       summary: 'Sign out: ends the session, its live-update streams and clears the cookies',
       access: 'authenticated',
+      beforePasswordChange: true,
       handler: async ({ request, reply, principal }) => {
         await auditLog.write({
           type: MessageAuditType.SignOut,
@@ -146,6 +154,7 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
       tag: 'Account',
       summary: 'Change the signed-in user’s password; other sessions and live streams of the user end',
       access: 'authenticated',
+      beforePasswordChange: true,
       body: PasswordChange,
       response: CurrentUser,
       handler: async ({ body, principal, request, reply }) => {
@@ -170,6 +179,9 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
           ]);
         }
         const problems = await passwordProblems(body.newPassword, [user.email, user.displayName ?? '']);
+        if (body.newPassword === body.currentPassword) problems.unshift('to differ from the current one');
+        else if (deps.defaultPassword.is(body.newPassword))
+          problems.unshift('to be other than the public default');
         if (problems.length > 0) {
           const message = `the new password needs ${problems.join(', ')}`;
           throw new HttpError(400, 'ValidationError', `body.newPassword: ${message}`, [
@@ -180,7 +192,8 @@ export function accountRoutes(deps: AccountDeps): AnyRouteSpec[] {
           type: MessageAuditType.ChangePassword,
           principal,
           subject: `user:${user.id}`,
-          data: { revokeApiTokens: body.revokeApiTokens },
+          // forced: the user had to choose a new password (the initial one, or one an administrator set).
+          data: { revokeApiTokens: body.revokeApiTokens, forced: user.mustChangePassword },
         });
         await identityStore.updatePassword(
           user.id,

@@ -67,6 +67,8 @@ export async function bootstrapAdmin(options: BootstrapOptions): Promise<Bootstr
     passwordHash: await hashPassword(password),
     siteRole: Role.Owner,
     createdAt: new Date(options.clock.now()),
+    // The public default and a generated password (printed to stdout) are replaced at the first sign-in.
+    mustChangePassword: passwordSource !== 'env',
   });
   if (!created) {
     logger.info({}, 'Identity: another instance created the first user, bootstrap admin not created');

@@ -11,6 +11,11 @@ export class DefaultPasswordCheck {
 
   constructor(private readonly defaultPassword: string | null) {}
 
+  /** Whether `password` is the documented default itself. */
+  is(password: string): boolean {
+    return this.defaultPassword !== null && password === this.defaultPassword;
+  }
+
   uses(user: IdentityUser): Promise<boolean> {
     if (this.defaultPassword === null) return Promise.resolve(false);
     let answer = this.#known.get(user.passwordHash);

@@ -86,7 +86,8 @@ export async function signIn(
   await audit(MessageAuditType.SignIn, { address });
   if (needsRehash(user.passwordHash)) {
     // Hashes made with an older, cheaper cost are upgraded while the password is at hand.
-    await identityStore.updatePassword(user.id, await hashPassword(password), new Date(clock.now()));
+    const at = new Date(clock.now());
+    await identityStore.updatePassword(user.id, await hashPassword(password), at, user.mustChangePassword);
     deps.logger.info({ userId: user.id }, 'Password hash upgraded to the current scrypt cost');
   }
   return user;

@@ -40,9 +40,11 @@ function allowInlineScriptsByHash(csp: string, html: string): string {
         .update(body ?? '')
         .digest('base64')}'`,
   );
-  return csp.replace(
-    /script-src ([^;]*)/,
-    (_all, sources: string) => `script-src ${sources} ${hashes.join(' ')}`,
+  return (
+    csp
+      .replace(/script-src ([^;]*)/, (_all, sources: string) => `script-src ${sources} ${hashes.join(' ')}`)
+      // Scalar injects its component styles at run time; this page alone (the API's shape, no data) admits them.
+      .replace(/style-src ([^;]*)/, (_all, sources: string) => `style-src ${sources} 'unsafe-inline'`)
   );
 }
 

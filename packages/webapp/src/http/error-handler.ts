@@ -3,6 +3,7 @@ import { InvalidStoreArgumentError } from '@nimbus/message-store';
 import { classifyDriverError } from '@nimbus/sql';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './http-error.js';
+import { redactRequestUrl } from './redact.js';
 
 /**
  * Every error leaves as `{ error, message, issues? }`; a retryable one (a backing service down for a moment) with
@@ -41,7 +42,12 @@ export function installErrorHandler(app: FastifyInstance, logger: Logger): void 
       // its lock or statement timeout: say so, why, and when to retry (never where the database is).
       const unavailable = unavailableAnswer(error);
       logger.warn(
-        { err: error.message, reason: unavailable.reason, url: request.url, method: request.method },
+        {
+          err: error.message,
+          reason: unavailable.reason,
+          url: redactRequestUrl(request.url),
+          method: request.method,
+        },
         'WebApp request failed: a backing service is unavailable',
       );
       return reply.code(503).header('retry-after', String(unavailable.retryAfterSeconds)).send({
@@ -51,7 +57,7 @@ export function installErrorHandler(app: FastifyInstance, logger: Logger): void 
       });
     }
     logger.error(
-      { err: error.message, stack: error.stack, url: request.url, method: request.method },
+      { err: error.message, stack: error.stack, url: redactRequestUrl(request.url), method: request.method },
       'WebApp request failed',
     );
     return reply

@@ -22,6 +22,12 @@ export class HttpError extends Error {
 export const badRequest = (message: string, issues: readonly ValidationIssue[] = []) =>
   new HttpError(400, 'BadRequest', message, issues);
 export const unauthorized = (message = 'Sign-in required.') => new HttpError(401, 'Unauthorized', message);
+export const passwordChangeRequired = () =>
+  new HttpError(
+    403,
+    'PasswordChangeRequired',
+    'Choose a new password first (POST /account/change-password): this password was set for you and must be replaced before anything else works.',
+  );
 export const forbidden = (message: string) => new HttpError(403, 'Forbidden', message);
 export const notFound = (message: string) => new HttpError(404, 'NotFound', message);
 export const conflict = (message: string) => new HttpError(409, 'Conflict', message);

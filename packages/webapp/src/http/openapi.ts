@@ -76,7 +76,8 @@ const SECURITY_SCHEMES = {
   metricsToken: {
     type: 'http',
     scheme: 'bearer',
-    description: 'NIMBUS_METRICS_TOKEN, when the WebApp was started with one.',
+    description:
+      'NIMBUS_METRICS_TOKEN, when the WebApp was started with one; an API token or a session with a site role also reads /metrics.',
   },
 };
 
@@ -97,7 +98,7 @@ function securityOf(kind: DocumentedSecurity, method: HttpMethod): { security?: 
     case 'webhookKey':
       return { security: [{ webhookKey: [] }] };
     case 'metricsToken':
-      return { security: [{ metricsToken: [] }] };
+      return { security: [{ metricsToken: [] }, { apiToken: [] }, { sessionCookie: [] }] };
   }
 }
 

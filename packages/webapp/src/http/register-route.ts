@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AuditLog, countingAuditRows, type RequestAuditCount } from '../audit/audit-log.js';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
-import { HttpError, unauthorized } from './http-error.js';
+import { HttpError, passwordChangeRequired, unauthorized } from './http-error.js';
 import { auditRefusal } from './refusal-audit.js';
 import type { AnyRouteSpec } from './route.js';
 import { parsePart } from './validation.js';
@@ -51,6 +51,7 @@ export function registerRoute(
         const problem = authenticator.csrfProblem(request, principal);
         if (problem) throw new HttpError(403, 'CsrfRejected', `CSRF check failed: ${problem}.`);
       }
+      if (principal.user.mustChangePassword && !spec.beforePasswordChange) throw passwordChangeRequired();
     } else if (UNSAFE_METHODS.has(request.method) && spec.body) {
       // Anonymous writes (sign-in) only take JSON: a cross-site form cannot send it without a preflight.
       requireJson(request);

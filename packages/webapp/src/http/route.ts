@@ -39,6 +39,11 @@ export interface RouteSpec<
   readonly response?: R;
   /** Status for a successful call (200 by default, 204 when there is no response schema). */
   readonly successStatus?: number;
+  /**
+   * Callable while the user must still choose a new password (change it, sign out); every other
+   * authenticated route answers 403 `PasswordChangeRequired` until then.
+   */
+  readonly beforePasswordChange?: true;
   handler(context: RouteContext<P, Q, B>): Promise<R extends z.ZodType ? z.input<R> : undefined>;
 }
 

@@ -11,6 +11,11 @@ export interface IdentityUser {
   readonly updatedAt: Date;
   /** Set while an administrator has disabled the account: it cannot sign in and its credentials stop working. */
   readonly disabledAt: Date | null;
+  /**
+   * Set for the bootstrap admin with the public default or a generated password, and by an administrator who
+   * creates an account or resets its password: the user must choose a new password before anything else works.
+   */
+  readonly mustChangePassword: boolean;
 }
 
 export interface NewIdentityUser {
@@ -20,6 +25,8 @@ export interface NewIdentityUser {
   readonly passwordHash: string;
   readonly siteRole: Role;
   readonly createdAt: Date;
+  /** Default false. */
+  readonly mustChangePassword?: boolean;
 }
 
 export interface EndpointRoleGrant {
@@ -85,7 +92,8 @@ export interface IdentityStore {
   findUserByEmail(email: string): Promise<IdentityUser | null>;
   findUserById(id: string): Promise<IdentityUser | null>;
   listUsers(): Promise<IdentityUser[]>;
-  updatePassword(userId: string, passwordHash: string, at: Date): Promise<void>;
+  /** Sets the password; `mustChangePassword` (default false) says whether the user must replace it at sign-in. */
+  updatePassword(userId: string, passwordHash: string, at: Date, mustChangePassword?: boolean): Promise<void>;
   setSiteRole(userId: string, role: Role, at: Date): Promise<void>;
   /** `null` enables the account again. */
   setDisabled(userId: string, disabledAt: Date | null, at: Date): Promise<void>;

@@ -31,6 +31,7 @@ export function createMemoryIdentityStore(): IdentityStore {
       email,
       updatedAt: user.createdAt,
       disabledAt: null,
+      mustChangePassword: user.mustChangePassword ?? false,
     });
   };
 
@@ -49,7 +50,8 @@ export function createMemoryIdentityStore(): IdentityStore {
     },
     findUserById: async (id) => users.get(id) ?? null,
     listUsers: async () => [...users.values()].sort((a, b) => a.email.localeCompare(b.email)),
-    updatePassword: async (userId, passwordHash, at) => update(userId, { passwordHash, updatedAt: at }),
+    updatePassword: async (userId, passwordHash, at, mustChangePassword = false) =>
+      update(userId, { passwordHash, updatedAt: at, mustChangePassword }),
     setSiteRole: async (userId, siteRole: Role, at) => update(userId, { siteRole, updatedAt: at }),
     setDisabled: async (userId, disabledAt, at) => update(userId, { disabledAt, updatedAt: at }),
     deleteUser: async (userId) => {

@@ -17,7 +17,7 @@ import {
   createLoginAttemptsTable,
   type SqlIdentityContext,
 } from './sql-login-attempts.js';
-import { addDisabledColumn, sqlUserAdmin } from './sql-user-admin.js';
+import { addMissingUserColumns, sqlUserAdmin } from './sql-user-admin.js';
 
 export type SqlIdentityStoreOptions = WebAppDatabaseOptions;
 
@@ -36,6 +36,7 @@ function toUser(row: UsersTable): IdentityUser {
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
     disabledAt: row.disabled_at ? new Date(row.disabled_at) : null,
+    mustChangePassword: Number(row.must_change_password) === 1,
   };
 }
 
@@ -64,6 +65,7 @@ export function createSqlIdentityStore(options: SqlIdentityStoreOptions): Identi
           created_at: at,
           updated_at: at,
           disabled_at: null,
+          must_change_password: user.mustChangePassword ? 1 : 0,
         })
         .execute();
     } catch (error) {
@@ -96,8 +98,9 @@ export function createSqlIdentityStore(options: SqlIdentityStoreOptions): Identi
       .addColumn('created_at', 'varchar(40)', (c) => c.notNull())
       .addColumn('updated_at', 'varchar(40)', (c) => c.notNull())
       .addColumn('disabled_at', 'varchar(40)')
+      .addColumn('must_change_password', 'integer', (c) => c.notNull().defaultTo(0))
       .execute();
-    await addDisabledColumn(context);
+    await addMissingUserColumns(context);
     await db.schema
       .createTable('nimbus_identity_endpoint_roles')
       .ifNotExists()
@@ -165,10 +168,14 @@ export function createSqlIdentityStore(options: SqlIdentityStoreOptions): Identi
       const rows = await db.selectFrom('nimbus_identity_users').selectAll().orderBy('email').execute();
       return rows.map(toUser);
     },
-    updatePassword: async (userId, passwordHash, at) => {
+    updatePassword: async (userId, passwordHash, at, mustChangePassword = false) => {
       await db
         .updateTable('nimbus_identity_users')
-        .set({ password_hash: passwordHash, updated_at: at.toISOString() })
+        .set({
+          password_hash: passwordHash,
+          updated_at: at.toISOString(),
+          must_change_password: mustChangePassword ? 1 : 0,
+        })
         .where('id', '=', userId)
         .execute();
     },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Authenticator } from '../auth/authenticator.js';
 import type { Principal } from '../auth/principal.js';
 import type { DocumentedRoute } from '../http/documented-route.js';
-import { unauthorized } from '../http/http-error.js';
+import { passwordChangeRequired, unauthorized } from '../http/http-error.js';
 import { Role } from '../identity/roles.js';
 import type { LiveUpdate, LiveUpdateHub } from './live-update-hub.js';
 import type { StreamRegistry } from './stream-registry.js';
@@ -73,6 +73,7 @@ export function registerSseRoute(app: FastifyInstance, options: SseOptions): voi
   app.get('/api/live', async (request, reply) => {
     let principal = request.principal;
     if (!principal) throw unauthorized();
+    if (principal.user.mustChangePassword) throw passwordChangeRequired();
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {

@@ -93,10 +93,15 @@ export function userAdminRoutes(deps: ApiDeps): AnyRouteSpec[] {
           .boolean()
           .default(true)
           .describe('also revoke every API token of the account (default true)'),
+        mustChangePassword: z
+          .boolean()
+          .default(true)
+          .describe('the user must replace this password at the next sign-in (default true: you know it)'),
       }),
       handler: async ({ params, body, principal }) => {
         requireSession(principal, 'Resetting a password');
-        const data = { userId: params.userId, revokeApiTokens: body.revokeApiTokens };
+        const { revokeApiTokens, mustChangePassword } = body;
+        const data = { userId: params.userId, revokeApiTokens, mustChangePassword };
         await authorize(auditLog, principal!, Role.Owner, null, {
           type: MessageAuditType.ResetPassword,
           data,
@@ -117,6 +122,7 @@ export function userAdminRoutes(deps: ApiDeps): AnyRouteSpec[] {
           user.id,
           await hashPassword(body.newPassword),
           new Date(clock.now()),
+          mustChangePassword,
         );
         if (body.revokeApiTokens)
           await revokeApiTokensOf(identityStore, streams, user.id, new Date(clock.now()));

@@ -12,6 +12,7 @@ export const UserDto = z.object({
   createdAt: z.string(),
   /** Set while the account is disabled (it cannot sign in). */
   disabledAt: z.string().nullable(),
+  mustChangePassword: z.boolean().describe('the user must choose a new password at the next sign-in'),
 });
 
 export const RoleName = z.enum([Role.None, ...GRANTABLE_ROLES]);
@@ -36,6 +37,7 @@ export class UserDirectory {
         .map((g) => ({ endpointId: g.endpointId, role: g.role })),
       createdAt: user.createdAt.toISOString(),
       disabledAt: user.disabledAt?.toISOString() ?? null,
+      mustChangePassword: user.mustChangePassword,
     };
   }
 

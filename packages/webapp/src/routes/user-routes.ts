@@ -56,11 +56,19 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
         displayName: z.string().trim().max(200).nullable().optional(),
         password: z.string().max(200),
         siteRole: RoleName.default(Role.Reader),
+        mustChangePassword: z
+          .boolean()
+          .default(false)
+          .describe('the user must replace this password at the first sign-in before anything else works'),
       }),
       response: UserDto,
       successStatus: 201,
       handler: async ({ body, principal }) => {
-        const data = { email: body.email, siteRole: body.siteRole };
+        const data = {
+          email: body.email,
+          siteRole: body.siteRole,
+          mustChangePassword: body.mustChangePassword,
+        };
         await authorize(auditLog, principal!, Role.Owner, null, { type: MessageAuditType.GrantRole, data });
         await assertAcceptablePassword(body.password, 'body.password', [body.email, body.displayName ?? '']);
         const id = uuidv7(clock.now());
@@ -78,6 +86,7 @@ export function userRoutes(deps: ApiDeps): AnyRouteSpec[] {
             passwordHash: await hashPassword(body.password),
             siteRole: body.siteRole,
             createdAt: new Date(clock.now()),
+            mustChangePassword: body.mustChangePassword,
           });
         } catch (error) {
           if (error instanceof DuplicateEmailError) throw conflict(error.message);

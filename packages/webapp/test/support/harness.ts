@@ -12,6 +12,7 @@ import {
 import { ApiClient } from './api-client.js';
 import { samplePlatform } from './sample-platform.js';
 import { seedErp } from './seed.js';
+import { SEEDED_ADMIN_ENV } from './seeded-admin.js';
 import type { StoreFactory, StoreSet } from './store-factories.js';
 
 export const READER = { email: 'reader@example.test', password: 'Reader!Pass1' };
@@ -33,7 +34,8 @@ export interface Harness {
 /** A real WebApp on 127.0.0.1:0 over real stores, with the Erp endpoint seeded and a Reader and a Contributor. */
 export async function startHarness(
   factory: StoreFactory,
-  options: { uiDistDir?: string; webApp?: Partial<WebAppOptions> } = {},
+  /** `signIn: false`: the admin client is not signed in and no users are created (an admin who must first change the password). */
+  options: { uiDistDir?: string; webApp?: Partial<WebAppOptions>; signIn?: boolean } = {},
 ): Promise<Harness> {
   const stores = await factory.create();
   const transport = new MemoryTransport();
@@ -46,7 +48,7 @@ export async function startHarness(
     platform: samplePlatform,
     notifier,
     logger: silentLogger,
-    env: {},
+    env: SEEDED_ADMIN_ENV,
     uiDistDir: options.uiDistDir ?? '/nonexistent-ui-dist',
     sseKeepAliveMs: 60_000,
     // Suites sign in many times from 127.0.0.1; the sign-in tests set their own limits.
@@ -56,11 +58,13 @@ export async function startHarness(
   const url = await webApp.listen();
   await seedErp(stores.store);
   const admin = new ApiClient(url);
-  await admin.login(DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD);
-  for (const [user, role] of [
-    [READER, 'Reader'],
-    [CONTRIBUTOR, 'Contributor'],
-  ] as const) {
+  if (options.signIn !== false) await admin.login(DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD);
+  for (const [user, role] of options.signIn === false
+    ? []
+    : ([
+        [READER, 'Reader'],
+        [CONTRIBUTOR, 'Contributor'],
+      ] as const)) {
     const created = await admin.post('/api/users', { ...user, siteRole: role });
     if (created.status !== 201) throw new Error(`user setup failed: ${JSON.stringify(created.body)}`);
   }

@@ -25,6 +25,7 @@ import {
   createSqlIdentityStore,
   createWebApp,
 } from '../../src/index.js';
+import { SEEDED_ADMIN_ENV } from './seeded-admin.js';
 
 /** NIMBUS_TEST_LOG=1 shows the stack's logs when a run needs explaining. */
 const testLogger = process.env.NIMBUS_TEST_LOG === '1' ? consoleLogger : silentLogger;
@@ -174,7 +175,7 @@ export async function startLiveStack(options: LiveStackOptions): Promise<LiveSta
       platform,
       notifier,
       logger: testLogger,
-      env: {},
+      env: SEEDED_ADMIN_ENV,
       uiDistDir: options.uiDistDir,
       sseKeepAliveMs: 60_000,
     });

@@ -24,12 +24,16 @@ export async function startOidcProvider(accounts: Record<string, TestAccount>) {
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     issuer,
-    configure(webAppUrl: string, options: { idTokenTtlS?: number } = {}) {
+    /** `jwks`: the client authenticates with a signed assertion (private_key_jwt) instead of the secret. */
+    configure(webAppUrl: string, options: { idTokenTtlS?: number; jwks?: { keys: object[] } } = {}) {
+      const clientAuth = options.jwks
+        ? { token_endpoint_auth_method: 'private_key_jwt' as const, jwks: options.jwks as never }
+        : { client_secret: OIDC_CLIENT.secret };
       const provider = new Provider(issuer, {
         clients: [
           {
             client_id: OIDC_CLIENT.id,
-            client_secret: OIDC_CLIENT.secret,
+            ...clientAuth,
             redirect_uris: [`${webAppUrl}/account/oidc/callback`],
             post_logout_redirect_uris: [`${webAppUrl}/account/login`],
             grant_types: ['authorization_code'],

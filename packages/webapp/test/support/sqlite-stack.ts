@@ -16,6 +16,7 @@ import {
   type WebAppOptions,
 } from '../../src/index.js';
 import { CustomerChanged, livePlatform } from './live-stack.js';
+import { SEEDED_ADMIN_ENV } from './seeded-admin.js';
 
 const testLogger = process.env.NIMBUS_TEST_LOG === '1' ? consoleLogger : silentLogger;
 
@@ -99,7 +100,7 @@ export async function startSqliteStack(
         platform: livePlatform,
         notifier,
         logger: testLogger,
-        env: {},
+        env: SEEDED_ADMIN_ENV,
         uiDistDir: options.uiDistDir,
         sseKeepAliveMs: 60_000,
         ...options.webApp,

@@ -5,6 +5,7 @@ import { useLiveUpdates } from './live.js';
 import { AccountPage } from './pages/AccountPage.js';
 import { AdminPage } from './pages/admin/AdminPage.js';
 import { BulkJobPage, BulkJobsPage } from './pages/BulkJobsPage.js';
+import { ChoosePasswordPage } from './pages/ChoosePasswordPage.js';
 import { DeadLettersPage } from './pages/DeadLettersPage.js';
 import { EndpointDetailsPage } from './pages/EndpointDetailsPage.js';
 import { EndpointsPage } from './pages/EndpointsPage.js';
@@ -92,5 +93,6 @@ export function App() {
     window.location.assign(loginUrl(path));
     return null;
   }
+  if (me.data.mustChangePassword) return <ChoosePasswordPage me={me.data} />;
   return <SignedIn me={me.data} path={path} />;
 }
