@@ -8,6 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertCliBuilt, CliDaemon, cleanEnv } from './support/cli-process.js';
 import { browserAvailable, openBrowser, signIn } from './support/operator-browser.js';
+import { SEEDED_ADMIN_ENV } from './support/seeded-admin.js';
 
 const RETRIED = /ErpThrottledError|ErpUnavailableError/;
 
@@ -60,7 +61,11 @@ describe.runIf(browserAvailable('nimbus dev retrying browser test'))(
     beforeAll(async () => {
       assertCliBuilt();
       await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-      const env = cleanEnv({ NIMBUS_ALERTS_ALLOW_PRIVATE_WEBHOOKS: 'true', NIMBUS_ALERTS_EVERY_MS: '500' });
+      const env = cleanEnv({
+        ...SEEDED_ADMIN_ENV,
+        NIMBUS_ALERTS_ALLOW_PRIVATE_WEBHOOKS: 'true',
+        NIMBUS_ALERTS_EVERY_MS: '500',
+      });
       dev = new CliDaemon(['dev', '--data-dir', dataDir, '--port', '0', '--traffic-interval', '150'], env);
       baseUrl = (await dev.waitFor(/NimBus dev ready at (http:\/\/\S+)/, 40_000))[1] as string;
       const login = await fetch(`${baseUrl}/account/login`, {

@@ -65,6 +65,9 @@ const RULES: Record<string, Rule> = {
   'POST /api/bulk-jobs/{jobId}/resume': 'signedIn',
   'GET /api/failure-groups': 'signedIn',
   [`GET ${E}/failure-groups`]: endpoint('Reader'),
+  [`GET ${E}/alert-snoozes`]: endpoint('Reader'),
+  [`POST ${E}/alert-snoozes`]: endpoint('Contributor'),
+  [`DELETE ${E}/alert-snoozes`]: endpoint('Contributor'),
   // Contributor on every endpoint named in the body (Erp here: the OIDC principal's Erp grant suffices).
   'POST /api/bulk-jobs': endpoint('Contributor'),
   [`GET ${E}`]: endpoint('Reader'),
@@ -226,7 +229,13 @@ export function describeAuthorizationMatrix(factory: StoreFactory): void {
       const body = operation.bodySchema
         ? sampleOf(operation.bodySchema, '', { ...overrides, ...login })
         : undefined;
-      return { url: urlOf(operation, params), body };
+      // Required query parameters get a sample value, so that a refusal is about access, not about a missing value.
+      const query = new URLSearchParams(
+        operation.query
+          .filter((q) => q.required)
+          .map((q) => [q.name, String(sampleOf(q.schema, q.name, overrides))]),
+      ).toString();
+      return { url: urlOf(operation, params, query), body };
     };
 
     it('has a rule for every route of the OpenAPI document, and only for those', () => {

@@ -15,6 +15,7 @@ import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSqlIdentityStore, createWebApp } from '../src/index.js';
 import { ApiClient } from './support/api-client.js';
+import { SEEDED_ADMIN_ENV } from './support/seeded-admin.js';
 
 const OrderPlaced = defineEvent('OrderPlaced', { schema: z.object({ orderId: z.string() }) });
 const platform = definePlatform([
@@ -54,7 +55,7 @@ it('docs/sdk.md and docs/webapp.md examples: a custom check, shown and paused th
     platform,
     identityStore: createSqlIdentityStore({ dialect: 'sqlite', filename: path.join(dir, 'nimbus.db') }),
     logger: silentLogger,
-    env: {},
+    env: SEEDED_ADMIN_ENV,
   });
   const url = await webApp.listen({ host: '127.0.0.1', port: 0 });
   const api = new ApiClient(url);

@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import { ApiClient } from './api-client.js';
 import { CustomerChanged, livePlatform } from './live-stack.js';
+import { SEEDED_ADMIN_ENV } from './seeded-admin.js';
 
 const testLogger = process.env.NIMBUS_TEST_LOG === '1' ? consoleLogger : silentLogger;
 
@@ -54,7 +55,7 @@ export async function startMonitoringStack(options: { uiDistDir: string }): Prom
     const store = await createSqlMessageStore({
       dialect: 'sqlite',
       filename: path.join(dir, 'store.db'),
-      env: {},
+      env: SEEDED_ADMIN_ENV,
       retentionSweep: false,
     });
     stops.push(() => store.close());
@@ -112,7 +113,7 @@ export async function startMonitoringStack(options: { uiDistDir: string }): Prom
       platform: livePlatform,
       notifier,
       logger: testLogger,
-      env: {},
+      env: SEEDED_ADMIN_ENV,
       uiDistDir: options.uiDistDir,
       sseKeepAliveMs: 60_000,
       alerts: { everyMs: 0, allowPrivateWebhookTargets: true },
