@@ -3,33 +3,23 @@ import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import {
-  type Clock,
   consoleLogger,
   LifecycleRunner,
-  type Logger,
-  type Platform,
   type ServiceLifecycle,
   type StopOptions,
   serviceReadiness,
   systemClock,
-  type Transport,
   uuidv7,
 } from '@nimbus/core';
-import {
-  type HeartbeatHistoryStore,
-  InProcessStateChangeNotifier,
-  type NimBusMessageStore,
-  type StorageProviderCapabilities,
-} from '@nimbus/message-store';
+import { InProcessStateChangeNotifier } from '@nimbus/message-store';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Alerting, type AlertOptions } from '../alerts/alerting.js';
+import { Alerting } from '../alerts/alerting.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { accountRoutes } from '../auth/account-routes.js';
 import { apiTokenRoutes } from '../auth/api-token-routes.js';
 import { Authenticator } from '../auth/authenticator.js';
 import { type BootstrapResult, bootstrapAdmin, DEFAULT_ADMIN_PASSWORD } from '../auth/bootstrap-admin.js';
 import { DefaultPasswordCheck } from '../auth/default-password.js';
-import type { OidcOptions } from '../auth/oidc/oidc-options.js';
 import { OIDC_ROUTE_DOCS } from '../auth/oidc/oidc-route-docs.js';
 import { registerOidcRoutes } from '../auth/oidc/oidc-routes.js';
 import { signInModesRoute } from '../auth/oidc/sign-in-modes.js';
@@ -43,19 +33,13 @@ import { registerRoute } from '../http/register-route.js';
 import { installRequestLog } from '../http/request-log.js';
 import type { AnyRouteSpec } from '../http/route.js';
 import { addSecurityHeaders } from '../http/security-headers.js';
-import type { IdentityStore } from '../identity/identity-store.js';
 import { LiveUpdateHub, type SubscribableNotifier } from '../live/live-update-hub.js';
 import { LIVE_ROUTE_DOC, registerSseRoute } from '../live/sse-route.js';
 import { registerStorageHookRoutes, STORAGE_HOOK_ROUTE_DOCS } from '../live/storage-hook-routes.js';
 import { StreamRegistry } from '../live/stream-registry.js';
-import {
-  type MetricsAccess,
-  type MetricsEndpoint,
-  probeRouteDocs,
-  registerProbeRoutes,
-} from '../observability/probe-routes.js';
+import { probeRouteDocs, registerProbeRoutes } from '../observability/probe-routes.js';
 import { BulkJobResumer } from '../operator/bulk-job-resumer.js';
-import { type BulkJobStore, createMemoryBulkJobStore } from '../operator/bulk-job-store.js';
+import { createMemoryBulkJobStore } from '../operator/bulk-job-store.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
@@ -81,62 +65,9 @@ import { EndpointCatalog } from './endpoint-catalog.js';
 import type { ListeningServer } from './listening-server.js';
 import { isPinoLogger } from './pino-logger.js';
 
-export interface WebAppOptions {
-  /** The message store (any provider). Its `providerName` is shown when it has one. */
-  readonly store: NimBusMessageStore &
-    Partial<HeartbeatHistoryStore> & {
-      readonly providerName?: string;
-      readonly capabilities?: StorageProviderCapabilities;
-    };
-  /** Operator actions are sent as messages through this transport. */
-  readonly transport: Transport;
-  readonly platform?: Platform;
-  readonly identityStore: IdentityStore;
-  /**
-   * The state-change notifier that feeds the SSE stream: give the same instance to the Resolver (or wrap the
-   * store with `withStateChangeNotifications`). Default: a new in-process notifier, exposed as `notifier`.
-   */
-  readonly notifier?: SubscribableNotifier;
-  readonly storageCapabilities?: StorageProviderCapabilities;
-  readonly logger?: Logger;
-  readonly clock?: Clock;
-  /** Where NIMBUS_IDENTITY_ADMIN_EMAIL / _PASSWORD are read (default `process.env`). */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Generate the bootstrap password instead of using the public default (when the env gives none). */
-  readonly generateBootstrapPassword?: boolean;
-  /** Secure cookies: `'auto'` (default) marks them Secure on https requests. */
-  readonly secureCookies?: boolean | 'auto';
-  readonly trustProxy?: boolean;
-  readonly sessionTtlMs?: number;
-  /** Built UI directory (default `packages/webapp/ui/dist`). */
-  readonly uiDistDir?: string;
-  /** Enables the storage-hook routes for out-of-process notifiers. */
-  readonly storageHookKey?: string;
-  readonly environment?: string;
-  /** Endpoint ids to list even without a platform definition or stored metadata. */
-  readonly extraEndpoints?: readonly string[];
-  readonly sseKeepAliveMs?: number;
-  /** Sign-in rate limits and lockouts (defaults: `DEFAULT_SIGN_IN_LIMITS`). */
-  readonly signInLimits?: Partial<SignInLimits>;
-  /**
-   * Where bulk jobs are kept (default: in memory). Give every instance the same SQL one
-   * (`createSqlBulkJobStore`) so a job's progress is visible from each of them and outlasts a restart.
-   * The WebApp does not close it.
-   */
-  readonly bulkJobStore?: BulkJobStore;
-  /** Alert subscriptions: where their state lives, SMTP for e-mail, how often they are evaluated. */
-  readonly alerts?: AlertOptions;
-  /** Serves `/metrics` (Prometheus text) when given. */
-  readonly metrics?: MetricsEndpoint;
-  /** A bearer token that may read `/metrics` (besides any credential with a site role). */
-  readonly metricsToken?: string;
-  /** Who may read `/metrics` here (default `'signed-in'`; `'anonymous'` for a port only Prometheus reaches). */
-  readonly metricsAccess?: MetricsAccess;
-  /** Sign-in with an OpenID Connect provider (Entra ID or any standard one); see `oidcOptionsFromEnv`. */
-  readonly oidc?: OidcOptions;
-  /** E-mail and password accounts (default `true`); `false` needs `oidc`, and no bootstrap admin is made. */
-  readonly localAccounts?: boolean;
-}
+export type { WebAppOptions } from './web-app-options.js';
+
+import type { WebAppOptions } from './web-app-options.js';
 
 export interface WebApp extends ServiceLifecycle {
   readonly server: FastifyInstance;
