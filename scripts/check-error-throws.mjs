@@ -47,6 +47,8 @@ console.log(
     `${allowedCount} allowed (${Object.keys(allowed).length} entries in scripts/check-error-throws.json)`,
 );
 if (offenders.length > 0) {
-  console.error('throw a NimBusError with a code (docs/errors.md), or add the path with its reason to the allow-list');
+  console.error(
+    'throw a NimBusError with a code (docs/errors.md), or add the path with its reason to the allow-list',
+  );
   process.exit(1);
 }
