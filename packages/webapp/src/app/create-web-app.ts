@@ -7,6 +7,8 @@ import {
   consoleLogger,
   LifecycleRunner,
   type Logger,
+  NimBusError,
+  NimBusErrorCode,
   type Platform,
   type ServiceLifecycle,
   type StopOptions,
@@ -185,7 +187,10 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   prepareDummyHash();
   const localAccounts = options.localAccounts ?? true;
   if (!localAccounts && !options.oidc)
-    throw new Error('localAccounts: false needs an oidc provider to sign in.');
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      'localAccounts: false needs an oidc provider to sign in.',
+    );
   const bootstrap = await bootstrapAdmin({
     enabled: localAccounts,
     identityStore,
