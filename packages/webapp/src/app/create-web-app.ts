@@ -7,8 +7,6 @@ import {
   consoleLogger,
   LifecycleRunner,
   type Logger,
-  NimBusError,
-  NimBusErrorCode,
   type Platform,
   type ServiceLifecycle,
   type StopOptions,
@@ -187,10 +185,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   prepareDummyHash();
   const localAccounts = options.localAccounts ?? true;
   if (!localAccounts && !options.oidc)
-    throw new NimBusError(
-      NimBusErrorCode.InvalidOption,
-      'localAccounts: false needs an oidc provider to sign in.',
-    );
+    throw new Error('localAccounts: false needs an oidc provider to sign in.');
   const bootstrap = await bootstrapAdmin({
     enabled: localAccounts,
     identityStore,
