@@ -1,4 +1,5 @@
 import type { ServiceBusReceivedMessage } from '@azure/service-bus';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type { HeldSession } from '@nimbus/transport-azure-service-bus';
 
 /**
@@ -23,8 +24,11 @@ export interface ServiceBusBinding {
 }
 
 /** Thrown for what the Functions host's settlement binding does not offer. */
-export class FunctionsBindingError extends Error {
+export class FunctionsBindingError extends NimBusError<typeof NimBusErrorCode.NotSupported> {
   override readonly name = 'FunctionsBindingError';
+  constructor(message: string) {
+    super(NimBusErrorCode.NotSupported, message);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Transport } from '@nimbus/core';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import { createEndpointHost, type EndpointHost, type EndpointHostOptions } from '@nimbus/sdk';
 import { type FunctionsApp, registerSessionTrigger, type SessionAdopter } from './session-trigger.js';
 
@@ -22,12 +23,14 @@ export function registerEndpointFunctions(
   options: EndpointFunctionsOptions,
 ): EndpointHost {
   if (typeof options.connection !== 'string' || options.connection.trim() === '') {
-    throw new TypeError(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
       'registerEndpointFunctions: connection must name the app setting of the Service Bus connection.',
     );
   }
   if (typeof options.transport?.adoptSession !== 'function') {
-    throw new TypeError(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
       'registerEndpointFunctions: transport must be a ServiceBusTransport (@nimbus/transport-azure-service-bus): the trigger settles through the Functions host on Service Bus.',
     );
   }

@@ -1,4 +1,11 @@
-import type { Clock, CustomCheckResult, InputControl, Logger } from '@nimbus/core';
+import {
+  type Clock,
+  type CustomCheckResult,
+  type InputControl,
+  type Logger,
+  NimBusError,
+  NimBusErrorCode,
+} from '@nimbus/core';
 
 /** What a custom check answers. */
 export interface CustomCheckOutcome {
@@ -58,16 +65,28 @@ function result(
 /** Validates a check before it is registered: a clear error instead of a check that never reports. */
 export function assertCustomCheck(check: CustomCheck, known: readonly CustomCheck[]): void {
   if (typeof check?.name !== 'string' || check.name.trim() === '' || check.name.length > 200)
-    throw new TypeError('A custom check needs a name of 1 to 200 characters.');
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      'A custom check needs a name of 1 to 200 characters.',
+    );
   if (typeof check.run !== 'function')
-    throw new TypeError(`Custom check '${check.name}' needs a run() function.`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      `Custom check '${check.name}' needs a run() function.`,
+    );
   for (const key of ['intervalMs', 'timeoutMs'] as const) {
     const value = check[key];
     if (value !== undefined && (!Number.isInteger(value) || value < 10))
-      throw new TypeError(`Custom check '${check.name}': ${key} must be an integer of at least 10 (ms).`);
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        `Custom check '${check.name}': ${key} must be an integer of at least 10 (ms).`,
+      );
   }
   if (known.some((k) => k.name === check.name))
-    throw new TypeError(`A custom check named '${check.name}' is already registered.`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      `A custom check named '${check.name}' is already registered.`,
+    );
 }
 
 /** Runs an endpoint's checks on their intervals and reports each result to the transport's control state. */

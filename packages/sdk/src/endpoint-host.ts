@@ -9,6 +9,8 @@ import {
   type LifecycleState,
   type Logger,
   MessageEngine,
+  NimBusError,
+  NimBusErrorCode,
   type Platform,
   type ServiceLifecycle,
   SessionProcessor,
@@ -79,7 +81,8 @@ export class EndpointHost implements ServiceLifecycle {
         ? options.platform.getEndpoint(options.endpoint)
         : options.endpoint;
     if (!endpoint || options.platform.getEndpoint(endpoint.id) !== endpoint) {
-      throw new TypeError(
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
         `Endpoint '${String(typeof options.endpoint === 'string' ? options.endpoint : options.endpoint?.id)}' is not part of the platform.`,
       );
     }
@@ -87,7 +90,8 @@ export class EndpointHost implements ServiceLifecycle {
     const logger = options.logger ? childLogger(options.logger, { endpoint: endpoint.id }) : undefined;
     for (const id of options.subscriber.eventTypeIds) {
       if (!endpoint.consumes.some((type) => type.id === id)) {
-        throw new TypeError(
+        throw new NimBusError(
+          NimBusErrorCode.InvalidArgument,
           `Endpoint '${endpoint.id}' has a handler for '${id}' but does not declare that it consumes it; no message of that type would arrive.`,
         );
       }

@@ -3,6 +3,8 @@ import {
   encodeEnvelope,
   type MessageContent,
   MessageType,
+  NimBusError,
+  NimBusErrorCode,
   type Transport,
   uuidv7,
 } from '@nimbus/core';
@@ -26,8 +28,10 @@ export class HandoffClient {
     readonly transport: Transport,
     readonly endpointId: string,
   ) {
-    if (!transport) throw new TypeError('HandoffClient needs a transport.');
-    if (!endpointId?.trim()) throw new TypeError('HandoffClient needs an endpoint id.');
+    if (!transport)
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'HandoffClient needs a transport.');
+    if (!endpointId?.trim())
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'HandoffClient needs an endpoint id.');
   }
 
   /** Reports the external work as done; `result` (string verbatim, else JSON) becomes the resolution content. */
@@ -48,7 +52,8 @@ export class HandoffClient {
 
   /** Reports the external work as failed; the operator's text reaches the Resolver verbatim. */
   fail(coordinates: HandoffCoordinates, errorText: string, errorType?: string | null): Promise<void> {
-    if (!errorText?.trim()) throw new TypeError('HandoffClient.fail needs an error text.');
+    if (!errorText?.trim())
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'HandoffClient.fail needs an error text.');
     return this.#send(MessageType.HandoffFailedRequest, coordinates, {
       eventContent: null,
       errorContent: {
@@ -62,7 +67,8 @@ export class HandoffClient {
 
   async #send(type: MessageType, c: HandoffCoordinates, content: MessageContent): Promise<void> {
     for (const field of ['eventId', 'sessionId', 'messageId'] as const) {
-      if (!c?.[field]?.trim()) throw new TypeError(`Handoff coordinates need a ${field}.`);
+      if (!c?.[field]?.trim())
+        throw new NimBusError(NimBusErrorCode.InvalidArgument, `Handoff coordinates need a ${field}.`);
     }
     const envelope = createEnvelope({
       messageId: uuidv7(),

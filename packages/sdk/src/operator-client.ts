@@ -5,6 +5,8 @@ import {
   encodeEnvelope,
   type MessageEnvelope,
   MessageType,
+  NimBusError,
+  NimBusErrorCode,
   type Transport,
   uuidv7,
 } from '@nimbus/core';
@@ -21,7 +23,8 @@ export interface OperatorTarget {
  */
 export class OperatorClient {
   constructor(readonly transport: Transport) {
-    if (!transport) throw new TypeError('OperatorClient needs a transport.');
+    if (!transport)
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'OperatorClient needs a transport.');
   }
 
   /**
@@ -39,7 +42,8 @@ export class OperatorClient {
     const eventTypeId = failed.eventTypeId ?? failed.content.eventContent?.eventTypeId ?? null;
     const eventJson = options.eventJson ?? failed.content.eventContent?.eventJson;
     if (!eventTypeId || eventJson === undefined) {
-      throw new TypeError(
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
         'resubmit needs the failed message with its event content (or an edited eventJson).',
       );
     }
@@ -68,7 +72,10 @@ export class OperatorClient {
   /** Lifts a session's block and replays what is parked behind it ("reprocess deferred"). */
   async reprocessDeferred(endpointId: string, sessionId: string): Promise<MessageEnvelope> {
     if (!endpointId?.trim() || !sessionId?.trim())
-      throw new TypeError('reprocessDeferred needs an endpoint and a session id.');
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        'reprocessDeferred needs an endpoint and a session id.',
+      );
     const envelope = createEnvelope({
       messageId: uuidv7(),
       to: endpointId,
@@ -91,7 +98,10 @@ export class OperatorClient {
     acknowledgeOutOfOrder = false,
   ): Promise<MessageEnvelope> {
     if (!failed?.eventId || !failed.sessionId)
-      throw new TypeError(`${type} needs the failed message's EventId and SessionId.`);
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        `${type} needs the failed message's EventId and SessionId.`,
+      );
     const target = endpointId ?? targetEndpointOf(failed);
     const envelope = createEnvelope({
       messageId: uuidv7(),
@@ -119,7 +129,10 @@ export class OperatorClient {
 function targetEndpointOf(failed: MessageEnvelope): string {
   const target = failed.to === Addresses.resolver ? failed.from : failed.to;
   if (!target)
-    throw new TypeError('Cannot tell which endpoint the failed message belongs to; pass endpointId.');
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      'Cannot tell which endpoint the failed message belongs to; pass endpointId.',
+    );
   return target;
 }
 

@@ -12,6 +12,8 @@ import {
   MessagingOperation,
   MetricName,
   messageAttributes,
+  NimBusError,
+  NimBusErrorCode,
   type Platform,
   recordDuration,
   resolveSessionId,
@@ -81,15 +83,20 @@ export class Publisher {
   readonly #clock: Clock;
 
   constructor(options: PublisherOptions) {
-    if (!options?.transport) throw new TypeError('Publisher needs a transport.');
+    if (!options?.transport)
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'Publisher needs a transport.');
     const endpoint =
       typeof options.endpoint === 'string'
         ? (options.platform?.getEndpoint(options.endpoint) ?? null)
         : options.endpoint;
     this.endpointId = typeof options.endpoint === 'string' ? options.endpoint : options.endpoint?.id;
-    if (!this.endpointId) throw new TypeError('Publisher needs an endpoint id.');
+    if (!this.endpointId)
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'Publisher needs an endpoint id.');
     if (options.platform && typeof options.endpoint === 'string' && endpoint === null) {
-      throw new TypeError(`Endpoint '${options.endpoint}' is not part of the platform.`);
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        `Endpoint '${options.endpoint}' is not part of the platform.`,
+      );
     }
     this.#transport = options.transport;
     this.#endpoint = endpoint;
@@ -113,12 +120,20 @@ export class Publisher {
     context: MessageLineage,
     options: { readonly messageId: string },
   ): Promise<PublishReceipt> {
-    if (!context) throw new TypeError('publishFromContext needs the handler context.');
+    if (!context)
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'publishFromContext needs the handler context.');
     if (!options?.messageId?.trim()) {
-      throw new TypeError('publishFromContext needs an explicit, deterministic messageId.');
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        'publishFromContext needs an explicit, deterministic messageId.',
+      );
     }
     for (const field of ['messageId', 'sessionId'] as const) {
-      if (!context[field]?.trim()) throw new TypeError(`publishFromContext: the context has no ${field}.`);
+      if (!context[field]?.trim())
+        throw new NimBusError(
+          NimBusErrorCode.InvalidArgument,
+          `publishFromContext: the context has no ${field}.`,
+        );
     }
     // A message published without a correlation id (null) still gets follow-ups: they inherit the inbound
     // message's id as theirs, deterministically (a retried handler publishes the same follow-up).
@@ -159,7 +174,7 @@ export class Publisher {
     options: PublishOptions = {},
   ): Promise<ScheduleHandle & { readonly receipt: PublishReceipt }> {
     if (!(at instanceof Date) || Number.isNaN(at.getTime()))
-      throw new TypeError('schedule needs a valid Date.');
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'schedule needs a valid Date.');
     const built = this.#buildOriginal(type, payload, options);
     const handle = await this.#traced([built.message], ([stamped]) =>
       this.#transport.schedule(this.endpointId, stamped!, at),
@@ -183,13 +198,15 @@ export class Publisher {
     options: PublishOptions = {},
   ): Promise<PublishReceipt> {
     if (typeof eventTypeId !== 'string' || eventTypeId.trim() === '') {
-      throw new TypeError('publishRaw needs a non-blank event type id.');
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'publishRaw needs a non-blank event type id.');
     }
-    if (typeof eventJson !== 'string') throw new TypeError(`publishRaw('${eventTypeId}') needs JSON text.`);
+    if (typeof eventJson !== 'string')
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, `publishRaw('${eventTypeId}') needs JSON text.`);
     try {
       JSON.parse(eventJson);
     } catch (error) {
-      throw new TypeError(
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
         `publishRaw('${eventTypeId}'): the payload is not valid JSON: ${(error as Error).message}`,
       );
     }
@@ -218,17 +235,22 @@ export class Publisher {
    * (the publish span still records the send). For agents and bridges that build messages themselves.
    */
   async publishMessage(envelope: MessageEnvelope): Promise<void> {
-    if (!envelope || typeof envelope !== 'object') throw new TypeError('publishMessage needs an envelope.');
+    if (!envelope || typeof envelope !== 'object')
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'publishMessage needs an envelope.');
     for (const field of ['messageId', 'to', 'sessionId', 'messageType'] as const) {
       if (typeof envelope[field] !== 'string' || envelope[field].trim() === '') {
-        throw new TypeError(`publishMessage: the envelope has no ${field}.`);
+        throw new NimBusError(
+          NimBusErrorCode.InvalidArgument,
+          `publishMessage: the envelope has no ${field}.`,
+        );
       }
     }
     if (
       envelope.messageType === MessageType.EventRequest &&
       (typeof envelope.correlationId !== 'string' || envelope.correlationId.trim() === '')
     ) {
-      throw new TypeError(
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
         `publishMessage: the envelope has no correlationId (got ${describeValue(envelope.correlationId)}); every event needs one, handlers publish their follow-ups under it.`,
       );
     }
@@ -296,7 +318,8 @@ export class Publisher {
 
   #assertProduces(eventTypeId: string): void {
     if (this.#endpoint && !this.#endpoint.produces.some((p) => p.id === eventTypeId)) {
-      throw new TypeError(
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
         `Endpoint '${this.endpointId}' does not declare that it produces '${eventTypeId}'; no consumer would receive it.`,
       );
     }
@@ -314,7 +337,8 @@ export class Publisher {
     correlationId: string,
     parent: MessageLineage | null,
   ): Built {
-    if (!type || typeof type.id !== 'string') throw new TypeError('publish needs an event type.');
+    if (!type || typeof type.id !== 'string')
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'publish needs an event type.');
     this.#assertProduces(type.id);
     const value = validateEvent(type, payload);
     const eventJson = JSON.stringify(value);

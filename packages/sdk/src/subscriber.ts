@@ -32,8 +32,12 @@ export function defineHandler<T>(
   name?: string,
 ): HandlerDefinition<T> {
   if (!eventType || typeof eventType.id !== 'string')
-    throw new TypeError('defineHandler needs an event type.');
-  if (typeof handle !== 'function') throw new TypeError(`defineHandler('${eventType.id}') needs a function.`);
+    throw new NimBusError(NimBusErrorCode.InvalidArgument, 'defineHandler needs an event type.');
+  if (typeof handle !== 'function')
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      `defineHandler('${eventType.id}') needs a function.`,
+    );
   return Object.freeze({
     kind: 'nimbus.handler',
     eventType,
@@ -110,15 +114,25 @@ function dynamicRegistration(
     return { kind: 'dynamic', name: name || handler.name || 'anonymous handler', resolve: () => handler };
   }
   if (typeof handler !== 'object' || handler === null || typeof handler.create !== 'function') {
-    throw new TypeError(`${what} needs a handler function or a factory { create: () => handler }.`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      `${what} needs a handler function or a factory { create: () => handler }.`,
+    );
   }
   const lifetime = handler.lifetime ?? 'singleton';
   if (lifetime !== 'singleton' && lifetime !== 'perMessage') {
-    throw new TypeError(`${what}: lifetime must be 'singleton' or 'perMessage', not '${String(lifetime)}'.`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      `${what}: lifetime must be 'singleton' or 'perMessage', not '${String(lifetime)}'.`,
+    );
   }
   const build = (): DynamicEventHandler => {
     const built = handler.create();
-    if (typeof built !== 'function') throw new TypeError(`The factory of ${what} did not return a function.`);
+    if (typeof built !== 'function')
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        `The factory of ${what} did not return a function.`,
+      );
     return built;
   };
   let instance: DynamicEventHandler | null = null;
@@ -169,7 +183,10 @@ export class Subscriber {
    */
   onDynamic(eventTypeId: string, handler: DynamicEventHandler | DynamicHandlerFactory, name?: string): this {
     if (typeof eventTypeId !== 'string' || eventTypeId.trim() === '') {
-      throw new TypeError(`onDynamic needs a non-blank event type id, got '${String(eventTypeId)}'.`);
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        `onDynamic needs a non-blank event type id, got '${String(eventTypeId)}'.`,
+      );
     }
     const added = dynamicRegistration(`onDynamic('${eventTypeId}')`, handler, name);
     const existing = this.#registrations.get(eventTypeId);
@@ -246,7 +263,7 @@ export class Subscriber {
    */
   bindEndpoint(endpointId: string): this {
     if (typeof endpointId !== 'string' || endpointId.trim() === '') {
-      throw new TypeError('bindEndpoint needs a non-blank endpoint id.');
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'bindEndpoint needs a non-blank endpoint id.');
     }
     if (this.#endpointId !== null && this.#endpointId !== endpointId) {
       throw new HandlerRegistrationError(
@@ -314,7 +331,8 @@ export class Subscriber {
       markPendingHandoff: (handoff) => raw.markPendingHandoff(handoff),
       publish: (type, payload, options) => {
         if (!publisher) {
-          throw new TypeError(
+          throw new NimBusError(
+            NimBusErrorCode.InvalidArgument,
             'context.publish needs a publisher: give the endpoint host one, or call subscriber.usePublisher().',
           );
         }
@@ -330,7 +348,8 @@ function collect(source: unknown): HandlerDefinition[] {
   if (typeof source === 'object' && source !== null) {
     return Object.values(source).filter(isHandlerDefinition);
   }
-  throw new TypeError(
+  throw new NimBusError(
+    NimBusErrorCode.InvalidArgument,
     'subscriber.register accepts handler definitions, arrays of them, or modules exporting them.',
   );
 }
@@ -354,7 +373,7 @@ export function createSubscriber(): Subscriber {
  */
 export function pendingHandoffHandler(reason = 'Awaiting agent pickup'): DynamicEventHandler {
   if (typeof reason !== 'string' || reason.trim() === '') {
-    throw new TypeError('pendingHandoffHandler needs a non-blank reason.');
+    throw new NimBusError(NimBusErrorCode.InvalidArgument, 'pendingHandoffHandler needs a non-blank reason.');
   }
   return (_eventJson, context) => context.markPendingHandoff({ reason });
 }

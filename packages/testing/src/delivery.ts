@@ -1,5 +1,7 @@
 import {
   type ManualClock,
+  NimBusError,
+  NimBusErrorCode,
   RESOLVER_INPUT,
   type SessionHandle,
   type SessionMessageHandler,
@@ -96,7 +98,8 @@ export async function deliverUntilQuiet(
       waited += pause;
     }
   }
-  throw new Error(
+  throw new NimBusError(
+    NimBusErrorCode.ExpectationFailed,
     `deliverAll: still busy after ${maxRounds} rounds; is a handler failing transiently forever?`,
   );
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import pg from 'pg';
 
 const run = promisify(execFile);
@@ -53,7 +54,10 @@ async function pgCommand(binary: string, args: readonly string[]): Promise<strin
     return stdout;
   } catch (error) {
     const e = error as { stderr?: string; stdout?: string; message: string };
-    throw new Error(`${binary} ${args.join(' ')} failed: ${e.stderr || e.stdout || e.message}`);
+    throw new NimBusError(
+      NimBusErrorCode.ExpectationFailed,
+      `${binary} ${args.join(' ')} failed: ${e.stderr || e.stdout || e.message}`,
+    );
   }
 }
 
@@ -62,7 +66,10 @@ export async function startOwnPostgresCluster(
 ): Promise<OwnPostgresCluster> {
   const { port } = options;
   if (!existsSync(join(POSTGRES_BIN_DIR, 'initdb'))) {
-    throw new Error(`startOwnPostgresCluster: no initdb in ${POSTGRES_BIN_DIR} (set NIMBUS_PG_BIN)`);
+    throw new NimBusError(
+      NimBusErrorCode.ExpectationFailed,
+      `startOwnPostgresCluster: no initdb in ${POSTGRES_BIN_DIR} (set NIMBUS_PG_BIN)`,
+    );
   }
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `nimbus-pg-${port}-`));
   if (asRoot) {
@@ -145,7 +152,10 @@ async function waitUntilAccepting(url: string): Promise<void> {
       return;
     } catch (error) {
       if (Date.now() > deadline)
-        throw new Error(`PostgreSQL at ${url} did not accept connections: ${(error as Error).message}`);
+        throw new NimBusError(
+          NimBusErrorCode.ExpectationFailed,
+          `PostgreSQL at ${url} did not accept connections: ${(error as Error).message}`,
+        );
       await sleep(100);
     } finally {
       await client.end().catch(() => undefined);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import pg from 'pg';
 
 /** Where integration tests find PostgreSQL: `NIMBUS_TEST_POSTGRES_URL`, else the local trust-auth server. */
@@ -36,7 +37,8 @@ export async function shouldRunPostgresSuite(suiteName: string): Promise<boolean
   const reason = await postgresUnavailableReason();
   if (reason === null) return true;
   if (process.env.CI === 'true' || process.env.NIMBUS_REQUIRE_POSTGRES === '1') {
-    throw new Error(
+    throw new NimBusError(
+      NimBusErrorCode.ExpectationFailed,
       `${suiteName}: PostgreSQL is required in CI but unreachable at ${TEST_POSTGRES_URL}: ${reason}`,
     );
   }

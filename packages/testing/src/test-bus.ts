@@ -7,6 +7,8 @@ import {
   MessageEngine,
   type MessageEnvelope,
   MessageType,
+  NimBusError,
+  NimBusErrorCode,
   type Platform,
   RESOLVER_INPUT,
   RESPONSE_TYPES,
@@ -139,7 +141,11 @@ export class TestBus {
   /** Runs an endpoint's engine over its input with the given subscriber and policies. */
   endpoint(endpointId: string, options: TestEndpointOptions): MessageEngine {
     const endpoint = this.platform.getEndpoint(endpointId);
-    if (!endpoint) throw new TypeError(`Endpoint '${endpointId}' is not part of the platform.`);
+    if (!endpoint)
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        `Endpoint '${endpointId}' is not part of the platform.`,
+      );
     if (options.inbox !== undefined) assertEndpointInbox(options.inbox, endpointId);
     options.subscriber.bindEndpoint(endpointId).usePublisher(this.publisher(endpointId));
     const engine = new MessageEngine({

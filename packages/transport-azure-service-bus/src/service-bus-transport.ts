@@ -8,6 +8,8 @@ import {
   type AcceptOptions,
   type DeadLetteredMessage,
   LifecycleRunner,
+  NimBusError,
+  NimBusErrorCode,
   type PeekedMessage,
   type PublishRequest,
   type PurgeTarget,
@@ -51,7 +53,8 @@ function clients(options: ServiceBusTransportOptions, timeoutInMs: number, accep
     };
   }
   if (!options.namespace) {
-    throw new TypeError(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
       'ServiceBusTransport: give a connectionString, or a namespace (with an optional credential)',
     );
   }
@@ -92,7 +95,8 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
     const lockDurationMs = options.lockDurationMs ?? DEFAULT_OPTIONS.lockDurationMs;
     const maxDeliveryCount = options.maxDeliveryCount ?? DEFAULT_OPTIONS.maxDeliveryCount;
     if (!Number.isInteger(lockDurationMs) || lockDurationMs < 100) {
-      throw new RangeError(
+      throw new NimBusError(
+        NimBusErrorCode.InvalidOption,
         `ServiceBusTransport: lockDurationMs must be an integer ≥ 100, got ${lockDurationMs}`,
       );
     }
@@ -162,7 +166,7 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
     let handles: [string, string][];
     try {
       handles = JSON.parse(handle.id) as [string, string][];
-      if (!Array.isArray(handles)) throw new Error('not a list');
+      if (!Array.isArray(handles)) throw new NimBusError(NimBusErrorCode.InvalidArgument, 'not a list');
     } catch {
       throw new TransportError(
         TransportErrorCode.MessageNotFound,
@@ -179,7 +183,10 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
   async acceptSession(input: string, options: AcceptOptions): Promise<SessionHandle | null> {
     this.#assertOpen('acceptSession');
     if (!(options.waitMs >= 0))
-      throw new RangeError(`acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`);
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        `acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`,
+      );
     await this.#assertInput(input);
     const accepted = options.sessionId
       ? await acceptNamed(this.#client, input, options.sessionId, options.waitMs, options.signal)

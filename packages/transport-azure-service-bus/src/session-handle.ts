@@ -4,6 +4,8 @@ import type {
   ServiceBusSessionReceiver,
 } from '@azure/service-bus';
 import {
+  NimBusError,
+  NimBusErrorCode,
   type ParkedMessage,
   type ReceivedMessage,
   type SessionHandle,
@@ -88,7 +90,8 @@ export class ServiceBusSessionHandle implements SessionHandle {
 
   async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
     this.#assertHeld();
-    if (!(max >= 1)) throw new RangeError(`receive: max must be ≥ 1, got ${max}`);
+    if (!(max >= 1))
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, `receive: max must be ≥ 1, got ${max}`);
     const taken = this.#buffered.splice(0, max);
     if (taken.length < max) {
       const more = await guarded(`receive from '${this.input}'`, () =>

@@ -4,6 +4,8 @@ import {
   type DeadLetteredMessage,
   LifecycleRunner,
   MemoryInputControl,
+  NimBusError,
+  NimBusErrorCode,
   type PeekedMessage,
   type PublishRequest,
   type PurgeTarget,
@@ -114,7 +116,10 @@ export class MemoryTransport extends RunnerLifecycle implements Transport {
     core.assertOpen();
     core.assertInput(input);
     if (!(options.waitMs >= 0))
-      throw new RangeError(`acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`);
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        `acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`,
+      );
     const deadline = core.now() + options.waitMs;
     let woken = false;
     for (;;) {
@@ -171,7 +176,10 @@ export function createMemoryTransport(options?: MemoryTransportOptions): MemoryT
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) {
-    throw new RangeError(`MemoryTransport option ${name} must be a positive integer, got ${String(value)}`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      `MemoryTransport option ${name} must be a positive integer, got ${String(value)}`,
+    );
   }
   return value;
 }

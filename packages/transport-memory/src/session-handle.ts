@@ -6,6 +6,7 @@ import type {
   SessionState,
   SettleEffects,
 } from '@nimbus/core';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import { deadLetterOutcome } from '@nimbus/core/transport-spi';
 import type { SessionEntry } from './entries.js';
 import type { MemoryCore } from './memory-core.js';
@@ -35,7 +36,10 @@ export class MemorySessionHandle implements SessionHandle {
 
   async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
     if (!Number.isInteger(max) || max < 1)
-      throw new RangeError(`receive: max must be an integer ≥ 1, got ${max}`);
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        `receive: max must be an integer ≥ 1, got ${max}`,
+      );
     const deadline = this.core.now() + Math.max(0, waitMs);
     for (;;) {
       const received = tryReceive(this.core, this.entry, this.token, max);

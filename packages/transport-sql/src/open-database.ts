@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type { MigrationMode, MigrationProgress, MigrationRunResult } from '@nimbus/sql';
 import type { OpenedTransportDatabase, TransportDialect } from './dialect/dialect.js';
 import { postgresDialect } from './dialect/postgres/index.js';
@@ -17,7 +18,10 @@ const DIALECTS: Readonly<Record<SqlTransportConnection['dialect'], TransportDial
 export function dialectOf<C extends SqlTransportConnection>(connection: C): TransportDialect<C> {
   const name = String((connection as { dialect?: unknown }).dialect);
   if (!Object.hasOwn(DIALECTS, name)) {
-    throw new RangeError(`SQL transport: dialect must be 'sqlite' or 'postgres', got '${name}'`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      `SQL transport: dialect must be 'sqlite' or 'postgres', got '${name}'`,
+    );
   }
   return DIALECTS[name as SqlTransportConnection['dialect']] as TransportDialect<C>;
 }

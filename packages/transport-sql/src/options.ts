@@ -1,4 +1,5 @@
 import type { Logger } from '@nimbus/core';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type { ColocatedProjection } from '@nimbus/message-store';
 import type { MigrationMode, MigrationProgress } from '@nimbus/sql';
 
@@ -117,7 +118,8 @@ export function resolveOptions(options: SqlTransportOptions, defaultPollInterval
       'settleGroupConcurrency',
     ].includes(name);
     if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
-      throw new RangeError(
+      throw new NimBusError(
+        NimBusErrorCode.InvalidOption,
         `SQL transport option ${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${String(value)}`,
       );
     }

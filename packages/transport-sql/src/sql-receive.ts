@@ -1,4 +1,4 @@
-import { type ReceivedMessage, uuidv7 } from '@nimbus/core';
+import { NimBusError, NimBusErrorCode, type ReceivedMessage, uuidv7 } from '@nimbus/core';
 import type { HeldLease } from './held-lease.js';
 import { readableReceivedFromRow, UNREADABLE_MESSAGE_REASON } from './rows.js';
 import type { Row } from './sql/database.js';
@@ -15,8 +15,9 @@ export async function receiveFromLine(
   waitMs: number,
 ): Promise<ReceivedMessage[]> {
   if (!Number.isInteger(max) || max < 1)
-    throw new RangeError(`receive: max must be an integer ≥ 1, got ${max}`);
-  if (!(waitMs >= 0)) throw new RangeError(`receive: waitMs must be ≥ 0, got ${waitMs}`);
+    throw new NimBusError(NimBusErrorCode.InvalidArgument, `receive: max must be an integer ≥ 1, got ${max}`);
+  if (!(waitMs >= 0))
+    throw new NimBusError(NimBusErrorCode.InvalidArgument, `receive: waitMs must be ≥ 0, got ${waitMs}`);
   const { core } = lease;
   const deadline = Date.now() + waitMs;
   const interval = core.dialect.wakeups.receivePollMs(core.options);

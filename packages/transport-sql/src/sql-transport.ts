@@ -4,6 +4,8 @@ import {
   type DeadLetteredMessage,
   type InputControl,
   LifecycleRunner,
+  NimBusError,
+  NimBusErrorCode,
   type PeekedMessage,
   type PublishRequest,
   type PurgeTarget,
@@ -96,7 +98,8 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     const resolved = resolveOptions(options, dialect.defaultPollIntervalMs);
     const projection = options.projection ?? null;
     if (projection !== null && projection.dialect !== dialect.name) {
-      throw new RangeError(
+      throw new NimBusError(
+        NimBusErrorCode.InvalidOption,
         `SQL transport: the co-located projection is for ${projection.dialect}, the transport is on ${dialect.name}; a co-located store must live in the transport's database`,
       );
     }
@@ -217,7 +220,10 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     core.assertOpen();
     await core.assertInput(input);
     if (!(options.waitMs >= 0))
-      throw new RangeError(`acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`);
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        `acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`,
+      );
     const done = core.wakeups.beginAccept(input);
     const state = { waited: false };
     try {

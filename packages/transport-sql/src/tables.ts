@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 /** Fully qualified table names: `"schema"."messages"` on PostgreSQL, `"prefix_messages"` on SQLite. */
 export interface Tables {
   readonly inputs: string;
@@ -28,7 +29,10 @@ export function tableNames(
   qualify: (table: string) => string,
 ): Tables {
   if (!IDENTIFIER.test(namespace)) {
-    throw new RangeError(`SQL transport ${option} '${namespace}' must match ${IDENTIFIER}`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      `SQL transport ${option} '${namespace}' must match ${IDENTIFIER}`,
+    );
   }
   return {
     inputs: qualify('inputs'),

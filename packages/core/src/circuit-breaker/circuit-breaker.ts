@@ -58,7 +58,10 @@ export class EndpointCircuitBreaker {
     options: CircuitBreakerOptions = {},
   ) {
     if (typeof endpointId !== 'string' || endpointId.length === 0) {
-      throw new TypeError('EndpointCircuitBreaker needs a non-empty endpoint id');
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        'EndpointCircuitBreaker needs a non-empty endpoint id',
+      );
     }
     this.#options = resolveCircuitBreakerOptions(options);
     this.#clock = options.clock ?? systemClock;

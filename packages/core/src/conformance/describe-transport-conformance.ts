@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe } from 'vitest';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import { hasChanges } from '../transport/topology.js';
 import { engineReplayCases } from './cases/engine-replay.js';
 import { fairnessCases } from './cases/fairness.js';
@@ -25,7 +27,8 @@ export function describeTransportConformance(name: string, factory: TransportCon
   describe(`Transport conformance [${name}]`, () => {
     let harness: Harness | undefined;
     const current = (): Harness => {
-      if (!harness) throw new Error('conformance harness used outside a test');
+      if (!harness)
+        throw new NimBusError(NimBusErrorCode.ExpectationFailed, 'conformance harness used outside a test');
       return harness;
     };
 
@@ -34,7 +37,10 @@ export function describeTransportConformance(name: string, factory: TransportCon
       harness = new Harness(fixture);
       const changes = await fixture.transport.applyTopology(CONFORMANCE_TOPOLOGY);
       if (!hasChanges(changes))
-        throw new Error(`the ${name} factory must return an empty transport for each case`);
+        throw new NimBusError(
+          NimBusErrorCode.ExpectationFailed,
+          `the ${name} factory must return an empty transport for each case`,
+        );
     });
 
     afterEach(async () => {

@@ -1,5 +1,7 @@
 import type { ManualClock } from '../clock.js';
 import { Header } from '../envelope/headers.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import { uuidv7 } from '../ids.js';
 import type { Topology } from '../transport/topology.js';
 import type { ReceivedMessage, SessionHandle, Transport } from '../transport/transport.js';
@@ -100,7 +102,10 @@ export class Harness {
       waitMs: this.presenceWaitMs,
     });
     if (!session)
-      throw new Error(`expected to accept ${sessionId ? `session '${sessionId}'` : 'a session'} at ${input}`);
+      throw new NimBusError(
+        NimBusErrorCode.ExpectationFailed,
+        `expected to accept ${sessionId ? `session '${sessionId}'` : 'a session'} at ${input}`,
+      );
     return session;
   }
 
@@ -110,7 +115,11 @@ export class Harness {
 
   async receiveOne(session: SessionHandle): Promise<ReceivedMessage> {
     const [received] = await session.receive(1, this.presenceWaitMs);
-    if (!received) throw new Error(`expected a message in session '${session.sessionId}'`);
+    if (!received)
+      throw new NimBusError(
+        NimBusErrorCode.ExpectationFailed,
+        `expected a message in session '${session.sessionId}'`,
+      );
     return received;
   }
 

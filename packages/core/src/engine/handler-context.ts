@@ -100,7 +100,10 @@ export function createHandlingContext(
     signal: handlerScopes.getStore()?.signal ?? NEVER_ABORTED,
     markPendingHandoff(value) {
       if (!value || typeof value.reason !== 'string' || value.reason.trim() === '') {
-        throw new TypeError('markPendingHandoff needs a non-blank reason.');
+        throw new NimBusError(
+          NimBusErrorCode.InvalidArgument,
+          'markPendingHandoff needs a non-blank reason.',
+        );
       }
       handoff = {
         reason: value.reason,

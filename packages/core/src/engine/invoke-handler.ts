@@ -1,6 +1,7 @@
 import { errorMessage, errorTypeName } from '../errors/cause-chain.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
 import { PermanentFailureError, TransientError } from '../errors/handling-errors.js';
-import { isRetryableError } from '../errors/nimbus-error.js';
+import { isRetryableError, NimBusError } from '../errors/nimbus-error.js';
 import { EventHandlerNotFoundError } from './errors.js';
 import { createHandlingContext, type PendingHandoff } from './handler-context.js';
 import { recordHandled } from './inbox-step.js';
@@ -52,7 +53,8 @@ export async function invokeHandler(step: Step): Promise<HandlerResult> {
       case 'deadLetter':
         throw new PermanentFailureError(`${errorTypeName(error)}: ${errorMessage(error)}`, { cause: error });
       default:
-        throw new RangeError(
+        throw new NimBusError(
+          NimBusErrorCode.InvalidArgument,
           `Failure classifier '${deps.classifier.name}' returned '${String(disposition)}'.`,
         );
     }

@@ -3,6 +3,8 @@ import type { MessageEnvelope } from '../envelope/envelope.js';
 import { InvalidMessageError } from '../envelope/invalid-message-error.js';
 import { MessageType } from '../envelope/message-type.js';
 import { decodeEnvelope } from '../envelope/wire.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import { retryEverything } from '../failures/failure-disposition.js';
 import { consoleLogger } from '../logger.js';
 import {
@@ -65,9 +67,13 @@ export class MessageEngine {
   readonly #states = new WeakMap<SessionHandle, EngineSessionState>();
 
   constructor(options: MessageEngineOptions) {
-    if (!options?.endpointId) throw new TypeError('MessageEngine needs an endpointId.');
+    if (!options?.endpointId)
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'MessageEngine needs an endpointId.');
     if (!options.handler || typeof options.handler.handle !== 'function') {
-      throw new TypeError('MessageEngine needs a handler with a handle(context) method.');
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        'MessageEngine needs a handler with a handle(context) method.',
+      );
     }
     const clock = options.clock ?? systemClock;
     this.endpointId = options.endpointId;

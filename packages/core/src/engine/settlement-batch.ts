@@ -1,3 +1,5 @@
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import { deadLetterOutcome } from '../transport/settle-validation.js';
 import type {
   BatchSettlement,
@@ -33,7 +35,10 @@ export class SettlementBatch implements SessionHandle {
     onRefused: (count: number, error: unknown) => void = () => undefined,
   ) {
     if (typeof session.settleMany !== 'function')
-      throw new TypeError('SettlementBatch needs a session handle with settleMany');
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        'SettlementBatch needs a session handle with settleMany',
+      );
     this.#session = session as SessionHandle & Required<Pick<SessionHandle, 'settleMany'>>;
     this.#onFailure = onFailure;
     this.#onRefused = onRefused;

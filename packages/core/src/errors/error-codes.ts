@@ -23,6 +23,15 @@ export const NimBusErrorCode = {
   Transient: 'Transient',
   // Configuration: an option or setting with a value that cannot work.
   InvalidOption: 'InvalidOption',
+  // Calls that the object's current state, or what the implementation offers, does not allow.
+  InvalidState: 'InvalidState',
+  NotSupported: 'NotSupported',
+  SchemaOutOfDate: 'SchemaOutOfDate',
+  // Alert destinations (webhook, e-mail) and NimBus's own parts (a worker thread).
+  NotificationFailed: 'NotificationFailed',
+  Internal: 'Internal',
+  // Test support (`@nimbus/testing`, the conformance harness): what it waited for did not happen.
+  ExpectationFailed: 'ExpectationFailed',
   // Handling a message (the engine and what handlers and behaviours throw to steer it).
   PermanentFailure: 'PermanentFailure',
   HandlerNotFound: 'HandlerNotFound',

@@ -1,4 +1,8 @@
-import { type NimBusErrorCode, RETRYABLE_BY_DEFAULT } from './error-codes.js';
+import {
+  type NimBusErrorCode,
+  NimBusErrorCode as NimBusErrorCodes,
+  RETRYABLE_BY_DEFAULT,
+} from './error-codes.js';
 
 export interface NimBusErrorOptions {
   /** The failure this error reports (standard `Error.cause`). */
@@ -24,9 +28,22 @@ export class NimBusError<C extends NimBusErrorCode = NimBusErrorCode> extends Er
   }
 }
 
-/** Whether `error` is a NimBus error (of `code`, when given). */
+const CODES: ReadonlySet<string> = new Set(Object.values(NimBusErrorCodes));
+
+/**
+ * Whether `error` is a NimBus error (of `code`, when given). It checks the shape (an `Error` with a known
+ * `code` and a boolean `isRetryable`), not `instanceof`: two copies of `@nimbus/core` in one process (a
+ * bundled and a hoisted one) still agree on each other's errors.
+ */
 export function isNimBusError(error: unknown, code?: NimBusErrorCode): error is NimBusError {
-  return error instanceof NimBusError && (code === undefined || error.code === code);
+  if (!(error instanceof Error)) return false;
+  const candidate = error as Partial<NimBusError>;
+  return (
+    typeof candidate.code === 'string' &&
+    CODES.has(candidate.code) &&
+    typeof candidate.isRetryable === 'boolean' &&
+    (code === undefined || candidate.code === code)
+  );
 }
 
 /**
@@ -34,5 +51,5 @@ export function isNimBusError(error: unknown, code?: NimBusErrorCode): error is 
  * handler, a driver error nobody translated) is not: it is a failure the retry policies and classifiers decide.
  */
 export function isRetryableError(error: unknown): boolean {
-  return error instanceof NimBusError && error.isRetryable;
+  return isNimBusError(error) && error.isRetryable;
 }

@@ -1,4 +1,6 @@
 import { causeChain } from '../errors/cause-chain.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import type { ErrorClass } from '../retry/retry-policy-provider.js';
 import type { FailureClassifier, FailureDisposition } from './failure-disposition.js';
 
@@ -31,14 +33,18 @@ export class PermanentFailureClassifier implements FailureClassifier {
   }
 
   addErrorType(errorClass: ErrorClass): this {
-    if (typeof errorClass !== 'function') throw new TypeError('addErrorType needs an error class.');
+    if (typeof errorClass !== 'function')
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'addErrorType needs an error class.');
     if (!this.#types.includes(errorClass)) this.#types.push(errorClass);
     return this;
   }
 
   addNamePattern(pattern: string): this {
     if (typeof pattern !== 'string' || pattern.trim() === '') {
-      throw new TypeError('A permanent-failure name pattern must be non-blank.');
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        'A permanent-failure name pattern must be non-blank.',
+      );
     }
     const lower = pattern.toLowerCase();
     if (!this.#patterns.includes(lower)) this.#patterns.push(lower);

@@ -1,3 +1,5 @@
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import type { Transport } from '../transport/transport.js';
 
 /** What a readiness probe answers: ready, or why not (one line, no secrets). */
@@ -72,7 +74,8 @@ export function readinessOf(
   if (typeof own === 'function')
     return probeReadiness(what, async () => {
       const readiness = await own.call(component);
-      if (!readiness.ready) throw new Error(readiness.reason ?? 'not ready');
+      if (!readiness.ready)
+        throw new NimBusError(NimBusErrorCode.ServiceUnavailable, readiness.reason ?? 'not ready');
     });
   return probeReadiness(what, cheapRead);
 }

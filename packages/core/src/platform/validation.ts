@@ -1,4 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import { EventValidationError, type FieldError } from './errors.js';
 import type { EventType } from './event-type.js';
 
@@ -15,7 +17,8 @@ function pathOf(issue: StandardSchemaV1.Issue): string {
 export function tryValidate<T>(eventType: EventType<T>, payload: unknown): ValidationResult<T> {
   const result = eventType.schema['~standard'].validate(payload);
   if (result instanceof Promise) {
-    throw new TypeError(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
       `Event type '${eventType.id}' has an asynchronous schema; NimBus needs synchronous validation.`,
     );
   }

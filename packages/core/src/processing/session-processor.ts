@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { type Clock, systemClock } from '../clock.js';
-import { isRetryableError } from '../errors/nimbus-error.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { isRetryableError, NimBusError } from '../errors/nimbus-error.js';
 import type { StopOptions } from '../lifecycle/service-lifecycle.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import { countMetric } from '../telemetry/metrics.js';
@@ -119,7 +120,11 @@ export class SessionProcessor {
 
   async start(): Promise<void> {
     if (this.#state === 'running') return;
-    if (this.#state === 'stopping') throw new Error('SessionProcessor cannot start while it is stopping');
+    if (this.#state === 'stopping')
+      throw new NimBusError(
+        NimBusErrorCode.InvalidState,
+        'SessionProcessor cannot start while it is stopping',
+      );
     this.#stopController = new AbortController();
     this.#cancellation.reset();
     const signal = this.#stopController.signal;

@@ -1,4 +1,6 @@
 import { causeChain, fullErrorText } from '../errors/cause-chain.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import type { RetryPolicy } from './retry-policy.js';
 
 /** Chooses the retry policy for a failed handler; `null` means no automatic retry. */
@@ -28,7 +30,8 @@ export class DefaultRetryPolicyProvider implements RetryPolicyProvider {
 
   /** Matches when the error or any error in its `cause` chain is an instance of `errorClass`. */
   addErrorRule(errorClass: ErrorClass, policy: RetryPolicy, ...eventTypeIds: string[]): this {
-    if (typeof errorClass !== 'function') throw new TypeError('addErrorRule needs an error class.');
+    if (typeof errorClass !== 'function')
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'addErrorRule needs an error class.');
     requirePolicy(policy);
     this.#rules.push({ kind: 'type', errorClass, policy, scope: scopeOf(eventTypeIds) });
     return this;
@@ -40,7 +43,7 @@ export class DefaultRetryPolicyProvider implements RetryPolicyProvider {
    */
   addTextRule(text: string, policy: RetryPolicy, ...eventTypeIds: string[]): this {
     if (typeof text !== 'string' || text.trim() === '')
-      throw new TypeError('addTextRule needs non-blank text.');
+      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'addTextRule needs non-blank text.');
     requirePolicy(policy);
     this.#rules.push({ kind: 'text', text: text.toLowerCase(), policy, scope: scopeOf(eventTypeIds) });
     return this;
@@ -48,7 +51,10 @@ export class DefaultRetryPolicyProvider implements RetryPolicyProvider {
 
   addEventTypePolicy(eventTypeId: string, policy: RetryPolicy): this {
     if (typeof eventTypeId !== 'string' || eventTypeId.trim() === '') {
-      throw new TypeError('addEventTypePolicy needs a non-blank event type id.');
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        'addEventTypePolicy needs a non-blank event type id.',
+      );
     }
     requirePolicy(policy);
     this.#byEventType.set(eventTypeId.toLowerCase(), policy);
@@ -83,6 +89,6 @@ export class DefaultRetryPolicyProvider implements RetryPolicyProvider {
 
 function requirePolicy(policy: RetryPolicy): void {
   if (policy === null || typeof policy !== 'object' || typeof policy.delayFor !== 'function') {
-    throw new TypeError('A RetryPolicy instance is required.');
+    throw new NimBusError(NimBusErrorCode.InvalidArgument, 'A RetryPolicy instance is required.');
   }
 }

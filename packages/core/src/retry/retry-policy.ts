@@ -1,3 +1,5 @@
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 export type BackoffStrategy = 'fixed' | 'linear' | 'exponential';
 export type JitterMode = 'none' | 'full' | 'bounded';
 
@@ -25,7 +27,10 @@ export class RetryPolicy {
   constructor(options: RetryPolicyOptions) {
     const { maxRetries } = options;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-      throw new RangeError(`RetryPolicy.maxRetries must be a whole number >= 0, got ${String(maxRetries)}.`);
+      throw new NimBusError(
+        NimBusErrorCode.InvalidOption,
+        `RetryPolicy.maxRetries must be a whole number >= 0, got ${String(maxRetries)}.`,
+      );
     }
     this.maxRetries = maxRetries;
     this.strategy = options.strategy ?? 'fixed';
@@ -69,7 +74,10 @@ export class RetryPolicy {
 
 function nonNegative(name: string, value: number): number {
   if (!Number.isFinite(value) || value < 0) {
-    throw new RangeError(`RetryPolicy.${name} must be a finite number >= 0, got ${String(value)}.`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      `RetryPolicy.${name} must be a finite number >= 0, got ${String(value)}.`,
+    );
   }
   return value;
 }

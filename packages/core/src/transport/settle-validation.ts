@@ -1,3 +1,5 @@
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import { assertTransportMessage } from './message-validation.js';
 import type { BatchSettlement, PublishRequest, SessionState, SettleEffects } from './transport.js';
 import { TransportError, TransportErrorCode } from './transport-error.js';
@@ -54,7 +56,7 @@ export function assertSessionState(state: SessionState | null): void {
 
 export function assertDeadLetterReason(reason: unknown): asserts reason is string {
   if (typeof reason !== 'string' || reason.length === 0) {
-    throw new RangeError('deadLetter: reason must be a non-empty string');
+    throw new NimBusError(NimBusErrorCode.InvalidArgument, 'deadLetter: reason must be a non-empty string');
   }
 }
 

@@ -1,5 +1,5 @@
 import { NimBusErrorCode } from '../errors/error-codes.js';
-import { NimBusError } from '../errors/nimbus-error.js';
+import { isNimBusError, NimBusError } from '../errors/nimbus-error.js';
 
 /** The closed set of transport failure codes (a part of `NimBusErrorCode`). */
 export const TransportErrorCode = {
@@ -23,6 +23,7 @@ export class TransportError extends NimBusError<TransportErrorCode> {
   override readonly name = 'TransportError';
 }
 
+/** By name and code, not `instanceof`: a `TransportError` of a second copy of `@nimbus/core` counts. */
 export function isTransportError(error: unknown, code?: TransportErrorCode): error is TransportError {
-  return error instanceof TransportError && (code === undefined || error.code === code);
+  return isNimBusError(error, code) && error.name === 'TransportError';
 }

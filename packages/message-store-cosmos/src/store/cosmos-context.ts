@@ -1,5 +1,6 @@
 import type { Container, CosmosClient, Database, SqlParameter } from '@azure/cosmos';
 import type { Clock } from '@nimbus/core';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type { RetentionOptions } from '@nimbus/message-store';
 import { isReservedStoreEndpointId } from '@nimbus/message-store/provider';
 import { isCosmosStatus } from './cosmos-errors.js';
@@ -34,7 +35,11 @@ export class CosmosStoreContext {
 
   container(name: StoreContainerName): Container {
     const container = this.#storeContainers.get(name);
-    if (!container) throw new Error(`The Cosmos store container '${name}' was not opened.`);
+    if (!container)
+      throw new NimBusError(
+        NimBusErrorCode.InvalidState,
+        `The Cosmos store container '${name}' was not opened.`,
+      );
     return container;
   }
 

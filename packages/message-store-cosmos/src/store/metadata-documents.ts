@@ -1,4 +1,5 @@
 import type { Container } from '@azure/cosmos';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import { type CosmosStoreContext, queryAll } from './cosmos-context.js';
 import { isCosmosStatus } from './cosmos-errors.js';
 import { encodeId, type MetadataKind } from './layout.js';
@@ -93,7 +94,8 @@ export class MetadataDocuments {
       if (next === null) return null;
       if (await this.writeIfUnchanged(key, current?.etag ?? null, next)) return next;
       if (attempt >= attempts) {
-        throw new Error(
+        throw new NimBusError(
+          NimBusErrorCode.Transient,
           `The ${this.kind} document '${key}' kept changing under concurrent writers (${attempt} attempts).`,
         );
       }

@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type { ProjectionSqlExecutor } from '@nimbus/message-store';
 import {
   type CompiledQuery,
@@ -29,7 +30,10 @@ class ExecutorConnection implements DatabaseConnection {
 
   // biome-ignore lint/correctness/useYield: the store's writes never stream.
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('A co-located projection does not stream query results');
+    throw new NimBusError(
+      NimBusErrorCode.NotSupported,
+      'A co-located projection does not stream query results',
+    );
   }
 }
 
@@ -44,7 +48,10 @@ class ExecutorDriver implements Driver {
     return this.#connection;
   }
   async beginTransaction(): Promise<void> {
-    throw new Error('A co-located projection writes inside the transport transaction; it opens none');
+    throw new NimBusError(
+      NimBusErrorCode.NotSupported,
+      'A co-located projection writes inside the transport transaction; it opens none',
+    );
   }
   async commitTransaction(): Promise<void> {}
   async rollbackTransaction(): Promise<void> {}

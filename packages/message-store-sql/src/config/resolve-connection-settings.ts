@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import {
   DEFAULT_CONNECTION_NAME,
   DEFAULT_SCHEMA,
@@ -38,7 +39,8 @@ export function resolveConnectionSettings(options: ConnectionOptions = {}): SqlC
   const dialect = options.dialect ?? parseDialect(env.NIMBUS_STORE);
   const schema = options.schema ?? DEFAULT_SCHEMA;
   if (!SCHEMA_PATTERN.test(schema)) {
-    throw new Error(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
       `Invalid store option 'schema': '${schema}'. Use letters, digits and underscores, starting with a letter or underscore (at most 51 characters).`,
     );
   }
@@ -61,7 +63,8 @@ export function resolveConnectionSettings(options: ConnectionOptions = {}): SqlC
   ];
   const found = candidates.find(([, value]) => nonBlank(value) !== undefined);
   if (!found) {
-    throw new Error(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
       `No PostgreSQL connection string for the message store. Set one of: ${candidates.map(([k]) => k).join(', ')}.`,
     );
   }
@@ -80,7 +83,10 @@ function parseDialect(value: string | undefined): SqlDialectName {
   const v = nonBlank(value)?.toLowerCase();
   if (v === undefined || v === 'sqlite') return 'sqlite';
   if (v === 'postgres' || v === 'postgresql') return 'postgres';
-  throw new Error(`Invalid NIMBUS_STORE value '${value}': expected 'sqlite' or 'postgres'.`);
+  throw new NimBusError(
+    NimBusErrorCode.InvalidOption,
+    `Invalid NIMBUS_STORE value '${value}': expected 'sqlite' or 'postgres'.`,
+  );
 }
 
 function nonBlank(value: string | undefined): string | undefined {
@@ -90,7 +96,8 @@ function nonBlank(value: string | undefined): string | undefined {
 function nonNegative(name: string, value: number | undefined): number {
   if (value === undefined) return 0;
   if (!Number.isInteger(value) || value < 0) {
-    throw new Error(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
       `Invalid store option '${name}': ${value}. Expected a whole number of milliseconds >= 0.`,
     );
   }
@@ -100,7 +107,10 @@ function nonNegative(name: string, value: number | undefined): number {
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0) {
-    throw new Error(`Invalid store option '${name}': ${value}. Expected a positive whole number.`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      `Invalid store option '${name}': ${value}. Expected a positive whole number.`,
+    );
   }
   return value;
 }

@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import { type MigrationJournal, runMigrations as runSharedMigrations } from '@nimbus/sql';
 import type { MigrationMode } from '../config/sql-store-settings.js';
 import type { SqlDialect, StoreDb } from '../dialect/sql-dialect.js';
@@ -30,7 +31,8 @@ export function runMigrations(
   const migrations = options.migrations ?? ALL_MIGRATIONS;
   if (options.mode !== 'AutoApply' && options.mode !== 'VerifyOnly') {
     return Promise.reject(
-      new Error(
+      new NimBusError(
+        NimBusErrorCode.InvalidOption,
         `Invalid store option 'migrationMode': '${String(options.mode)}'. Expected 'AutoApply' or 'VerifyOnly'.`,
       ),
     );

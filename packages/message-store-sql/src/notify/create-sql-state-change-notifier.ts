@@ -1,4 +1,4 @@
-import { consoleLogger, type Logger } from '@nimbus/core';
+import { consoleLogger, type Logger, NimBusError, NimBusErrorCode } from '@nimbus/core';
 import { type ConnectionOptions, resolveConnectionSettings } from '../config/resolve-connection-settings.js';
 import { createPostgresStateChangeNotifier } from './postgres-state-change-notifier.js';
 import type { SqlNotifierTuning, SqlStateChangeNotifier } from './sql-state-change-notifier.js';
@@ -35,7 +35,8 @@ export async function createSqlStateChangeNotifier(
     });
   } else {
     if (settings.filename === ':memory:' && options.changeLogFilename === undefined) {
-      throw new Error(
+      throw new NimBusError(
+        NimBusErrorCode.InvalidOption,
         "createSqlStateChangeNotifier: an in-memory SQLite store has no other processes to tell; use the store package's InProcessStateChangeNotifier, or pass changeLogFilename",
       );
     }

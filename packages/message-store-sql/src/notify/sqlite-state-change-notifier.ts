@@ -1,4 +1,4 @@
-import { LifecycleRunner, type Logger } from '@nimbus/core';
+import { LifecycleRunner, type Logger, NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type { StateChangeListener } from '@nimbus/message-store';
 import { openSqliteDatabase } from '@nimbus/sql';
 import type Database from 'better-sqlite3';
@@ -56,7 +56,7 @@ export function createSqliteStateChangeNotifier(options: SqliteNotifierOptions):
     delayMs: options.coalesceMs ?? 50,
     retryMs: options.retryMs ?? 1_000,
     send: async (payloads) => {
-      if (!db) throw new Error('the SQLite state-change log is closed');
+      if (!db) throw new NimBusError(NimBusErrorCode.Closed, 'the SQLite state-change log is closed');
       const now = Date.now();
       const insert = db.prepare('insert into nimbus_state_changes (payload, at_ms) values (?, ?)');
       db.transaction(() => {

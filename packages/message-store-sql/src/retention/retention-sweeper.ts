@@ -1,4 +1,5 @@
 import type { Clock, Logger } from '@nimbus/core';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type { RetentionSweepResult } from '@nimbus/message-store';
 
 export const DEFAULT_SWEEP_INTERVAL_MS = 5 * 60_000;
@@ -25,7 +26,8 @@ export interface RetentionSweeper {
 export function startRetentionSweeper(options: RetentionSweeperOptions): RetentionSweeper {
   const intervalMs = options.intervalMs ?? DEFAULT_SWEEP_INTERVAL_MS;
   if (!Number.isInteger(intervalMs) || intervalMs <= 0) {
-    throw new Error(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
       `Invalid store option 'retentionSweep.intervalMs': ${intervalMs}. Expected a positive whole number of milliseconds.`,
     );
   }

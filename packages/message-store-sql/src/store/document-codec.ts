@@ -1,3 +1,5 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
+
 /*
  * Whole entities are stored as JSON text. `Date` values are tagged so they read back as `Date`
  * (plain JSON would turn them into strings); everything else, null and "" included, round-trips as is.
@@ -27,7 +29,8 @@ export function decodeDocument<T>(json: string): T {
 
 export function toMs(date: Date): number {
   const ms = date.getTime();
-  if (Number.isNaN(ms)) throw new TypeError('Invalid Date given to the message store.');
+  if (Number.isNaN(ms))
+    throw new NimBusError(NimBusErrorCode.InvalidArgument, 'Invalid Date given to the message store.');
   return ms;
 }
 

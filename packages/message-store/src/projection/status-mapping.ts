@@ -1,4 +1,4 @@
-import { type MessageEnvelope, MessageType } from '@nimbus/core';
+import { type MessageEnvelope, MessageType, NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type { RetryState } from '../entities/retry-state.js';
 import { ResolutionStatus } from '../enums.js';
 
@@ -35,10 +35,13 @@ export function isHistoryOnly(
 }
 
 /** The message type has no place in the Resolver's picture (Unknown, ProcessDeferredRequest). */
-export class UnmappedMessageTypeError extends Error {
+export class UnmappedMessageTypeError extends NimBusError<typeof NimBusErrorCode.UnsupportedMessageType> {
   override readonly name = 'UnmappedMessageTypeError';
   constructor(readonly messageType: string) {
-    super(`MessageType '${messageType}' does not map to a resolution status; the Resolver cannot record it.`);
+    super(
+      NimBusErrorCode.UnsupportedMessageType,
+      `MessageType '${messageType}' does not map to a resolution status; the Resolver cannot record it.`,
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 import type { TransportMessage } from '@nimbus/core';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 
 /** What the outbox keeps for one message: the publish it stands for. */
 export interface OutboxEntry {
@@ -57,7 +58,10 @@ export const MARK_CHUNK = 100;
 
 export function positiveLimit(limit: number, what: string): number {
   if (!Number.isInteger(limit) || limit < 1) {
-    throw new TypeError(`${what} must be a positive integer, got ${String(limit)}`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      `${what} must be a positive integer, got ${String(limit)}`,
+    );
   }
   return limit;
 }
@@ -65,16 +69,25 @@ export function positiveLimit(limit: number, what: string): number {
 export function validateEntry(entry: OutboxEntry, index: number): void {
   const where = `Outbox entry ${index}`;
   if (!entry || typeof entry.source !== 'string' || entry.source.length === 0) {
-    throw new TypeError(`${where}: source must be a non-empty endpoint id`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      `${where}: source must be a non-empty endpoint id`,
+    );
   }
   const m = entry.message;
   if (!m || typeof m.messageId !== 'string' || m.messageId.length === 0) {
-    throw new TypeError(`${where}: message.messageId must be a non-empty string`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      `${where}: message.messageId must be a non-empty string`,
+    );
   }
   if (typeof m.sessionId !== 'string' || typeof m.body !== 'string' || typeof m.headers !== 'object') {
-    throw new TypeError(`${where}: message must be a TransportMessage (sessionId, headers, body)`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      `${where}: message must be a TransportMessage (sessionId, headers, body)`,
+    );
   }
   if (entry.enqueueAt != null && Number.isNaN(new Date(entry.enqueueAt).getTime())) {
-    throw new TypeError(`${where}: enqueueAt is not a valid date`);
+    throw new NimBusError(NimBusErrorCode.InvalidArgument, `${where}: enqueueAt is not a valid date`);
   }
 }

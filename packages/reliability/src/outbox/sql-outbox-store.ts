@@ -1,4 +1,4 @@
-import { type Clock, systemClock, type TransportMessage } from '@nimbus/core';
+import { type Clock, NimBusError, NimBusErrorCode, systemClock, type TransportMessage } from '@nimbus/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import {
@@ -147,7 +147,10 @@ export class SqlOutboxStore implements OutboxStore {
     }
     const missing = COLUMNS.filter((c) => !present.has(c) && !(c in UPGRADE_COLUMNS));
     if (present.size > 0 && missing.length > 0) {
-      throw new Error(`Outbox table ${this.#table} exists but lacks required columns: ${missing.join(', ')}`);
+      throw new NimBusError(
+        NimBusErrorCode.SchemaOutOfDate,
+        `Outbox table ${this.#table} exists but lacks required columns: ${missing.join(', ')}`,
+      );
     }
     await e.execute(
       `create index if not exists "${this.#tableName}_pending" on ${this.#table} (created_at, id) where dispatched_at is null`,
@@ -179,7 +182,10 @@ export class SqlOutboxStore implements OutboxStore {
    */
   storeBatchSync(db: BetterSqlite3.Database, entries: readonly OutboxEntry[]): OutboxMessage[] {
     if (this.provider !== 'sqlite')
-      throw new TypeError('storeBatchSync is only available on a SQLite outbox');
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        'storeBatchSync is only available on a SQLite outbox',
+      );
     entries.forEach(validateEntry);
     const rows = entries.map((entry) => outboxMessageOf(entry, this.#clock.now()));
     const insert = db.prepare(

@@ -1,4 +1,10 @@
-import { HandlerFailedError, isRetryableError, type PipelineBehaviour } from '@nimbus/core';
+import {
+  HandlerFailedError,
+  isRetryableError,
+  NimBusError,
+  NimBusErrorCode,
+  type PipelineBehaviour,
+} from '@nimbus/core';
 import type { Responder } from './responder.js';
 
 /**
@@ -10,7 +16,10 @@ import type { Responder } from './responder.js';
  */
 export function replyToFailedRequests(responder: Responder): PipelineBehaviour {
   if (!responder || typeof responder.replyFailure !== 'function') {
-    throw new TypeError('replyToFailedRequests needs a responder: createResponder({ transport })');
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      'replyToFailedRequests needs a responder: createResponder({ transport })',
+    );
   }
   return {
     name: 'reply-to-failed-requests',

@@ -6,6 +6,8 @@ import {
   Header,
   isTransportError,
   MessageType,
+  NimBusError,
+  NimBusErrorCode,
   type ReceivedMessage,
   replyInputOf,
   resolveSessionId,
@@ -67,7 +69,10 @@ export function createRequester(options: RequesterOptions): Requester {
     async request<T, R>(type: EventType<T>, payload: T, requestOptions: RequestOptions<R> = {}): Promise<R> {
       const timeoutMs = requestOptions.timeoutMs ?? defaultTimeoutMs;
       if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-        throw new RangeError(`request timeoutMs must be a positive number, got ${String(timeoutMs)}`);
+        throw new NimBusError(
+          NimBusErrorCode.InvalidArgument,
+          `request timeoutMs must be a positive number, got ${String(timeoutMs)}`,
+        );
       }
       requestOptions.signal?.throwIfAborted();
       const value = validateEvent(type, payload);

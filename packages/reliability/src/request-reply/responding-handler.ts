@@ -1,4 +1,5 @@
 import type { MessageEnvelope } from '@nimbus/core';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type { Responder } from './responder.js';
 
 /** What a responding handler needs from the SDK's handler context: the request as the engine decoded it. */
@@ -17,7 +18,10 @@ export function respondingHandler<T, R, C extends RequestContext = RequestContex
   handle: (request: T, context: C) => Promise<R> | R,
 ): (request: T, context: C) => Promise<void> {
   if (!responder || typeof responder.respond !== 'function') {
-    throw new TypeError('respondingHandler needs a responder: createResponder({ transport })');
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      'respondingHandler needs a responder: createResponder({ transport })',
+    );
   }
   return async (request, context) => {
     await responder.respond(context.raw.message, () => handle(request, context));

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type pg from 'pg';
@@ -61,7 +62,11 @@ export function executorFor(connection: SqlConnection, dialect: SqlDialect): Sql
     };
   }
   if (isSqliteDatabase(connection)) {
-    if (dialect !== 'sqlite') throw new TypeError('A better-sqlite3 database can only back a SQLite store');
+    if (dialect !== 'sqlite')
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        'A better-sqlite3 database can only back a SQLite store',
+      );
     return {
       dialect,
       query: async <R>(sql: string, params: readonly unknown[] = []) =>
@@ -70,7 +75,11 @@ export function executorFor(connection: SqlConnection, dialect: SqlDialect): Sql
     };
   }
   if (isPg(connection)) {
-    if (dialect !== 'postgres') throw new TypeError('A pg pool or client can only back a PostgreSQL store');
+    if (dialect !== 'postgres')
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        'A pg pool or client can only back a PostgreSQL store',
+      );
     return {
       dialect,
       query: async <R>(sql: string, params: readonly unknown[] = []) =>
@@ -78,7 +87,8 @@ export function executorFor(connection: SqlConnection, dialect: SqlDialect): Sql
       execute: async (sql, params = []) => (await connection.query(text(sql), [...params])).rowCount ?? 0,
     };
   }
-  throw new TypeError(
+  throw new NimBusError(
+    NimBusErrorCode.InvalidArgument,
     'Unsupported SQL connection: pass a Kysely instance or transaction, a pg pool/client, or a better-sqlite3 database',
   );
 }
@@ -91,7 +101,8 @@ const ambient = new AsyncLocalStorage<SqlConnection>();
  */
 export function withAmbientTransaction<T>(transaction: SqlConnection, fn: () => Promise<T>): Promise<T> {
   if (ambient.getStore() !== undefined) {
-    throw new Error(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidState,
       'withAmbientTransaction: an ambient transaction is already active; nesting is not supported',
     );
   }
@@ -111,7 +122,8 @@ export function qualifiedTableName(tableName: string, schema: string | undefined
     ['schema', schema],
   ] as const) {
     if (value !== undefined && !IDENTIFIER.test(value)) {
-      throw new TypeError(
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
         `${what}: ${label} must be a plain SQL identifier (letters, digits, _), got "${value}"`,
       );
     }

@@ -1,4 +1,4 @@
-import { MessageType, RESOLVER_INPUT } from '@nimbus/core';
+import { MessageType, NimBusError, NimBusErrorCode, RESOLVER_INPUT } from '@nimbus/core';
 import {
   HANDOFF_SUB_STATUS,
   InProcessStateChangeNotifier,
@@ -58,7 +58,7 @@ export function describeResolverEndToEnd(name: string, options: ResolverEndToEnd
     async function rowOf(b: Bus, id: string): Promise<UnresolvedEvent> {
       const eventId = b.eventIds.get(id);
       const row = eventId ? await b.store.getEvent({ endpointId: CONSUMER, eventId }) : null;
-      if (!row) throw new Error(`no row for payload ${id}`);
+      if (!row) throw new NimBusError(NimBusErrorCode.ExpectationFailed, `no row for payload ${id}`);
       return row;
     }
 

@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import {
   type Heartbeat,
   type HeartbeatGap,
@@ -45,9 +46,11 @@ export function foldHeartbeatHistory(
   historyStart: Date,
   fallbackIntervalSeconds: number,
 ): HeartbeatFoldResult {
-  if (!endpointId) throw new Error('foldHeartbeatHistory: endpointId is required');
+  if (!endpointId)
+    throw new NimBusError(NimBusErrorCode.InvalidArgument, 'foldHeartbeatHistory: endpointId is required');
   if (!(fallbackIntervalSeconds > 0)) {
-    throw new Error(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
       `foldHeartbeatHistory: fallbackIntervalSeconds must be > 0, got ${fallbackIntervalSeconds}`,
     );
   }

@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import { afterEach, beforeEach, describe } from 'vitest';
 import { createTestBus, type TestBus } from '../test-bus.js';
 import type { EngineEndToEnd } from './cases/billing.js';
@@ -31,8 +32,16 @@ export function describeEngineEndToEnd(name: string, factory: EndToEndTransportF
 
     const e2e: EngineEndToEnd = {
       async open() {
-        if (!fixture) throw new Error('the engine end-to-end suite opened a bus outside a case');
-        if (bus) throw new Error('one bus per case: the suite closes it after the case');
+        if (!fixture)
+          throw new NimBusError(
+            NimBusErrorCode.ExpectationFailed,
+            'the engine end-to-end suite opened a bus outside a case',
+          );
+        if (bus)
+          throw new NimBusError(
+            NimBusErrorCode.ExpectationFailed,
+            'one bus per case: the suite closes it after the case',
+          );
         bus = createTestBus({ platform, transport: fixture });
         await bus.ready();
         return bus;

@@ -5,6 +5,8 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import {
   consoleLogger,
   LifecycleRunner,
+  NimBusError,
+  NimBusErrorCode,
   type ServiceLifecycle,
   type StopOptions,
   serviceReadiness,
@@ -116,7 +118,10 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   prepareDummyHash();
   const localAccounts = options.localAccounts ?? true;
   if (!localAccounts && !options.oidc)
-    throw new Error('localAccounts: false needs an oidc provider to sign in.');
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      'localAccounts: false needs an oidc provider to sign in.',
+    );
   const bootstrap = await bootstrapAdmin({
     enabled: localAccounts,
     identityStore,

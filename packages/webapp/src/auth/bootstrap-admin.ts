@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Clock, type Logger, uuidv7 } from '@nimbus/core';
+import { type Clock, type Logger, NimBusError, NimBusErrorCode, uuidv7 } from '@nimbus/core';
 import type { IdentityStore } from '../identity/identity-store.js';
 import { Role } from '../identity/roles.js';
 import { hashPassword } from './password.js';
@@ -58,7 +58,10 @@ export async function bootstrapAdmin(options: BootstrapOptions): Promise<Bootstr
   }
   const problems = await passwordProblems(password);
   if (problems.length > 0) {
-    throw new Error(`NIMBUS_IDENTITY_ADMIN_PASSWORD is too weak: it needs ${problems.join(', ')}.`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      `NIMBUS_IDENTITY_ADMIN_PASSWORD is too weak: it needs ${problems.join(', ')}.`,
+    );
   }
   const created = await identityStore.createUserIfNoneExist({
     id: uuidv7(options.clock.now()),

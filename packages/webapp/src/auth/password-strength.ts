@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 // Loaded by the worker thread, by path; imported here for their types (and so the dependencies show).
 import type { ZxcvbnResult } from '@zxcvbn-ts/core';
 import type * as Common from '@zxcvbn-ts/language-common';
@@ -76,12 +77,16 @@ function theWorker(): Worker {
     pending.delete(reply.id);
     clearTimeout(p.timer);
     if (pending.size === 0) started.unref();
-    if ('error' in reply) p.reject(new Error(`password strength check failed: ${reply.error}`));
+    if ('error' in reply)
+      p.reject(new NimBusError(NimBusErrorCode.Internal, `password strength check failed: ${reply.error}`));
     else p.resolve({ score: reply.score, warning: reply.warning });
   });
-  started.on('error', (error) => failAll(new Error(`password strength worker failed: ${error.message}`)));
+  started.on('error', (error) =>
+    failAll(new NimBusError(NimBusErrorCode.Internal, `password strength worker failed: ${error.message}`)),
+  );
   started.on('exit', (code) => {
-    if (worker === started) failAll(new Error(`password strength worker exited (code ${code})`));
+    if (worker === started)
+      failAll(new NimBusError(NimBusErrorCode.Internal, `password strength worker exited (code ${code})`));
   });
   worker = started;
   return started;
@@ -93,7 +98,12 @@ export function passwordStrength(password: string, userInputs: readonly string[]
     const id = nextId++;
     const timer = setTimeout(() => {
       pending.delete(id);
-      reject(new Error(`password strength check took more than ${CHECK_TIMEOUT_MS} ms`));
+      reject(
+        new NimBusError(
+          NimBusErrorCode.Internal,
+          `password strength check took more than ${CHECK_TIMEOUT_MS} ms`,
+        ),
+      );
     }, CHECK_TIMEOUT_MS);
     pending.set(id, { resolve, reject, timer });
     const thread = theWorker();

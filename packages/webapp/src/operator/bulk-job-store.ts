@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 /** What a bulk job does to every event it matched. */
 export type BulkAction = 'resubmit' | 'skip';
 
@@ -130,13 +131,14 @@ export function createMemoryBulkJobStore(): BulkJobStore {
   const itemsOf = new Map<string, BulkJobItem[]>();
   const job = (jobId: string) => {
     const found = jobs.get(jobId);
-    if (!found) throw new Error(`Bulk job '${jobId}' does not exist`);
+    if (!found) throw new NimBusError(NimBusErrorCode.InvalidArgument, `Bulk job '${jobId}' does not exist`);
     return found;
   };
   return {
     initialize: async () => {},
     create: async (created, items) => {
-      if (jobs.has(created.jobId)) throw new Error(`Bulk job '${created.jobId}' exists already`);
+      if (jobs.has(created.jobId))
+        throw new NimBusError(NimBusErrorCode.InvalidArgument, `Bulk job '${created.jobId}' exists already`);
       jobs.set(created.jobId, created);
       itemsOf.set(
         created.jobId,

@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import { cachingStatements, openPostgresPool, openSqliteDatabase, type StatementTimeouts } from '@nimbus/sql';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 
@@ -37,7 +38,10 @@ export function openWebAppDatabase<DB>(
 ): OpenedWebAppDatabase<DB> {
   const schema = options.dialect === 'postgres' ? (options.schema ?? 'nimbus') : null;
   if (schema !== null && !SCHEMA_NAME.test(schema))
-    throw new Error(`${what} schema '${schema}' is not a safe SQL identifier.`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      `${what} schema '${schema}' is not a safe SQL identifier.`,
+    );
   const root = new Kysely<DB>({
     dialect:
       options.dialect === 'sqlite'

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import { classifyDriverError, openPostgresPool, type StatementTimeouts } from '@nimbus/sql';
 import type pg from 'pg';
 import type { PostgresTransportConnection } from '../../options.js';
@@ -11,7 +12,10 @@ import { listenForWork } from './wakeups.js';
 export const postgresDatabase: DialectDatabase<PostgresTransportConnection> = {
   open(connection) {
     if (typeof connection.connectionString !== 'string' || connection.connectionString.length === 0) {
-      throw new RangeError('SQL transport: postgres connection needs a non-empty connectionString');
+      throw new NimBusError(
+        NimBusErrorCode.InvalidOption,
+        'SQL transport: postgres connection needs a non-empty connectionString',
+      );
     }
     const namespace = connection.schema ?? 'nimbus_transport';
     const tables = tableNames(namespace, 'schema', (table) => `"${namespace}"."${table}"`);

@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import { openSqliteDatabase as openSqliteFile, sqliteFileGate } from '@nimbus/sql';
 import type Database from 'better-sqlite3';
 import type { SqliteTransportConnection } from '../../options.js';
@@ -18,7 +19,10 @@ const MAX_GROUP = 64;
 export const sqliteDatabase: DialectDatabase<SqliteTransportConnection> = {
   open(connection, busyTimeoutMs) {
     if (typeof connection.path !== 'string' || connection.path.length === 0) {
-      throw new RangeError('SQL transport: sqlite connection needs a non-empty path');
+      throw new NimBusError(
+        NimBusErrorCode.InvalidOption,
+        'SQL transport: sqlite connection needs a non-empty path',
+      );
     }
     const namespace = connection.tablePrefix ?? 'nimbus_transport_';
     const tables = tableNames(namespace, 'tablePrefix', (table) => `"${namespace}${table}"`);

@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import { importPKCS8 } from 'jose';
 import * as client from 'openid-client';
 import type { OidcOptions } from './oidc-options.js';
@@ -11,7 +12,10 @@ export async function discoverProvider(options: OidcOptions): Promise<client.Con
   const issuer = new URL(options.issuer);
   const insecure = issuer.protocol === 'http:';
   if (insecure && !(options.allowInsecureLoopbackIssuer && isLoopback(issuer)))
-    throw new Error(`The OIDC issuer must be https (got ${issuer.origin}).`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      `The OIDC issuer must be https (got ${issuer.origin}).`,
+    );
   let auth: client.ClientAuth | undefined;
   if (options.clientCertificate) {
     const key = await importPKCS8(options.clientCertificate.privateKeyPem, 'RS256');

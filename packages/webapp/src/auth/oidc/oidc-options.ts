@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import { GRANTABLE_ROLES, type GrantableRole, maxRole, Role } from '../../identity/roles.js';
 
 /**
@@ -102,22 +103,31 @@ export function oidcOptionsFromEnv(
   const issuer = env.NIMBUS_OIDC_ISSUER?.trim();
   if (!issuer) return undefined;
   const clientId = env.NIMBUS_OIDC_CLIENT_ID?.trim();
-  if (!clientId) throw new Error('NIMBUS_OIDC_CLIENT_ID is needed with NIMBUS_OIDC_ISSUER.');
+  if (!clientId)
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      'NIMBUS_OIDC_CLIENT_ID is needed with NIMBUS_OIDC_ISSUER.',
+    );
   const secret = env.NIMBUS_OIDC_CLIENT_SECRET;
   const key = env.NIMBUS_OIDC_CLIENT_KEY;
   const thumbprint = env.NIMBUS_OIDC_CLIENT_CERT_THUMBPRINT?.trim();
   if (!secret && !(key && thumbprint))
-    throw new Error(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
       'OIDC needs NIMBUS_OIDC_CLIENT_SECRET, or NIMBUS_OIDC_CLIENT_KEY with NIMBUS_OIDC_CLIENT_CERT_THUMBPRINT.',
     );
   let mapping: unknown;
   try {
     mapping = JSON.parse(env.NIMBUS_OIDC_ROLE_MAPPING ?? '');
   } catch (error) {
-    throw new Error(`NIMBUS_OIDC_ROLE_MAPPING must be JSON: ${(error as Error).message}`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      `NIMBUS_OIDC_ROLE_MAPPING must be JSON: ${(error as Error).message}`,
+    );
   }
   const problems = problemsOfMapping(mapping);
-  if (problems.length > 0) throw new Error(`NIMBUS_OIDC_ROLE_MAPPING: ${problems.join('; ')}.`);
+  if (problems.length > 0)
+    throw new NimBusError(NimBusErrorCode.InvalidOption, `NIMBUS_OIDC_ROLE_MAPPING: ${problems.join('; ')}.`);
   return {
     issuer,
     clientId,

@@ -1,4 +1,4 @@
-import { type Clock, uuidv7 } from '@nimbus/core';
+import { type Clock, NimBusError, NimBusErrorCode, uuidv7 } from '@nimbus/core';
 import type { IdentityStore, IdentityUser } from '../../identity/identity-store.js';
 import type { MappedRoles } from './oidc-options.js';
 
@@ -48,7 +48,8 @@ export async function provisionOidcUser(
     }
     user = (await store.findUserByEmail(key))!;
   }
-  if (!isOidcAccount(user)) throw new Error(`account '${key}' exists and is not an OIDC account`);
+  if (!isOidcAccount(user))
+    throw new NimBusError(NimBusErrorCode.InvalidState, `account '${key}' exists and is not an OIDC account`);
   if (user.siteRole !== roles.siteRole) await store.setSiteRole(user.id, roles.siteRole, now);
   const current = await store.listEndpointRoles(user.id);
   for (const grant of current)
