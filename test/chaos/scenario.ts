@@ -55,6 +55,12 @@ const STALL_VICTIMS: Record<string, number> = {
   resolver: RESOLVER_LEASE_MS,
 };
 
+/**
+ * host-2 receives batches of 8 (settled in one statement): a stall then leaves messages in hand to fence, and one
+ * settlement appends several Resolver copies of one session at once.
+ */
+const HOST_TUNING: Record<string, Record<string, string>> = { 'host-2': { RECEIVE_BATCH_SIZE: '8' } };
+
 /** Share of the faults that are stalls instead of kills. */
 const STALL_SHARE = 0.3;
 
@@ -89,7 +95,9 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     await ready(stack.resolver(), /NimBus resolver ready/);
     await ready(stack.webapp(), /NimBus webapp ready/);
     await Promise.all(
-      VICTIMS.filter((v) => v.startsWith('host')).map((name) => ready(stack.host(name), /ready/)),
+      VICTIMS.filter((v) => v.startsWith('host')).map((name) =>
+        ready(stack.host(name, HOST_TUNING[name]), /ready/),
+      ),
     );
     const publisher = stack.publisher();
     await ready(publisher, /publisher ready/);
