@@ -12,6 +12,7 @@ import {
   notifyObservers,
 } from '../pipeline/lifecycle.js';
 import { type PipelineBehaviour, runPipeline } from '../pipeline/pipeline.js';
+import type { BatchHandlingOutcome } from '../processing/session-processor-options.js';
 import { headerProblems } from '../transport/message-validation.js';
 import type { ReceivedMessage, SessionHandle } from '../transport/transport.js';
 import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
@@ -137,13 +138,18 @@ export class MessageEngine {
    * message, and commits the settlements together through the transport's `settleMany` (one transaction).
    * Settlements are committed early whenever the next step must see them (replay reading parked messages, an
    * abandon). If the commit fails nothing of the batch is applied and the messages are delivered again
-   * (at-least-once). Without `settleMany` (or for one message) it is `handleMessage` per message. A message
-   * whose handling throws does not stop the others; the first such error is thrown after the batch is settled.
+   * (at-least-once). Without `settleMany` (or for one message) it is `handleMessage` per message. Once a message
+   * is abandoned (a transient failure, a pipeline that did not call next, an unexpected error) the later ones are
+   * left unrun, held, and counted in `leftUnrun` (the processor's release hands them back): running them would
+   * let them overtake the abandoned one. An unexpected error comes back as `error`, after what ran is settled.
    */
-  async handleMessages(session: SessionHandle, messages: readonly ReceivedMessage[]): Promise<void> {
+  async handleMessages(
+    session: SessionHandle,
+    messages: readonly ReceivedMessage[],
+  ): Promise<BatchHandlingOutcome | undefined> {
     if (messages.length <= 1 || typeof session.settleMany !== 'function') {
       for (const message of messages) await this.handleMessage(session, message);
-      return;
+      return undefined;
     }
     const batch = new SettlementBatch(
       session,
@@ -157,8 +163,10 @@ export class MessageEngine {
     if (cached) this.#states.set(batch, cached);
     const errors: unknown[] = [];
     let refusedBatch = false;
+    let leftUnrun = 0;
     try {
-      for (const message of messages) {
+      for (const [index, message] of messages.entries()) {
+        const abandoned = batch.abandoned;
         try {
           await this.handleMessage(batch, message);
         } catch (error) {
@@ -167,6 +175,10 @@ export class MessageEngine {
             throw error;
           }
           errors.push(error);
+        }
+        if (batch.abandoned > abandoned || errors.length > 0) {
+          leftUnrun = messages.length - index - 1;
+          break;
         }
       }
       await batch.flush();
@@ -184,11 +196,11 @@ export class MessageEngine {
     }
     if (refusedBatch) {
       for (const message of messages) await this.handleMessage(session, message);
-      return;
+      return undefined;
     }
-    if (errors.length === 1) throw errors[0];
-    if (errors.length > 1)
-      throw new AggregateError(errors, `${errors.length} messages of a batch failed to be handled`);
+    // Thrown, the error would leave the unrun messages held while the processor receives past them.
+    if (errors.length > 0) return { leftUnrun, error: errors[0] };
+    return leftUnrun > 0 ? { leftUnrun } : undefined;
   }
 
   async #handle(session: SessionHandle, received: ReceivedMessage): Promise<string> {
