@@ -134,14 +134,10 @@ export class MessageEngine {
   }
 
   /**
-   * Processes a received batch of one session in order, with the same decisions as `handleMessage` per
-   * message, and commits the settlements together through the transport's `settleMany` (one transaction).
-   * Settlements are committed early whenever the next step must see them (replay reading parked messages, an
-   * abandon). If the commit fails nothing of the batch is applied and the messages are delivered again
-   * (at-least-once). Without `settleMany` (or for one message) it is `handleMessage` per message. Once a message
-   * is abandoned (a transient failure, a pipeline that did not call next, an unexpected error) the later ones are
-   * left unrun, held, and counted in `leftUnrun` (the processor's release hands them back): running them would
-   * let them overtake the abandoned one. An unexpected error comes back as `error`, after what ran is settled.
+   * A received batch of one session in order, decided as by `handleMessage`, settled together by `settleMany`
+   * (committed early when the next step must see it: replay, abandon; a failed commit applies nothing). Without
+   * `settleMany` it is `handleMessage` per message. After an abandon (transient, no next(), unexpected error) the
+   * rest is left unrun (`leftUnrun`, handed back by the release): it would overtake the abandoned message.
    */
   async handleMessages(
     session: SessionHandle,
@@ -161,7 +157,7 @@ export class MessageEngine {
     );
     const cached = this.#states.get(session);
     if (cached) this.#states.set(batch, cached);
-    const errors: unknown[] = [];
+    let error: unknown;
     let refusedBatch = false;
     let leftUnrun = 0;
     try {
@@ -169,17 +165,15 @@ export class MessageEngine {
         const abandoned = batch.abandoned;
         try {
           await this.handleMessage(batch, message);
-        } catch (error) {
-          if (isTransportError(error, TransportErrorCode.SessionLockLost)) {
+        } catch (thrown) {
+          if (isTransportError(thrown, TransportErrorCode.SessionLockLost)) {
             await settleWhatRan(batch, this.#deps.logger);
-            throw error;
+            throw thrown;
           }
-          errors.push(error);
+          error = thrown;
         }
-        if (batch.abandoned > abandoned || errors.length > 0) {
-          leftUnrun = messages.length - index - 1;
-          break;
-        }
+        leftUnrun = messages.length - index - 1;
+        if (batch.abandoned > abandoned || error !== undefined) break;
       }
       await batch.flush();
     } catch (error) {
@@ -199,7 +193,7 @@ export class MessageEngine {
       return undefined;
     }
     // Thrown, the error would leave the unrun messages held while the processor receives past them.
-    if (errors.length > 0) return { leftUnrun, error: errors[0] };
+    if (error !== undefined) return { leftUnrun, error };
     return leftUnrun > 0 ? { leftUnrun } : undefined;
   }
 
