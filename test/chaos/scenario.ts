@@ -8,7 +8,7 @@ import { readHandlerLog } from './harness/handler-log.js';
 import type { ManagedProcess } from './harness/managed-process.js';
 import { runCliOnce } from './harness/run-cli.js';
 import { ServerLog } from './harness/server-log.js';
-import { RESOLVER_LEASE_MS, Stack } from './harness/stack.js';
+import { RESOLVER_LEASE_MS, Stack, type TrackingShape } from './harness/stack.js';
 import { WebAppClient } from './harness/webapp-client.js';
 import { WriteAudit } from './harness/write-audit.js';
 import { ChaosOperator, type OperatorFigures } from './operator.js';
@@ -16,6 +16,8 @@ import { type PlannedEvent, planWorkload, random } from './workload.js';
 
 export interface ScenarioOptions {
   readonly dialect: 'postgres' | 'sqlite';
+  /** Co-located: every process records store rows in its own transactions; Resolver: the Resolver alone does. */
+  readonly tracking: TrackingShape;
   readonly workDir: string;
   /** Own cluster port (PostgreSQL) and WebApp port. */
   readonly pgPort: number;
@@ -27,13 +29,17 @@ export interface ScenarioOptions {
   readonly seed: number;
   /** How long the suite waits for everything to settle after the chaos. */
   readonly settleMs: number;
-  /** PostgreSQL: share of the Resolver's history inserts failed with a retryable error (see WriteAudit). */
+  /**
+   * PostgreSQL, Resolver shape: share of the Resolver's history inserts failed with a retryable error (see
+   * WriteAudit). Co-located, history is inserted by the bus's own settlements, which the injection would fail.
+   */
   readonly storeFailureRate: number;
   readonly log: (line: string) => void;
 }
 
 export interface ScenarioResult extends CheckResult {
   readonly dialect: string;
+  readonly tracking: TrackingShape;
   readonly kills: Record<string, number>;
   /** Stalls (SIGSTOP past the victim's lease, then SIGCONT) per process. */
   readonly stalls: Record<string, number>;
@@ -55,6 +61,12 @@ const STALL_VICTIMS: Record<string, number> = {
   resolver: RESOLVER_LEASE_MS,
 };
 
+/**
+ * host-2 receives batches of 8 (settled in one statement): a stall then leaves messages in hand to fence, and one
+ * settlement appends several Resolver copies of one session at once.
+ */
+const HOST_TUNING: Record<string, Record<string, string>> = { 'host-2': { RECEIVE_BATCH_SIZE: '8' } };
+
 /** Share of the faults that are stalls instead of kills. */
 const STALL_SHARE = 0.3;
 
@@ -70,6 +82,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
   const url = cluster ? await cluster.createDatabase('nimbus') : null;
   const stack = new Stack({
     backend: url ? { dialect: 'postgres', url } : { dialect: 'sqlite' },
+    tracking: options.tracking,
     workDir: options.workDir,
     webappPort: options.webappPort,
   });
@@ -80,8 +93,10 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       throw new Error(`nimbus store migrate failed: ${migrate.stdout}${migrate.stderr}`);
     // Installed before the server log is read from: the suite's own DDL is not the product's.
     const audit = new WriteAudit(
-      url ? { dialect: 'postgres', url } : { dialect: 'sqlite', dataDir: stack.dataDir },
-      options.storeFailureRate,
+      url
+        ? { dialect: 'postgres', url }
+        : { dialect: 'sqlite', dataDir: stack.dataDir, colocated: options.tracking === 'colocated' },
+      options.tracking === 'resolver' ? options.storeFailureRate : 0,
     );
     await audit.install();
     const serverLog = cluster ? new ServerLog(join(cluster.dataDir, 'server.log')) : null;
@@ -89,7 +104,9 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     await ready(stack.resolver(), /NimBus resolver ready/);
     await ready(stack.webapp(), /NimBus webapp ready/);
     await Promise.all(
-      VICTIMS.filter((v) => v.startsWith('host')).map((name) => ready(stack.host(name), /ready/)),
+      VICTIMS.filter((v) => v.startsWith('host')).map((name) =>
+        ready(stack.host(name, HOST_TUNING[name]), /ready/),
+      ),
     );
     const publisher = stack.publisher();
     await ready(publisher, /publisher ready/);
@@ -217,6 +234,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
     return {
       ...result,
       dialect: options.dialect,
+      tracking: options.tracking,
       kills,
       stalls,
       databaseRestarts,

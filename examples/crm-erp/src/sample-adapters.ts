@@ -16,6 +16,8 @@ export interface SampleAdapterOptions {
   readonly logger?: Logger;
   readonly erpFaults?: ErpFaultPlan;
   readonly creditAnswerDelayMs?: number;
+  /** How often the hosts renew their session leases (`nimbus dev --lease-renew-ms`); default a third of the lease. */
+  readonly leaseRenewalIntervalMs?: number;
 }
 
 export interface SampleAdapters {
@@ -32,7 +34,14 @@ export async function startSampleAdapters(options: SampleAdapterOptions): Promis
   const erpApi = new FakeErpApi(options.erpFaults ?? sampleFaultPlan);
   const invoices = new CrmInvoiceBook();
   const bureau = new FakeCreditBureau(options.creditAnswerDelayMs ?? 2_000);
-  const processor = { maxConcurrentSessions: 4, sessionIdleTimeoutMs: 1_000, acceptWaitMs: 1_000 };
+  const processor = {
+    maxConcurrentSessions: 4,
+    sessionIdleTimeoutMs: 1_000,
+    acceptWaitMs: 1_000,
+    ...(options.leaseRenewalIntervalMs === undefined
+      ? {}
+      : { leaseRenewalIntervalMs: options.leaseRenewalIntervalMs }),
+  };
   const common = { platform, transport: options.transport, logger, processor };
 
   const erp = createEndpointHost({

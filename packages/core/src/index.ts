@@ -120,6 +120,7 @@ export {
   type SessionProcessorStats,
 } from './processing/session-processor.js';
 export {
+  type BatchHandlingOutcome,
   type ProcessorErrorContext,
   type ProcessorErrorSource,
   type SessionMessageHandler,

@@ -15,8 +15,16 @@ export type StackBackend =
   | { readonly dialect: 'postgres'; readonly url: string }
   | { readonly dialect: 'sqlite' };
 
+/** Where the store's rows are written: by the bus's own transactions (the default) or by the Resolver alone. */
+export type TrackingShape = 'colocated' | 'resolver';
+
 export interface StackOptions {
   readonly backend: StackBackend;
+  /**
+   * Default `resolver`. `colocated` (the CLI's default when store and transport share one database) also hands the
+   * fixture processes the co-located projection, so every process writes store rows in its own transactions.
+   */
+  readonly tracking?: TrackingShape;
   /** Logs, handler log, markers and (SQLite) the database files live here. */
   readonly workDir: string;
   readonly webappPort: number;
@@ -42,6 +50,10 @@ export class Stack {
     this.adminPassword = options.adminPassword ?? 'Chaos!Admin123';
   }
 
+  get tracking(): TrackingShape {
+    return this.options.tracking ?? 'resolver';
+  }
+
   get webappUrl(): string {
     return `http://127.0.0.1:${this.options.webappPort}`;
   }
@@ -56,8 +68,7 @@ export class Stack {
       NIMBUS_DATA_DIR: this.dataDir,
       NIMBUS_STORE: backend.dialect,
       NIMBUS_TRANSPORT: backend.dialect,
-      // The chaos suite audits the store's own tables (store.db on SQLite): the Resolver shape, not co-located.
-      NIMBUS_TRACKING: 'resolver',
+      NIMBUS_TRACKING: this.tracking,
       ...(backend.dialect === 'postgres' ? { NIMBUS_POSTGRES_URL: backend.url } : {}),
       NIMBUS_IDENTITY_ADMIN_PASSWORD: this.adminPassword,
     };
@@ -72,6 +83,7 @@ export class Stack {
       ...(backend.dialect === 'postgres'
         ? { DATABASE_URL: backend.url }
         : { SQLITE_PATH: join(this.dataDir, 'transport.db') }),
+      TRACKING: this.tracking,
       HANDLER_LOG: this.handlerLog,
       MARKER_DIR: this.markerDir,
       ...extra,

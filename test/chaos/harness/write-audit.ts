@@ -13,7 +13,8 @@ const SQLITE = {
 
 export type AuditedBackend =
   | { readonly dialect: 'postgres'; readonly url: string }
-  | { readonly dialect: 'sqlite'; readonly dataDir: string };
+  /** `colocated`: the store's tables live in transport.db (`NIMBUS_TRACKING=colocated`), else in store.db. */
+  | { readonly dialect: 'sqlite'; readonly dataDir: string; readonly colocated?: boolean };
 
 /**
  * A write log the product does not know about, fed by triggers the suite adds to its own database after
@@ -36,9 +37,13 @@ export class WriteAudit {
     if (this.backend.dialect === 'postgres')
       await this.#withPg((c) => c.query(postgresAudit(this.storeFailureRate)));
     else {
-      const { transport, store } = this.#sqliteFiles(this.backend.dataDir);
-      this.#withSqlite(transport, (db) => db.exec(sqliteAudit('enqueue')));
-      this.#withSqlite(store, (db) => db.exec(sqliteAudit('store')));
+      const { transport, store } = this.#sqliteFiles();
+      if (store === undefined)
+        this.#withSqlite(transport, (db) => db.exec(sqliteAudit(['enqueue', 'store'])));
+      else {
+        this.#withSqlite(transport, (db) => db.exec(sqliteAudit(['enqueue'])));
+        this.#withSqlite(store, (db) => db.exec(sqliteAudit(['store'])));
+      }
     }
   }
 
@@ -49,9 +54,9 @@ export class WriteAudit {
     const rows =
       this.backend.dialect === 'postgres'
         ? await this.#withPg(async (c) => (await c.query(select)).rows)
-        : Object.values(this.#sqliteFiles(this.backend.dataDir)).flatMap((file) =>
-            this.#withSqlite(file, (db) => db.prepare(select).all()),
-          );
+        : Object.values(this.#sqliteFiles())
+            .filter((file) => file !== undefined)
+            .flatMap((file) => this.#withSqlite(file, (db) => db.prepare(select).all()));
     return (rows as Record<string, unknown>[]).map((r) => ({
       position: Number(r.position),
       kind: r.kind as AuditedWrite['kind'],
@@ -94,8 +99,14 @@ export class WriteAudit {
     }
   }
 
-  #sqliteFiles(dataDir: string) {
-    return { transport: join(dataDir, 'transport.db'), store: join(dataDir, 'store.db') };
+  /** The audited files; co-located, one file holds the transport's and the store's tables (`store` undefined). */
+  #sqliteFiles(): { transport: string; store: string | undefined } {
+    if (this.backend.dialect !== 'sqlite') throw new Error('not a SQLite backend');
+    const { dataDir, colocated } = this.backend;
+    return {
+      transport: join(dataDir, 'transport.db'),
+      store: colocated ? undefined : join(dataDir, 'store.db'),
+    };
   }
 }
 
@@ -130,14 +141,16 @@ function postgresAudit(failureRate: number): string {
     CREATE TRIGGER chaos_inject BEFORE INSERT ON ${PG.history} FOR EACH STATEMENT EXECUTE FUNCTION chaos_audit.inject_failure();`;
 }
 
-/** SQLite triggers write only to their own database file, so each file gets its own log. */
-function sqliteAudit(file: 'enqueue' | 'store'): string {
+/**
+ * SQLite triggers write only to their own database file, so each file gets its own log with the triggers of the
+ * tables it holds (both sets in transport.db when the store is co-located).
+ */
+function sqliteAudit(parts: readonly ('enqueue' | 'store')[]): string {
   const table = `CREATE TABLE chaos_audit_writes (position INTEGER PRIMARY KEY AUTOINCREMENT, kind text NOT NULL,
     session_id text NOT NULL, event_id text NOT NULL, message_id text NOT NULL, seq INTEGER, message_type text,
     status text, endpoint_id text);`;
   const insert = (values: string) => `INSERT INTO chaos_audit_writes (${COLUMNS}) VALUES (${values});`;
-  if (file === 'enqueue')
-    return `${table}
+  const enqueue = `
       CREATE TRIGGER chaos_enqueue AFTER INSERT ON ${SQLITE.transport}
       WHEN NEW.input = 'Resolver' AND json_extract(NEW.headers, '$.EventId') IS NOT NULL BEGIN
         ${insert(`'enqueue', NEW.session_id, json_extract(NEW.headers, '$.EventId'), NEW.message_id, NEW.seq, json_extract(NEW.headers, '$.MessageType'), NULL, NULL`)}
@@ -146,9 +159,10 @@ function sqliteAudit(file: 'enqueue' | 'store'): string {
     CREATE TRIGGER chaos_status_${event.toLowerCase()} AFTER ${event} ON ${SQLITE.status} BEGIN
       ${insert(`'status', NEW.session_id, NEW.event_id, coalesce(NEW.last_message_id, ''), NULL, NEW.message_type, NEW.status, NEW.endpoint_id`)}
     END;`;
-  return `${table}
+  const store = `
     CREATE TRIGGER chaos_history AFTER INSERT ON ${SQLITE.history} BEGIN
       ${insert(`'history', NEW.session_id, NEW.event_id, NEW.message_id, NULL, NEW.message_type, NULL, NEW.endpoint_id`)}
     END;
     ${status('INSERT')}${status('UPDATE')}`;
+  return `${table}${parts.includes('enqueue') ? enqueue : ''}${parts.includes('store') ? store : ''}`;
 }

@@ -11,12 +11,13 @@ import {
   withBackendOptions,
   withServerOptions,
 } from './backend-options.js';
+import { type LeaseCommandOptions, leaseFrom, withLeaseOptions } from './lease-options.js';
 import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
 import { DRAIN_TIMEOUT_HELP, drainTimeoutFrom, FAIL_FAST_HELP, failFastFrom } from './service-commands.js';
 import { printSignIn } from './sign-in-banner.js';
 import { type TimeoutCommandOptions, timeoutsFrom, withTimeoutOptions } from './timeout-options.js';
 
-interface DevOptions extends ServiceCommandOptions, TimeoutCommandOptions {
+interface DevOptions extends ServiceCommandOptions, TimeoutCommandOptions, LeaseCommandOptions {
   sample?: boolean;
   trafficInterval: string;
   drainTimeout?: string;
@@ -36,6 +37,7 @@ export function devCommand(print: (line: string) => void): Command {
     .option('--drain-timeout <ms>', DRAIN_TIMEOUT_HELP)
     .option('--fail-fast', FAIL_FAST_HELP)
     .option('--verbose', 'log at info level');
+  withLeaseOptions(command);
   withTimeoutOptions(withServerOptions(withBackendOptions(command)));
   return command.action(async (options: DevOptions) => {
     const config = configFrom(options);
@@ -45,6 +47,8 @@ export function devCommand(print: (line: string) => void): Command {
     if (sample && userPlatform) {
       throw usageError('--sample runs the sample platform; leave out --platform, or pass --no-sample.');
     }
+    // Read before anything starts, so a bad value is a usage error (exit 2), not a failed start.
+    const lease = leaseFrom(options);
     const trafficIntervalMs = Number(options.trafficInterval);
     if (!Number.isInteger(trafficIntervalMs) || trafficIntervalMs < 50) {
       throw usageError(
@@ -78,6 +82,7 @@ export function devCommand(print: (line: string) => void): Command {
       printBlockedSessions: true,
       drainTimeoutMs: drainTimeoutFrom(options.drainTimeout),
       timeouts: timeoutsFrom(options),
+      lease,
       localCosmosWhenUnconfigured: true,
       localServiceBusWhenUnconfigured: true,
     });

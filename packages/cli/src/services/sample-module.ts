@@ -17,6 +17,8 @@ export interface SampleModule {
     transport: Transport;
     logger: Logger;
     log: (line: string) => void;
+    /** How often the adapters' hosts renew their session leases (`--lease-renew-ms`). */
+    leaseRenewalIntervalMs?: number;
   }): Promise<Stoppable>;
   startTrafficGenerator(options: {
     transport: Transport;

@@ -64,7 +64,10 @@ export interface ServicesOptions {
   readonly printBlockedSessions?: boolean;
   /** How long the Resolver and the WebApp get to finish in-flight work at stop. Default 30 000 ms. */
   readonly drainTimeoutMs?: number;
-  /** The Resolver's session lease (`--lease-ms`, `--lease-renew-ms`); default: the transport's, renewed every third. */
+  /**
+   * The session lease (`--lease-ms`, `--lease-renew-ms`) of every session host in the process (the Resolver, the
+   * sample adapters); default: the transport's, renewed every third.
+   */
   readonly lease?: LeaseSettings;
   /** Statement and lock timeouts of every store, transport and WebApp database connection. */
   readonly timeouts?: DatabaseTimeouts;
@@ -231,7 +234,13 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     if (options.sample) {
       const log = (line: string) => print(`[sample] ${line}`);
       const { module } = options.sample;
-      const adapters = await module.startSampleAdapters({ transport, logger, log });
+      const renewal = options.lease?.renewalIntervalMs;
+      const adapters = await module.startSampleAdapters({
+        transport,
+        logger,
+        log,
+        ...(renewal === undefined ? {} : { leaseRenewalIntervalMs: renewal }),
+      });
       closers.add('the sample adapters', () => adapters.stop());
       const traffic = await module.startTrafficGenerator({
         transport,

@@ -14,6 +14,7 @@ import {
   notifyObservers,
 } from '../pipeline/lifecycle.js';
 import { type PipelineBehaviour, runPipeline } from '../pipeline/pipeline.js';
+import type { BatchHandlingOutcome } from '../processing/session-processor-options.js';
 import { headerProblems } from '../transport/message-validation.js';
 import type { ReceivedMessage, SessionHandle } from '../transport/transport.js';
 import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
@@ -139,17 +140,18 @@ export class MessageEngine {
   }
 
   /**
-   * Processes a received batch of one session in order, with the same decisions as `handleMessage` per
-   * message, and commits the settlements together through the transport's `settleMany` (one transaction).
-   * Settlements are committed early whenever the next step must see them (replay reading parked messages, an
-   * abandon). If the commit fails nothing of the batch is applied and the messages are delivered again
-   * (at-least-once). Without `settleMany` (or for one message) it is `handleMessage` per message. A message
-   * whose handling throws does not stop the others; the first such error is thrown after the batch is settled.
+   * A received batch of one session in order, decided as by `handleMessage`, settled together by `settleMany`
+   * (committed early when the next step must see it: replay, abandon; a failed commit applies nothing). Without
+   * `settleMany` it is `handleMessage` per message. After an abandon (transient, no next(), unexpected error) the
+   * rest is left unrun (`leftUnrun`, handed back by the release): it would overtake the abandoned message.
    */
-  async handleMessages(session: SessionHandle, messages: readonly ReceivedMessage[]): Promise<void> {
+  async handleMessages(
+    session: SessionHandle,
+    messages: readonly ReceivedMessage[],
+  ): Promise<BatchHandlingOutcome | undefined> {
     if (messages.length <= 1 || typeof session.settleMany !== 'function') {
       for (const message of messages) await this.handleMessage(session, message);
-      return;
+      return undefined;
     }
     const batch = new SettlementBatch(
       session,
@@ -161,19 +163,23 @@ export class MessageEngine {
     );
     const cached = this.#states.get(session);
     if (cached) this.#states.set(batch, cached);
-    const errors: unknown[] = [];
+    let error: unknown;
     let refusedBatch = false;
+    let leftUnrun = 0;
     try {
-      for (const message of messages) {
+      for (const [index, message] of messages.entries()) {
+        const abandoned = batch.abandoned;
         try {
           await this.handleMessage(batch, message);
-        } catch (error) {
-          if (isTransportError(error, TransportErrorCode.SessionLockLost)) {
+        } catch (thrown) {
+          if (isTransportError(thrown, TransportErrorCode.SessionLockLost)) {
             await settleWhatRan(batch, this.#deps.logger);
-            throw error;
+            throw thrown;
           }
-          errors.push(error);
+          error = thrown;
         }
+        leftUnrun = messages.length - index - 1;
+        if (batch.abandoned > abandoned || error !== undefined) break;
       }
       await batch.flush();
     } catch (error) {
@@ -190,11 +196,11 @@ export class MessageEngine {
     }
     if (refusedBatch) {
       for (const message of messages) await this.handleMessage(session, message);
-      return;
+      return undefined;
     }
-    if (errors.length === 1) throw errors[0];
-    if (errors.length > 1)
-      throw new AggregateError(errors, `${errors.length} messages of a batch failed to be handled`);
+    // Thrown, the error would leave the unrun messages held while the processor receives past them.
+    if (error !== undefined) return { leftUnrun, error };
+    return leftUnrun > 0 ? { leftUnrun } : undefined;
   }
 
   async #handle(session: SessionHandle, received: ReceivedMessage): Promise<string> {

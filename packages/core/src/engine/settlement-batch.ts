@@ -24,6 +24,7 @@ export class SettlementBatch implements SessionHandle {
   readonly #onRefused: (count: number, error: unknown) => void;
   #pending: BatchSettlement[] = [];
   #afterCommit: (() => Promise<void>)[] = [];
+  #abandoned = 0;
 
   /**
    * `onFailure` runs when a flush fails: nothing pending was applied, so cached state is stale. `onRefused` hears
@@ -54,6 +55,11 @@ export class SettlementBatch implements SessionHandle {
 
   get lockedUntil(): Date {
     return this.#session.lockedUntil;
+  }
+
+  /** Messages abandoned through this batch (delivered again: nothing after them may run in this batch). */
+  get abandoned(): number {
+    return this.#abandoned;
   }
 
   /** Settlements collected and not committed yet. */
@@ -118,6 +124,7 @@ export class SettlementBatch implements SessionHandle {
 
   async abandon(message: ReceivedMessage): Promise<void> {
     await this.flush();
+    this.#abandoned += 1;
     await this.#session.abandon(message);
   }
 

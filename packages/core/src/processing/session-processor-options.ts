@@ -15,9 +15,23 @@ export interface SessionMessageHandler {
   handleMessage(session: SessionHandle, message: ReceivedMessage): Promise<void>;
   /**
    * Optional: handles a received batch (more than one message, in FIFO order) in one call, e.g. to settle it in
-   * one transaction. It must settle every message, as `handleMessage` would; a throw counts as one handler error.
+   * one transaction. It settles every message it runs, as `handleMessage` would; once one is abandoned (delivered
+   * again) it must run none of the later ones, which would overtake it, and says how many it left in hand
+   * (`leftUnrun`). The processor then ends the session's turn: the release hands them back uncounted. A throw
+   * counts as one handler error.
    */
-  handleMessages?(session: SessionHandle, messages: readonly ReceivedMessage[]): Promise<void>;
+  handleMessages?(
+    session: SessionHandle,
+    messages: readonly ReceivedMessage[],
+  ): Promise<BatchHandlingOutcome | undefined | void>;
+}
+
+/** What `handleMessages` reports besides its settlements. */
+export interface BatchHandlingOutcome {
+  /** Messages at the end of the batch it did not run (after an abandoned one): still held, unsettled. */
+  readonly leftUnrun: number;
+  /** An unexpected error the batch stopped at (its message abandoned): counted and reported as a handler error. */
+  readonly error?: unknown;
 }
 
 export type ProcessorErrorSource =

@@ -244,8 +244,22 @@ export class SessionProcessor {
         if (batch.length > 1 && handleMessages) {
           fence.check();
           try {
-            await this.#cancellation.run(cancel.signal, () => handleMessages(session, batch), fenced);
-            this.#stats.messagesHandled += batch.length;
+            const outcome = await this.#cancellation.run(
+              cancel.signal,
+              () => handleMessages(session, batch),
+              fenced,
+            );
+            const leftUnrun = outcome ? outcome.leftUnrun : 0;
+            this.#stats.messagesHandled += batch.length - leftUnrun;
+            if (outcome?.error !== undefined) {
+              this.#stats.handlerErrors += 1;
+              this.#report(outcome.error, 'handler', sessionId, {
+                sequences: batch.map((message) => message.sequence),
+              });
+            }
+            // Messages left in hand behind an abandoned one go back with the release, so the next receive starts
+            // at the abandoned one (a receive never returns what this lease still holds).
+            if (leftUnrun > 0) break;
           } catch (error) {
             if (isTransportError(error, TransportErrorCode.SessionLockLost)) throw error;
             this.#stats.handlerErrors += 1;

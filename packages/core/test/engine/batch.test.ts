@@ -78,6 +78,24 @@ describe('engine: handleMessages settles a received batch together', () => {
     expect([...session.parked.keys()]).toEqual([1]);
   });
 
+  it('stops at a message it abandons: the later ones are left unrun (they would overtake it) and counted', async () => {
+    const f = setup();
+    const session = new BatchingFakeSession();
+    const { TransientError } = await import('../../src/index.js');
+    f.handler.script = (c) => {
+      if (c.message.eventId === 'b') throw new TransientError('warehouse busy');
+    };
+    const received = ['a', 'b', 'c', 'd'].map((eventId) => session.deliver(event({ eventId })));
+    const outcome = await f.engine.handleMessages(session, received);
+    expect(f.handler.handledEventIds).toEqual(['a', 'b']);
+    expect(outcome).toEqual({ leftUnrun: 2 });
+    // a is committed before b is abandoned (an abandon flushes); c and d are neither run nor settled.
+    expect(session.settlements.map((s) => [s.kind, s.message.sequence])).toEqual([
+      ['complete', received[0]!.sequence],
+      ['abandon', received[1]!.sequence],
+    ]);
+  });
+
   it('without settleMany on the handle it settles one message at a time', async () => {
     const f = setup();
     const received: ReceivedMessage[] = [event(), event()].map((e) => f.session.deliver(e));

@@ -136,15 +136,20 @@ export function sessionUpsertSql(
       RETURNING input, session_id, last_seq, lock_token`;
 }
 
-/** The `ins` CTE body, joined to `up` for the sequences; its eight arrays are parameters `$first` … `$first+7`. */
+/**
+ * The `ins` CTE body, joined to `up` for the sequences; its eight arrays are parameters `$first` … `$first+7`.
+ * Rows go in in array order, which is sequence order: a join's output order is the plan's (a generic plan's hash
+ * join hands a session's rows back reversed), and row triggers and logical decoding see the insertion order.
+ */
 export function lineInsertSql(t: Tables, nowMs: string, first: number): string {
   const p = (offset: number) => `$${first + offset}`;
   return `INSERT INTO ${t.messages} (input, session_id, seq, message_id, correlation_id, headers, body, enqueued_at, visible_at)
       SELECT d.input, d.session_id, u.last_seq - d.group_size + d.position, d.message_id, d.correlation_id, d.headers,
         d.body, ${nowMs}, ${nowMs}
       FROM unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::bigint[], ${p(3)}::bigint[], ${p(4)}::text[],
-        ${p(5)}::text[], ${p(6)}::text[], ${p(7)}::text[])
-        AS d(input, session_id, position, group_size, message_id, correlation_id, headers, body)
+        ${p(5)}::text[], ${p(6)}::text[], ${p(7)}::text[]) WITH ORDINALITY
+        AS d(input, session_id, position, group_size, message_id, correlation_id, headers, body, ord)
       JOIN up u ON u.input = d.input AND u.session_id = d.session_id
+      ORDER BY d.ord
       RETURNING input`;
 }
