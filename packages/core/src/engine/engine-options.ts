@@ -1,4 +1,6 @@
 import type { Clock } from '../clock.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { NimBusError } from '../errors/nimbus-error.js';
 import type { FailureClassifier } from '../failures/failure-disposition.js';
 import type { Logger } from '../logger.js';
 import type { LifecycleObserver } from '../pipeline/lifecycle.js';
@@ -40,3 +42,14 @@ export type EngineHandlingOptions = Pick<
   MessageEngineOptions,
   'retryPolicies' | 'failureClassifier' | 'behaviours' | 'observers'
 >;
+
+/** Refuses options an engine cannot run with, naming what is missing. */
+export function assertEngineOptions(options: MessageEngineOptions): void {
+  if (!options?.endpointId)
+    throw new NimBusError(NimBusErrorCode.InvalidArgument, 'MessageEngine needs an endpointId.');
+  if (!options.handler || typeof options.handler.handle !== 'function')
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      'MessageEngine needs a handler with a handle(context) method.',
+    );
+}

@@ -3,8 +3,6 @@ import type { MessageEnvelope } from '../envelope/envelope.js';
 import { InvalidMessageError } from '../envelope/invalid-message-error.js';
 import { MessageType } from '../envelope/message-type.js';
 import { decodeEnvelope } from '../envelope/wire.js';
-import { NimBusErrorCode } from '../errors/error-codes.js';
-import { NimBusError } from '../errors/nimbus-error.js';
 import { retryEverything } from '../failures/failure-disposition.js';
 import { consoleLogger } from '../logger.js';
 import {
@@ -18,7 +16,7 @@ import type { BatchHandlingOutcome } from '../processing/session-processor-optio
 import { headerProblems } from '../transport/message-validation.js';
 import type { ReceivedMessage, SessionHandle } from '../transport/transport.js';
 import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
-import type { MessageEngineOptions } from './engine-options.js';
+import { assertEngineOptions, type MessageEngineOptions } from './engine-options.js';
 import {
   afterCommit,
   awaitsOperatorAfterDeadLetter,
@@ -68,14 +66,7 @@ export class MessageEngine {
   readonly #states = new WeakMap<SessionHandle, EngineSessionState>();
 
   constructor(options: MessageEngineOptions) {
-    if (!options?.endpointId)
-      throw new NimBusError(NimBusErrorCode.InvalidArgument, 'MessageEngine needs an endpointId.');
-    if (!options.handler || typeof options.handler.handle !== 'function') {
-      throw new NimBusError(
-        NimBusErrorCode.InvalidArgument,
-        'MessageEngine needs a handler with a handle(context) method.',
-      );
-    }
+    assertEngineOptions(options);
     const clock = options.clock ?? systemClock;
     this.endpointId = options.endpointId;
     this.#deps = {
