@@ -154,6 +154,7 @@ export type {
   ProjectionSqlExecutor,
 } from './projection/colocated.js';
 export { determineEndpoint, type ResolvedEndpoint } from './projection/endpoint.js';
+export { handoffProcessingTimeMs } from './projection/handoff-timing.js';
 export {
   isHeartbeatTraffic,
   mayNeedStoreReads,

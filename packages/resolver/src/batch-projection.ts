@@ -1,12 +1,12 @@
 import type { Clock, MessageEnvelope, ReceivedMessage } from '@nimbus/core';
 import {
+  handoffProcessingTimeMs,
   type MessageEntityWrite,
   type PlainTracking,
   plainStatusWrite,
   plainTracking,
   type StatusWrite,
 } from '@nimbus/message-store';
-import { handoffProcessingTimeMs } from './handoff-timing.js';
 import type { ResolverStore } from './resolver-store.js';
 
 /** A received message whose whole projection is one history record and one status write. */

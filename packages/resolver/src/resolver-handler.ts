@@ -22,6 +22,7 @@ import {
 } from '@nimbus/core';
 import {
   determineEndpoint,
+  handoffProcessingTimeMs,
   hasStatus,
   historyRecord,
   isHistoryOnly,
@@ -34,7 +35,6 @@ import {
 } from '@nimbus/message-store';
 import { type PlainProjection, plainProjection, statusWritesOf } from './batch-projection.js';
 import { GroupCommit } from './group-commit.js';
-import { handoffProcessingTimeMs } from './handoff-timing.js';
 import { handleHeartbeatTraffic, isHeartbeatTraffic } from './heartbeat/heartbeat-traffic.js';
 import { restoreOriginalAddress } from './redelivery.js';
 import { auditRefusal } from './refusal-audit.js';

@@ -9,6 +9,8 @@ import {
 } from '@nimbus/core';
 import {
   type ColocatedProjection,
+  handoffProcessingTimeMs,
+  type MessageRef,
   type MessageStateChangeNotifier,
   mayNeedStoreReads,
   noopStateChangeNotifier,
@@ -21,6 +23,7 @@ import {
   type RetentionOptions,
 } from '@nimbus/message-store';
 import { type ConnectionOptions, resolveConnectionSettings } from '../config/resolve-connection-settings.js';
+import { readEventHistory, readMessage } from '../store/message-history.js';
 import { DeltaFolding } from '../store/status-counts.js';
 import { writeTrackingBatch } from '../store/status-writes.js';
 import { kyselyOver } from './executor-kysely.js';
@@ -69,7 +72,6 @@ export function createSqlColocatedProjection(
       } catch {
         return null; // the Resolver dead-letters it with the list of its problems
       }
-      if (mayNeedStoreReads(envelope)) return null;
       const enqueuedAt = new Date(context.clock.now());
       const tracking = plainTracking({ envelope, headers: message.headers, enqueuedAt });
       if (tracking === null || tracking.record.eventId === '') return null;
@@ -79,14 +81,25 @@ export function createSqlColocatedProjection(
     async write(tx: ProjectionSqlExecutor, plans: readonly ProjectionPlan[]): Promise<readonly string[]> {
       if (plans.length === 0) return [];
       const sqlPlans = plans as readonly SqlPlan[];
-      const { statusesWritten } = await writeTrackingBatch(
-        kyselyOver(settings.dialect, placement, tx),
-        context,
-        {
-          messages: sqlPlans.map((p) => p.tracking.record),
-          statuses: sqlPlans.map((p) => plainStatusWrite(p.tracking, p.envelope)),
-        },
-      );
+      const db = kyselyOver(settings.dialect, placement, tx);
+      // The outcome of a Manager request (a handoff settlement) is timed from the event's history, read in this
+      // transaction as the Resolver would read it: projecting it here keeps every outcome of a session on one
+      // path, so an earlier outcome can never land after a later one.
+      const history = {
+        getMessage: (ref: MessageRef) => readMessage(db, ref),
+        getEventHistory: (eventId: string) => readEventHistory(db, eventId),
+      };
+      const statuses = [];
+      for (const p of sqlPlans) {
+        const timing = mayNeedStoreReads(p.envelope)
+          ? await handoffProcessingTimeMs(history, p.envelope, context.clock)
+          : null;
+        statuses.push(plainStatusWrite(p.tracking, p.envelope, timing));
+      }
+      const { statusesWritten } = await writeTrackingBatch(db, context, {
+        messages: sqlPlans.map((p) => p.tracking.record),
+        statuses,
+      });
       return [...new Set(sqlPlans.filter((_, i) => statusesWritten[i]).map((p) => p.endpointId))];
     },
     async committed(db: ProjectionSqlExecutor, endpoints: Iterable<string>): Promise<void> {

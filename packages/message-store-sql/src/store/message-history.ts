@@ -9,6 +9,7 @@ import type {
   TrackingMessageHistory,
 } from '@nimbus/message-store';
 import { offsetPageRequest, withEventJsonStripped } from '@nimbus/message-store/provider';
+import type { StoreDb } from '../dialect/sql-dialect.js';
 import { decodeDocument } from './document-codec.js';
 import { fetchOffsetPage } from './fetch-offset-page.js';
 import { insertMessages } from './message-rows.js';
@@ -17,6 +18,32 @@ import type { StoreContext } from './store-context.js';
 import { trackedMessageConditions } from './tracked-message-conditions.js';
 
 const decode = (row: { document_json: string }) => decodeDocument<MessageEntity>(row.document_json);
+
+/** One history record, read on any connection or transaction of the store's database. */
+export async function readMessage(
+  db: StoreDb,
+  { eventId, messageId }: MessageRef,
+): Promise<MessageEntity | null> {
+  const row = await db
+    .selectFrom('messages')
+    .select(['document_json'])
+    .where('event_id', '=', eventId)
+    .where('message_id', '=', messageId)
+    .executeTakeFirst();
+  return row === undefined ? null : decode(row);
+}
+
+/** An event's history in the order it was written. */
+export async function readEventHistory(db: StoreDb, eventId: string): Promise<MessageEntity[]> {
+  const rows = await db
+    .selectFrom('messages')
+    .select(['document_json'])
+    .where('event_id', '=', eventId)
+    .orderBy('enqueued_time', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map(decode);
+}
 
 /** The per-message history: first write wins per (eventId, messageId). */
 export class MessageHistory implements TrackingMessageHistory {
@@ -35,21 +62,12 @@ export class MessageHistory implements TrackingMessageHistory {
     return insertMessages(this.context.dialect.db, this.context, writes);
   }
 
-  async getMessage({ eventId, messageId }: MessageRef): Promise<MessageEntity | null> {
-    const row = await this.select()
-      .where('event_id', '=', eventId)
-      .where('message_id', '=', messageId)
-      .executeTakeFirst();
-    return row === undefined ? null : decode(row);
+  getMessage(ref: MessageRef): Promise<MessageEntity | null> {
+    return readMessage(this.context.dialect.db, ref);
   }
 
-  async getEventHistory(eventId: string): Promise<MessageEntity[]> {
-    const rows = await this.select()
-      .where('event_id', '=', eventId)
-      .orderBy('enqueued_time', 'asc')
-      .orderBy('id', 'asc')
-      .execute();
-    return rows.map(decode);
+  getEventHistory(eventId: string): Promise<MessageEntity[]> {
+    return readEventHistory(this.context.dialect.db, eventId);
   }
 
   async getLatestEventRequestMessage(eventId: string): Promise<MessageEntity | null> {

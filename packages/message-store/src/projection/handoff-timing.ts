@@ -1,5 +1,6 @@
 import { type Clock, type MessageEnvelope, MessageType } from '@nimbus/core';
-import { type MessageTrackingStore, mayNeedStoreReads } from '@nimbus/message-store';
+import type { MessageTrackingStore } from '../contracts/message-tracking-store.js';
+import { mayNeedStoreReads } from './plain-projection.js';
 
 const SETTLEMENT_REQUESTS: ReadonlySet<MessageType> = new Set<MessageType>([
   MessageType.HandoffCompletedRequest,
@@ -9,7 +10,8 @@ const SETTLEMENT_REQUESTS: ReadonlySet<MessageType> = new Set<MessageType>([
 /**
  * For the outcome of a handed-off event, the handler's own time is meaningless (the work happened elsewhere):
  * report the wall-clock time since the original request instead. Null when the rule does not apply.
- * Only outcomes of Manager requests pay for the extra reads.
+ * Only outcomes of Manager requests pay for the extra reads. The Resolver reads through its store, a co-located
+ * projection inside the transport's transaction.
  */
 export async function handoffProcessingTimeMs(
   store: Pick<MessageTrackingStore, 'getMessage' | 'getEventHistory'>,
