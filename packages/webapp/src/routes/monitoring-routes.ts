@@ -3,6 +3,7 @@ import { MessageAuditType } from '@nimbus/message-store';
 import { z } from 'zod';
 import type { ApiDeps } from '../app/api-deps.js';
 import { authorize } from '../auth/authorize.js';
+import type { Principal } from '../auth/principal.js';
 import { conflict } from '../http/http-error.js';
 import { type AnyRouteSpec, defineRoute } from '../http/route.js';
 import { Role } from '../identity/roles.js';
@@ -54,6 +55,21 @@ export function monitoringRoutes(deps: ApiDeps): AnyRouteSpec[] {
     return transport.control;
   };
 
+  /** Checks the role, writes the audit row, then hands out the control state: if the audit fails, nothing changes. */
+  const auditedControl = async (
+    principal: Principal,
+    role: Role,
+    input: string,
+    type: MessageAuditType,
+    data: Record<string, unknown>,
+  ): Promise<InputControl> => {
+    const eventId = `monitoring/${input}`;
+    await authorize(auditLog, principal, role, input, { type, eventId, data });
+    const control = controlOf();
+    await auditLog.write({ type, principal, eventId, endpointId: input, data });
+    return control;
+  };
+
   const changePause = (paused: boolean) =>
     defineRoute({
       method: 'POST',
@@ -70,20 +86,7 @@ export function monitoringRoutes(deps: ApiDeps): AnyRouteSpec[] {
         const input = await catalog.canonical(params.input);
         const type = paused ? MessageAuditType.PauseInput : MessageAuditType.ResumeInput;
         const data = { action: paused ? 'pauseInput' : 'resumeInput', input, comment: body.comment };
-        await authorize(auditLog, principal!, Role.Contributor, input, {
-          type,
-          eventId: `monitoring/${input}`,
-          data,
-        });
-        const control = controlOf();
-        // The audit row comes first: if it cannot be written, nothing changes.
-        await auditLog.write({
-          type,
-          principal: principal!,
-          eventId: `monitoring/${input}`,
-          endpointId: input,
-          data,
-        });
+        const control = await auditedControl(principal!, Role.Contributor, input, type, data);
         await control.setPaused(input, { paused, by: principal!.name });
         hub.publish({ type: 'endpointupdate', endpointId: input });
         return { input, paused };
@@ -139,19 +142,7 @@ export function monitoringRoutes(deps: ApiDeps): AnyRouteSpec[] {
         const input = await catalog.canonical(params.input);
         const type = MessageAuditType.UpdateMonitoringThresholds;
         const data = { input, ...body };
-        await authorize(auditLog, principal!, Role.Owner, input, {
-          type,
-          eventId: `monitoring/${input}`,
-          data,
-        });
-        const control = controlOf();
-        await auditLog.write({
-          type,
-          principal: principal!,
-          eventId: `monitoring/${input}`,
-          endpointId: input,
-          data,
-        });
+        const control = await auditedControl(principal!, Role.Owner, input, type, data);
         await control.setThresholds(input, body);
         return { input, ...body };
       },
