@@ -11,6 +11,9 @@ export class PauseWatch {
   #paused = false;
   #timer: NodeJS.Timeout | null = null;
   #waiters = new Set<() => void>();
+  /** When reads began to fail (one warning per outage, one line when it ends), and how many failed. */
+  #failingSince: number | null = null;
+  #failedReads = 0;
 
   constructor(
     private readonly control: InputControl,
@@ -41,14 +44,26 @@ export class PauseWatch {
       const paused = [...(await this.control.pausedInputs())].some(
         (i) => i.toLowerCase() === this.input.toLowerCase(),
       );
+      if (this.#failingSince !== null) {
+        const downMs = Date.now() - this.#failingSince;
+        this.logger.info(
+          { input: this.input, downMs, failedReads: this.#failedReads },
+          `The input's pause flag is readable again after ${downMs} ms`,
+        );
+        this.#failingSince = null;
+        this.#failedReads = 0;
+      }
       if (paused !== this.#paused)
         this.logger.info({ input: this.input, paused }, paused ? 'Input paused' : 'Input resumed');
       this.#paused = paused;
       if (!paused) this.#wake();
     } catch (error) {
+      this.#failedReads += 1;
+      if (this.#failingSince !== null) return;
+      this.#failingSince = Date.now();
       this.logger.warn(
         { input: this.input, err: String(error) },
-        'Could not read whether the input is paused',
+        'Could not read whether the input is paused; keeping the last known state (logged again when it can)',
       );
     }
   }

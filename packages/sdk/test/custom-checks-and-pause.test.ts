@@ -116,4 +116,33 @@ describe('pausing an input (SDK)', () => {
     expect(accepts).toBe(1);
     watch.stop();
   });
+
+  it('a database outage keeps the last known state and is logged once when it begins and once when it ends', async () => {
+    const control = new MemoryInputControl();
+    await control.setPaused('Billing', { paused: true, by: 'Ada' });
+    let down = false;
+    const flaky: typeof control = Object.assign(Object.create(control), {
+      pausedInputs: () => (down ? Promise.reject(new Error('ECONNREFUSED')) : control.pausedInputs()),
+    });
+    const lines: { level: string; message: string }[] = [];
+    const logger = {
+      ...silentLogger,
+      warn: (_: unknown, message: string) => lines.push({ level: 'warn', message }),
+      info: (_: unknown, message: string) => lines.push({ level: 'info', message }),
+    };
+    const watch = new PauseWatch(flaky, 'Billing', 60_000, logger);
+    await watch.start();
+    down = true;
+    for (let i = 0; i < 25; i++) await watch.refresh();
+    expect(watch.paused).toBe(true);
+    down = false;
+    await watch.refresh();
+    watch.stop();
+    expect(lines.filter((l) => l.level === 'warn')).toHaveLength(1);
+    expect(lines.map((l) => l.message)).toEqual([
+      'Input paused',
+      expect.stringContaining('Could not read whether the input is paused'),
+      expect.stringContaining("The input's pause flag is readable again after"),
+    ]);
+  });
 });

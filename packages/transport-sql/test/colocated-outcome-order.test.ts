@@ -21,7 +21,10 @@ afterEach(() => {
 
 const content = (errorText: string | null) => ({
   eventContent: { eventTypeId: 'Crm.CustomerChanged', eventJson: '{}' },
-  errorContent: errorText === null ? null : { errorText, errorType: 'Error', exceptionStackTrace: null },
+  errorContent:
+    errorText === null
+      ? null
+      : { errorText, errorType: 'Error', exceptionStackTrace: null, exceptionSource: null },
 });
 
 /** An outcome the Billing endpoint sends to the Resolver for `event`, answering `parent`. */
