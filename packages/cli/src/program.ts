@@ -1,4 +1,4 @@
-import { EventValidationError } from '@nimbus/core';
+import { isNimBusError, NimBusErrorCode } from '@nimbus/core';
 import { Command, CommanderError } from 'commander';
 import { deadLettersCommand } from './commands/dead-letters-command.js';
 import { devCommand } from './commands/dev-command.js';
@@ -65,7 +65,7 @@ export function exitCodeFor(error: unknown, io: CliIo = processIo): number {
     if (error.message) io.err(`nimbus: ${error.message}\n`);
     return error.exitCode;
   }
-  if (error instanceof EventValidationError) {
+  if (isNimBusError(error, NimBusErrorCode.EventValidation)) {
     io.err(`nimbus: ${error.message}\n`);
     return ExitCode.Usage;
   }

@@ -1,4 +1,4 @@
-import { NimBusError, NimBusErrorCode, type NimBusErrorOptions } from '@nimbus/core';
+import { isNimBusError, NimBusError, NimBusErrorCode, type NimBusErrorOptions } from '@nimbus/core';
 
 /** The message store's failure codes (a part of `NimBusErrorCode`, docs/errors.md). */
 export const MessageStoreErrorCode = {
@@ -51,6 +51,14 @@ export class StorageProviderTransientError extends MessageStoreError {
   ) {
     super(MessageStoreErrorCode.Transient, message, { ...options, isRetryable: true });
   }
+}
+
+/** A store's refusal of a caller's value, by code and shape (not `instanceof`: see `isNimBusError`). */
+export function isInvalidStoreArgument(error: unknown): error is InvalidStoreArgumentError {
+  return (
+    isNimBusError(error, MessageStoreErrorCode.InvalidArgument) &&
+    typeof (error as Partial<InvalidStoreArgumentError>).argument === 'string'
+  );
 }
 
 export class InvalidStoreArgumentError extends MessageStoreError {

@@ -126,6 +126,7 @@ export {
   EndpointNotFoundError,
   InvalidStoreArgumentError,
   InvalidStoreOptionError,
+  isInvalidStoreArgument,
   MessageNotFoundError,
   MessageStoreError,
   MessageStoreErrorCode,

@@ -4,12 +4,14 @@ import {
   countMetric,
   decodeEnvelope,
   extractTraceContext,
-  InvalidMessageError,
+  type InvalidMessageError,
+  isNimBusError,
   isTransportError,
   type Logger,
   type MessageEnvelope,
   MessageType,
   MetricName,
+  NimBusErrorCode,
   Outcome,
   type ReceivedMessage,
   recordDuration,
@@ -137,8 +139,9 @@ export class ResolverHandler implements SessionMessageHandler {
     try {
       return decodeEnvelope(restoreOriginalAddress(message));
     } catch (error) {
-      const problems =
-        error instanceof InvalidMessageError ? error.problems.join('; ') : describeError(error);
+      const problems = isNimBusError(error, NimBusErrorCode.InvalidMessage)
+        ? (error as InvalidMessageError).problems.join('; ')
+        : describeError(error);
       this.deps.logger.warn(
         { messageId: message.messageId, problems },
         'Resolver dead-letters an unreadable message',

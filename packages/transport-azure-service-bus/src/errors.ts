@@ -1,5 +1,5 @@
 import { isServiceBusError } from '@azure/service-bus';
-import { TransportError, TransportErrorCode } from '@nimbus/core';
+import { isTransportError, TransportError, TransportErrorCode } from '@nimbus/core';
 
 const CODES: Record<string, TransportErrorCode> = {
   SessionLockLost: TransportErrorCode.SessionLockLost,
@@ -23,7 +23,7 @@ const REST_CODES: Record<string, TransportErrorCode> = {
 
 /** Translates a Service Bus SDK error into the transport's closed error vocabulary (keeping it as the cause). */
 export function translateError(error: unknown, what: string): TransportError {
-  if (error instanceof TransportError) return error;
+  if (isTransportError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   if (isServiceBusError(error)) {
     const code = CODES[error.code] ?? TransportErrorCode.ServiceUnavailable;
@@ -46,5 +46,5 @@ export async function guarded<T>(what: string, operation: () => Promise<T>): Pro
 }
 
 export function isCode(error: unknown, code: TransportErrorCode): boolean {
-  return error instanceof TransportError && error.code === code;
+  return isTransportError(error, code);
 }

@@ -4,8 +4,9 @@ import { EMPTY_CONTENT } from '../envelope/message-content.js';
 import { MessageType } from '../envelope/message-type.js';
 import { decodeContent, encodeEnvelope } from '../envelope/wire.js';
 import { fullErrorText } from '../errors/cause-chain.js';
-import { MessageRejectedError, PermanentFailureError } from '../errors/handling-errors.js';
-import { isRetryableError } from '../errors/nimbus-error.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import type { MessageRejectedError } from '../errors/handling-errors.js';
+import { isNimBusError, isRetryableError, type NimBusError } from '../errors/nimbus-error.js';
 import { uuidv7 } from '../ids.js';
 import type { LifecycleContext, LifecycleEvent } from '../pipeline/lifecycle.js';
 import { Addresses } from '../platform/reserved.js';
@@ -13,7 +14,6 @@ import { activeTraceFields } from '../telemetry/trace-context.js';
 import type { ReceivedMessage, SessionHandle } from '../transport/transport.js';
 import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
 import type { TransportMessage } from '../transport/transport-message.js';
-import { UnauthorizedRequestError, UnsupportedMessageTypeError } from './errors.js';
 import { permanentReason } from './invoke-handler.js';
 import type { Verdict } from './plan.js';
 import { SettlementBatch } from './settlement-batch.js';
@@ -42,13 +42,23 @@ export interface Work {
 
 export type Notice = { context: LifecycleContext; events: LifecycleEvent[] };
 
+/** By code, not `instanceof`: a handler's copy of @nimbus/core may not be the engine's (issue #30). */
+function isRefusedControlMessage(error: unknown): error is NimBusError {
+  return (
+    isNimBusError(error, NimBusErrorCode.Unauthorized) ||
+    isNimBusError(error, NimBusErrorCode.UnsupportedMessageType)
+  );
+}
+
 export function failureVerdict(error: unknown): Verdict {
   if (isRetryableError(error)) return { kind: 'transient', error };
-  if (error instanceof PermanentFailureError) {
+  if (isNimBusError(error, NimBusErrorCode.PermanentFailure)) {
     return { kind: 'deadLetter', reason: permanentReason(error), error: error.cause ?? error };
   }
-  if (error instanceof MessageRejectedError) return { kind: 'deadLetter', reason: error.reason, error };
-  if (error instanceof UnauthorizedRequestError || error instanceof UnsupportedMessageTypeError) {
+  if (isNimBusError(error, NimBusErrorCode.MessageRejected)) {
+    return { kind: 'deadLetter', reason: (error as MessageRejectedError).reason ?? error.message, error };
+  }
+  if (isRefusedControlMessage(error)) {
     return { kind: 'deadLetter', reason: error.message, error };
   }
   return { kind: 'deadLetter', reason: GENERIC_DEAD_LETTER_REASON, error };
@@ -64,7 +74,7 @@ const EVENT_HANDLING_TYPES: ReadonlySet<string> = new Set([
 /** An event whose handling was dead-lettered (not a refused or unauthorised control message). */
 export function awaitsOperatorAfterDeadLetter(message: MessageEnvelope, error: unknown): boolean {
   if (!message.eventId || !EVENT_HANDLING_TYPES.has(message.messageType)) return false;
-  return !(error instanceof UnauthorizedRequestError || error instanceof UnsupportedMessageTypeError);
+  return !isRefusedControlMessage(error);
 }
 
 /** A settlement the transport refuses for good: retrying the same effects can never succeed. */

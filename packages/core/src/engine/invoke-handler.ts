@@ -1,8 +1,7 @@
 import { errorMessage, errorTypeName } from '../errors/cause-chain.js';
 import { NimBusErrorCode } from '../errors/error-codes.js';
 import { PermanentFailureError, TransientError } from '../errors/handling-errors.js';
-import { isRetryableError, NimBusError } from '../errors/nimbus-error.js';
-import { EventHandlerNotFoundError } from './errors.js';
+import { isNimBusError, isRetryableError, NimBusError } from '../errors/nimbus-error.js';
 import { createHandlingContext, type PendingHandoff } from './handler-context.js';
 import { recordHandled } from './inbox-step.js';
 import type { Step } from './step.js';
@@ -22,7 +21,7 @@ function cancelled(signal: AbortSignal, error: unknown): TransientError {
 }
 
 export function permanentReason(error: unknown): string {
-  if (error instanceof PermanentFailureError) return `Permanent failure: ${error.message}`;
+  if (isNimBusError(error, NimBusErrorCode.PermanentFailure)) return `Permanent failure: ${error.message}`;
   return `Permanent failure: ${errorTypeName(error)}: ${errorMessage(error)}`;
 }
 
@@ -40,8 +39,8 @@ export async function invokeHandler(step: Step): Promise<HandlerResult> {
     await deps.handler.handle(context);
   } catch (error) {
     if (context.signal.aborted) throw cancelled(context.signal, error);
-    if (error instanceof EventHandlerNotFoundError) return { kind: 'notFound' };
-    if (error instanceof PermanentFailureError) throw error;
+    if (isNimBusError(error, NimBusErrorCode.HandlerNotFound)) return { kind: 'notFound' };
+    if (isNimBusError(error, NimBusErrorCode.PermanentFailure)) throw error;
     step.outcomes.failure(error);
     if (isRetryableError(error)) throw error;
     const disposition = deps.classifier.classify(error, message.eventTypeId, deps.endpointId);

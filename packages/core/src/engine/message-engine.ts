@@ -1,8 +1,10 @@
 import { systemClock } from '../clock.js';
 import type { MessageEnvelope } from '../envelope/envelope.js';
-import { InvalidMessageError } from '../envelope/invalid-message-error.js';
+import type { InvalidMessageError } from '../envelope/invalid-message-error.js';
 import { MessageType } from '../envelope/message-type.js';
 import { decodeEnvelope } from '../envelope/wire.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { isNimBusError } from '../errors/nimbus-error.js';
 import { retryEverything } from '../failures/failure-disposition.js';
 import { consoleLogger } from '../logger.js';
 import {
@@ -32,7 +34,6 @@ import {
   type Work,
 } from './engine-support.js';
 import { type EngineTelemetry, engineTelemetry } from './engine-telemetry.js';
-import { HandlerFailedError } from './errors.js';
 import { assertLeaseHeld } from './handler-context.js';
 import { deadLetterInvalid } from './invalid-message.js';
 import { processLive } from './live-after-replay.js';
@@ -199,13 +200,13 @@ export class MessageEngine {
     try {
       message = decodeEnvelope(received);
     } catch (error) {
-      if (!(error instanceof InvalidMessageError)) throw error;
+      if (!isNimBusError(error, NimBusErrorCode.InvalidMessage)) throw error;
       await deadLetterInvalid(
         this.#deps,
         (context, event) => this.#notify(context, event),
         session,
         received,
-        error,
+        error as InvalidMessageError,
       );
       return 'deadLetter';
     }
@@ -372,7 +373,9 @@ export class MessageEngine {
       verdict = step.verdict ?? { kind: 'skipped' };
     } catch (error) {
       verdict =
-        error instanceof HandlerFailedError && step.verdict !== null ? step.verdict : failureVerdict(error);
+        isNimBusError(error, NimBusErrorCode.HandlerFailed) && step.verdict !== null
+          ? step.verdict
+          : failureVerdict(error);
     }
     if (verdict.kind === 'deadLetter') {
       effects.responses.push(

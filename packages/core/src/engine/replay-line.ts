@@ -1,7 +1,8 @@
 import type { Link } from '@opentelemetry/api';
 import type { MessageEnvelope } from '../envelope/envelope.js';
-import { InvalidMessageError } from '../envelope/invalid-message-error.js';
 import { decodeEnvelope } from '../envelope/wire.js';
+import { NimBusErrorCode } from '../errors/error-codes.js';
+import { isNimBusError } from '../errors/nimbus-error.js';
 import type { SessionHandle } from '../transport/transport.js';
 import {
   continuationRequest,
@@ -147,10 +148,9 @@ async function replayLine(
       try {
         message = decodeEnvelope(parked.message);
       } catch (error) {
-        const reason =
-          error instanceof InvalidMessageError
-            ? error.message
-            : `Unreadable parked message: ${String(error)}`;
+        const reason = isNimBusError(error, NimBusErrorCode.InvalidMessage)
+          ? error.message
+          : `Unreadable parked message: ${String(error)}`;
         ctx.deps.logger.warn(
           { sequence: parked.sequence, sessionId: session.sessionId, reason },
           'Dead-lettered an unreadable parked message.',

@@ -1,3 +1,4 @@
+import { isRetryableError } from '@nimbus/core';
 import { StorageProviderTransientError } from '@nimbus/message-store';
 
 interface CosmosErrorLike {
@@ -32,7 +33,7 @@ const TRANSIENT_NETWORK_CODES = new Set([
  * `StorageProviderTransientError` carrying the service's retry-after; anything else is returned as is.
  */
 export function toTransientError(error: unknown, operation: string): unknown {
-  if (error instanceof StorageProviderTransientError) return error;
+  if (isRetryableError(error)) return error;
   const status = cosmosStatusOf(error);
   const e = (error ?? {}) as CosmosErrorLike & { name?: string; cause?: { code?: string } };
   const networkCode = typeof e.code === 'string' ? e.code : e.cause?.code;
@@ -63,4 +64,9 @@ export class LostWriteRaceError extends StorageProviderTransientError {
       options,
     );
   }
+}
+
+/** By name (the class sets it from `new.target`), like every guard of ours: see `isNimBusError`. */
+export function isLostWriteRace(error: unknown): error is LostWriteRaceError {
+  return isRetryableError(error) && (error as Error).name === 'LostWriteRaceError';
 }

@@ -21,7 +21,7 @@ import {
   toUnresolvedEvent,
 } from '@nimbus/message-store/provider';
 import { type CosmosStoreContext, queryAll } from './cosmos-context.js';
-import { isCosmosStatus, LostWriteRaceError } from './cosmos-errors.js';
+import { isCosmosStatus, isLostWriteRace, LostWriteRaceError } from './cosmos-errors.js';
 import { trackingDocumentId } from './layout.js';
 import { stampFor, statusRetention } from './retention-stamp.js';
 import { type RowVisibility, type TrackingDocument, toTrackingDocument } from './tracking-document.js';
@@ -107,7 +107,7 @@ export class CosmosStatusWrites implements TrackingStatusWrites, TrackingRowLife
       try {
         return await this.#writeOnce(key, status, content);
       } catch (error) {
-        if (!(error instanceof LostWriteRaceError) || attempt >= MAX_WRITE_RACES) throw error;
+        if (!isLostWriteRace(error) || attempt >= MAX_WRITE_RACES) throw error;
       }
     }
   }

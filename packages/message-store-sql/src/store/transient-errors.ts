@@ -1,3 +1,4 @@
+import { isRetryableError } from '@nimbus/core';
 import { StorageProviderTransientError } from '@nimbus/message-store';
 import type { SqlDialect } from '../dialect/sql-dialect.js';
 
@@ -7,7 +8,8 @@ import type { SqlDialect } from '../dialect/sql-dialect.js';
  * back off on. Any other error unchanged.
  */
 export function translateTransientError(error: unknown, dialect: SqlDialect, providerName: string): unknown {
-  if (error instanceof StorageProviderTransientError || !dialect.isRetryable(error)) return error;
+  // Already retryable (by shape, not instanceof: another copy of the package made it).
+  if (isRetryableError(error) || !dialect.isRetryable(error)) return error;
   return new StorageProviderTransientError(
     `The ${providerName} message store is temporarily unavailable.`,
     null,

@@ -1,5 +1,6 @@
 import {
-  HandlerFailedError,
+  type HandlerFailedError,
+  isNimBusError,
   isRetryableError,
   NimBusError,
   NimBusErrorCode,
@@ -28,7 +29,9 @@ export function replyToFailedRequests(responder: Responder): PipelineBehaviour {
         await next();
       } catch (error) {
         if (!isRetryableError(error)) {
-          const failure = error instanceof HandlerFailedError ? error.handlerError : error;
+          const failure = isNimBusError(error, NimBusErrorCode.HandlerFailed)
+            ? (error as HandlerFailedError).handlerError
+            : error;
           await responder.replyFailure(context.message, failure);
         }
         throw error;

@@ -1,4 +1,4 @@
-import { TransportError, TransportErrorCode } from '@nimbus/core';
+import { isTransportError, TransportError, TransportErrorCode } from '@nimbus/core';
 import { classifyDriverError, describeDriverError } from '@nimbus/sql';
 
 /**
@@ -6,7 +6,7 @@ import { classifyDriverError, describeDriverError } from '@nimbus/sql';
  * classification as `isRetryable` (the session processor backs off on them); anything else is rethrown unchanged.
  */
 export function translateDriverError(error: unknown): unknown {
-  if (error instanceof TransportError) return error;
+  if (isTransportError(error)) return error;
   const { isRetryable, reason } = classifyDriverError(error);
   if (!isRetryable) return error;
   const code =

@@ -1,5 +1,5 @@
 import { isRetryableError, type Logger } from '@nimbus/core';
-import { InvalidStoreArgumentError } from '@nimbus/message-store';
+import { isInvalidStoreArgument } from '@nimbus/message-store';
 import { classifyDriverError } from '@nimbus/sql';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from './http-error.js';
@@ -19,7 +19,7 @@ export function installErrorHandler(app: FastifyInstance, logger: Logger): void 
         ...(error.issues.length > 0 ? { issues: error.issues } : {}),
       });
     }
-    if (error instanceof InvalidStoreArgumentError) {
+    if (isInvalidStoreArgument(error)) {
       // The store refused a client-supplied value (e.g. a continuationToken it did not issue).
       const part = request.query && error.argument in (request.query as object) ? 'query' : 'body';
       const path = `${part}.${error.argument}`;
