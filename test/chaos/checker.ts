@@ -36,7 +36,10 @@ export interface CheckInput {
   readonly databaseOutages?: readonly number[];
   /** The suite's kills (SIGKILL) of product processes: a settlement in flight in that process was lost. */
   readonly kills?: readonly ProcessFault[];
-  /** The suite's stalls (SIGSTOP past the lease, then SIGCONT): that process's settlement in flight was refused. */
+  /**
+   * The suite's stalls (SIGSTOP past the lease, then SIGCONT), and the refused settlements a process reported
+   * itself (its lease lapsed while the machine starved it): that process's settlement in flight was refused.
+   */
   readonly stalls?: readonly ProcessFault[];
   /** The write order the suite's triggers recorded while it ran (harness/write-audit.ts). */
   readonly writes?: readonly AuditedWrite[];

@@ -92,7 +92,7 @@ function print(r: ScenarioResult): void {
   const v = r.violations;
   log(
     `${r.dialect} (${r.tracking}): ${r.figures.published} events published (${r.figures.transientEvents} transient, ${r.figures.blockingEvents} blocking, ${r.figures.permanentEvents} permanent), retryable failures after a resubmit ${r.figures.retryableFailures}, ${r.lateDuplicates} late duplicates; ` +
-      `kills ${JSON.stringify(r.kills)}, stalls past the lease ${JSON.stringify(r.stalls)}, database restarts ${r.databaseRestarts}, injected store failures ${r.injectedStoreFailures}; operator ${JSON.stringify(r.operator)}`,
+      `kills ${JSON.stringify(r.kills)}, stalls past the lease ${JSON.stringify(r.stalls)}, leases lapsed under load ${r.leaseLapses}, database restarts ${r.databaseRestarts}, injected store failures ${r.injectedStoreFailures}; operator ${JSON.stringify(r.operator)}`,
   );
   log(
     `${r.dialect}: declared out-of-order runs: ${r.figures.declaredOutOfOrderRuns} (of ${r.figures.declaredOutOfOrderEvents} events resubmitted with the operator's out-of-order acknowledgement; not counted as reorders)`,

@@ -43,6 +43,8 @@ export interface ScenarioResult extends CheckResult {
   readonly kills: Record<string, number>;
   /** Stalls (SIGSTOP past the victim's lease, then SIGCONT) per process. */
   readonly stalls: Record<string, number>;
+  /** Settlements a process reported refused because its lease lapsed while it was slow (nobody stalled it). */
+  readonly leaseLapses: number;
   readonly databaseRestarts: number;
   readonly injectedStoreFailures: number;
   readonly lateDuplicates: number;
@@ -228,7 +230,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       databaseProblems: serverLog?.problems() ?? [],
       databaseOutages,
       kills: killed,
-      stalls: stalled,
+      stalls: [...stalled, ...stack.leaseLapses()],
       writes: await audit.writes(),
     });
     return {
@@ -237,6 +239,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       tracking: options.tracking,
       kills,
       stalls,
+      leaseLapses: stack.leaseLapses().length,
       databaseRestarts,
       injectedStoreFailures: await audit.injectedFailures(),
       lateDuplicates,

@@ -25,8 +25,21 @@ export interface ExitRecord {
  * A long-running OS process the test starts, kills and restarts. Every exit is recorded, and an exit the test did
  * not cause is what "a process died" means in the reports.
  */
+/**
+ * What the product logs when its session's lease lapsed while it was slow: a settlement refused (nothing of it
+ * applied), or the fence before a handler start (the messages in hand dropped unrun, the batch's earlier successes
+ * not settled). Either way that turn is redelivered from its first unsettled message: at-least-once.
+ */
+const LEASE_LAPSED =
+  /Settlement refused by the transport: the session lease lapsed|Session lease lost: its lease lapsed/g;
+
 export class ManagedProcess {
   readonly exits: ExitRecord[] = [];
+  /**
+   * When this process reported a refused settlement (received time): its lease lapsed while it was slow (CPU
+   * starvation on a loaded machine is a stall nobody injected), so the handler runs of that turn are redelivered.
+   */
+  readonly leaseLapses: { pid: number; at: number }[] = [];
   #child: ChildProcess | null = null;
   #output = '';
   #log: WriteStream;
@@ -70,6 +83,8 @@ export class ManagedProcess {
     this.#child = child;
     const collect = (chunk: Buffer) => {
       const text = chunk.toString();
+      for (const _ of text.matchAll(LEASE_LAPSED))
+        this.leaseLapses.push({ pid: child.pid ?? -1, at: Date.now() });
       this.#output += text;
       this.#log.write(text);
     };

@@ -154,6 +154,10 @@ export class Stack {
   }
 
   /** Processes that exited without the test asking. */
+  leaseLapses() {
+    return [...this.processes.values()].flatMap((p) => p.leaseLapses);
+  }
+
   unexpectedExits() {
     return [...this.processes.values()].flatMap((p) => p.unexpectedExits);
   }
