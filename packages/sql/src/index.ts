@@ -42,3 +42,4 @@ export {
   startWhenDatabaseAnswers,
 } from './start-when-reachable.js';
 export { cachingStatements, type PreparingDatabase } from './statement-cache.js';
+export { type TableJournalOptions, tableJournal } from './table-journal.js';
