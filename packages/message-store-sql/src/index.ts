@@ -1,3 +1,5 @@
+/** The one `SchemaOutOfDateError` of `@nimbus/sql` (code `SchemaOutOfDate`), re-exported where it was. */
+export { SchemaOutOfDateError } from '@nimbus/sql';
 export {
   createSqlColocatedProjection,
   type SqlColocatedProjectionOptions,
@@ -24,7 +26,6 @@ export { type MigrateSqlStoreOptions, migrateSqlMessageStore } from './migrate-s
 export { ALL_MIGRATIONS } from './migrations/all-migrations.js';
 export type { Migration } from './migrations/migration.js';
 export { type MigrationProgress, type MigrationRunResult, runMigrations } from './migrations/migrator.js';
-export { SchemaOutOfDateError } from './migrations/schema-out-of-date-error.js';
 export { decodeChanges, encodeChanges, MAX_PAYLOAD_BYTES } from './notify/change-payloads.js';
 export {
   createSqlStateChangeNotifier,

@@ -1,3 +1,4 @@
+import { SchemaOutOfDateError } from '@nimbus/sql';
 import {
   createTemporaryDatabase,
   shouldRunPostgresSuite,
@@ -9,7 +10,6 @@ import { openDialect } from '../src/dialect/open-dialect.js';
 import type { SqlDialect } from '../src/dialect/sql-dialect.js';
 import { ALL_MIGRATIONS } from '../src/migrations/all-migrations.js';
 import { runMigrations } from '../src/migrations/migrator.js';
-import { SchemaOutOfDateError } from '../src/migrations/schema-out-of-date-error.js';
 
 const runPg = await shouldRunPostgresSuite('message-store-sql migrations (PostgreSQL)');
 

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SchemaOutOfDateError } from '@nimbus/sql';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConnectionSettings } from '../src/config/resolve-connection-settings.js';
 import { openDialect } from '../src/dialect/open-dialect.js';
 import { ALL_MIGRATIONS } from '../src/migrations/all-migrations.js';
 import { type MigrationProgress, runMigrations } from '../src/migrations/migrator.js';
-import { SchemaOutOfDateError } from '../src/migrations/schema-out-of-date-error.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'nimbus-sql-migrations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -37,7 +37,7 @@ it('docs: publish after commit with the SQLite outbox', async () => {
   const db = new Database(':memory:');
   db.exec('create table orders (id text primary key, total integer)');
   const outbox = createSqliteOutboxStore(db);
-  await outbox.ensureTableExists(); // idempotent; upgrades older tables
+  await outbox.migrate('AutoApply'); // journaled; baselines a table an older version created
 
   // Publishers get the decorated transport: publish() writes outbox rows instead of sending.
   const publishing = createOutboxTransport(transport, outbox);

@@ -40,7 +40,8 @@ describe.runIf(runPg)('reliability stores on PostgreSQL', () => {
     return {
       store: createPostgresInboxStore(pool, { clock, tableName }),
       clock,
-      cleanup: async () => void (await pool.query(`drop table if exists ${tableName}`)),
+      cleanup: async () =>
+        void (await pool.query(`drop table if exists ${tableName}, ${tableName}_migrations`)),
     };
   });
 
@@ -65,7 +66,10 @@ describe.runIf(runPg)('reliability stores on PostgreSQL', () => {
             if (!(error instanceof RollbackSignal)) throw error;
           });
       },
-      cleanup: async () => void (await pool.query(`drop table if exists ${tableName}, legacy_outbox`)),
+      cleanup: async () =>
+        void (await pool.query(
+          `drop table if exists ${tableName}, ${tableName}_migrations, legacy_outbox, legacy_outbox_migrations`,
+        )),
     };
   });
 });

@@ -1,4 +1,5 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 
 export interface BackoffOptions {
   /** First delay; default 100 ms. */
@@ -31,7 +32,10 @@ export class Backoff {
     this.#factor = positive('factor', options.factor ?? 2);
     this.#jitter = options.jitter ?? 0.2;
     if (!(this.#jitter >= 0 && this.#jitter <= 1)) {
-      throw new RangeError(`Backoff option jitter must be between 0 and 1, got ${String(options.jitter)}`);
+      throw new NimBusError(
+        NimBusErrorCode.InvalidOption,
+        `Backoff option jitter must be between 0 and 1, got ${String(options.jitter)}`,
+      );
     }
   }
 
@@ -68,7 +72,10 @@ export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 function positive(name: string, value: number): number {
   if (!(Number.isFinite(value) && value > 0)) {
-    throw new RangeError(`Backoff option ${name} must be a positive number, got ${String(value)}`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      `Backoff option ${name} must be a positive number, got ${String(value)}`,
+    );
   }
   return value;
 }

@@ -1,4 +1,5 @@
 export { Backoff, type BackoffOptions, RECONNECT_BACKOFF, sleep } from './backoff.js';
+export { inTransaction, type SqlConnection, sqlExecutorOf } from './connection.js';
 export { isSqlDialect, SQL_DIALECTS, type SqlDialect } from './dialect.js';
 export {
   classifyDriverError,
@@ -8,6 +9,8 @@ export {
   isRetryableDriverError,
 } from './driver-errors.js';
 export { DriverNotInstalledError, loadBetterSqlite3, loadPg } from './drivers.js';
+export { type Row, type SqlExecutor, toPostgresPlaceholders } from './executor.js';
+export { type KyselyTarget, kyselyOver, type OpenedKysely, openKysely } from './kysely/open-kysely.js';
 export {
   MIGRATION_MODES,
   type MigrationJournal,
@@ -30,6 +33,7 @@ export {
   quotePostgresIdentifier,
   type StatementTimeouts,
 } from './postgres.js';
+export { isSqlName, MAX_SQL_NAME_LENGTH, sqlName } from './sql-name.js';
 export { openSqliteDatabase, type SqliteOpenOptions } from './sqlite.js';
 export { SqliteFileGate, sqliteFileGate } from './sqlite-file-gate.js';
 export {
@@ -38,3 +42,4 @@ export {
   startWhenDatabaseAnswers,
 } from './start-when-reachable.js';
 export { cachingStatements, type PreparingDatabase } from './statement-cache.js';
+export { type TableJournalOptions, tableJournal } from './table-journal.js';

@@ -1,3 +1,5 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
+
 /** `AutoApply` runs pending migrations at start; `VerifyOnly` never runs DDL and refuses a schema that is behind. */
 export type MigrationMode = 'AutoApply' | 'VerifyOnly';
 
@@ -47,17 +49,19 @@ export interface RunMigrationsOptions<Tx> {
   readonly migrations: readonly NamedMigration<Tx>[];
   readonly onProgress?: (progress: MigrationProgress) => void;
   readonly now?: () => number;
-  /** Builds the error VerifyOnly raises; default `SchemaOutOfDateError`. */
-  readonly outOfDate?: (placement: string, unapplied: readonly string[]) => Error;
 }
 
-/** `VerifyOnly` found migrations that were never applied; `unapplied` lists every one of them. */
-export class SchemaOutOfDateError extends Error {
+/**
+ * `VerifyOnly` found migrations that were never applied; `unapplied` lists every one of them and `placement` says
+ * which tables (the one class for every schema NimBus versions: store, transport, WebApp, outbox, inbox).
+ */
+export class SchemaOutOfDateError extends NimBusError<typeof NimBusErrorCode.SchemaOutOfDate> {
   constructor(
     readonly placement: string,
     readonly unapplied: readonly string[],
   ) {
     super(
+      NimBusErrorCode.SchemaOutOfDate,
       `The ${placement} is out of date: ${unapplied.length} unapplied migration(s): ${unapplied.join(', ')}. ` +
         `migrationMode 'VerifyOnly' never changes the schema; apply them with migrationMode 'AutoApply' (or the ` +
         `CLI's migrate command, for example from the deployment pipeline) and start again.`,
@@ -77,7 +81,8 @@ export async function runMigrations<Tx>(
 ): Promise<MigrationRunResult> {
   const { migrations } = options;
   if (options.mode !== 'AutoApply' && options.mode !== 'VerifyOnly') {
-    throw new RangeError(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
       `Invalid option 'migrationMode': '${String(options.mode)}'. Expected 'AutoApply' or 'VerifyOnly'.`,
     );
   }
@@ -86,10 +91,9 @@ export async function runMigrations<Tx>(
   const pendingNow = migrations.filter((m) => !seen.has(m.name));
   if (pendingNow.length === 0) return { applied: [], alreadyApplied: migrations.map((m) => m.name) };
   if (options.mode === 'VerifyOnly') {
-    const unapplied = pendingNow.map((m) => m.name);
-    throw (
-      options.outOfDate?.(journal.placement, unapplied) ??
-      new SchemaOutOfDateError(journal.placement, unapplied)
+    throw new SchemaOutOfDateError(
+      journal.placement,
+      pendingNow.map((m) => m.name),
     );
   }
   const now = options.now ?? Date.now;
@@ -114,6 +118,9 @@ function assertOrdered(migrations: readonly NamedMigration<unknown>[]): void {
   const names = migrations.map((m) => m.name);
   const sorted = [...names].sort();
   if (names.some((name, i) => name !== sorted[i]) || new Set(names).size !== names.length) {
-    throw new Error(`Migrations must have unique names in ascending order, got: ${names.join(', ')}`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidArgument,
+      `Migrations must have unique names in ascending order, got: ${names.join(', ')}`,
+    );
   }
 }

@@ -1,5 +1,7 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type pg from 'pg';
 import { loadPg } from './drivers.js';
+import { sqlName } from './sql-name.js';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -70,7 +72,8 @@ function clientConfig(options: PostgresConnectionOptions): pg.ClientConfig {
 function timeout(name: string, value: number | undefined): number {
   if (value === undefined) return 0;
   if (!(Number.isInteger(value) && value >= 0))
-    throw new RangeError(
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
       `PostgreSQL option ${name} must be a whole number of milliseconds >= 0, got ${String(value)}`,
     );
   return value;
@@ -103,10 +106,7 @@ export function openPostgresClient(options: PostgresConnectionOptions): pg.Clien
   return client;
 }
 
-/** Quotes an identifier for PostgreSQL after checking it is a plain one (letters, digits, `_`). */
+/** Quotes an identifier for PostgreSQL after checking it against the one identifier rule (`sqlName`). */
 export function quotePostgresIdentifier(name: string, what = 'identifier'): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) {
-    throw new RangeError(`${what} '${name}' must be a plain SQL identifier (letters, digits, _; at most 63)`);
-  }
-  return `"${name}"`;
+  return `"${sqlName(name, what)}"`;
 }

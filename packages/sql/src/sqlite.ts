@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type Database from 'better-sqlite3';
 import { loadBetterSqlite3 } from './drivers.js';
 
@@ -18,9 +19,13 @@ export interface SqliteOpenOptions {
 export function openSqliteDatabase(filename: string, options: SqliteOpenOptions = {}): Database.Database {
   const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
   if (!(Number.isInteger(busyTimeoutMs) && busyTimeoutMs >= 0)) {
-    throw new RangeError(`SQLite busyTimeoutMs must be a non-negative integer, got ${String(busyTimeoutMs)}`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      `SQLite busyTimeoutMs must be a non-negative integer, got ${String(busyTimeoutMs)}`,
+    );
   }
-  if (filename.length === 0) throw new RangeError('SQLite database path must not be empty');
+  if (filename.length === 0)
+    throw new NimBusError(NimBusErrorCode.InvalidOption, 'SQLite database path must not be empty');
   const inMemory = filename === ':memory:' || filename.startsWith('file::memory:');
   if (!inMemory && options.createDirectory !== false)
     mkdirSync(dirname(filename), { recursive: true, mode: 0o700 });

@@ -1,3 +1,4 @@
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 import type Database from 'better-sqlite3';
 
 /** The part of a better-sqlite3 database that a query builder's SQLite driver uses (Kysely's `SqliteDatabase`). */
@@ -14,7 +15,10 @@ export interface PreparingDatabase {
  */
 export function cachingStatements(db: Database.Database, capacity = 256): PreparingDatabase {
   if (!(Number.isInteger(capacity) && capacity > 0))
-    throw new RangeError(`statement cache capacity must be a positive integer, got ${String(capacity)}`);
+    throw new NimBusError(
+      NimBusErrorCode.InvalidOption,
+      `statement cache capacity must be a positive integer, got ${String(capacity)}`,
+    );
   const cache = new Map<string, Database.Statement>();
   return {
     prepare(sql) {

@@ -1,4 +1,5 @@
-import { NimBusError, NimBusErrorCode } from '@nimbus/core';
+import { sqlName } from '@nimbus/sql';
+
 /** Fully qualified table names: `"schema"."messages"` on PostgreSQL, `"prefix_messages"` on SQLite. */
 export interface Tables {
   readonly inputs: string;
@@ -17,8 +18,6 @@ export interface Tables {
   readonly channel: string;
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,40}$/;
-
 /**
  * The tables in `namespace`, named by `qualify` (the dialect's: schema-qualified or prefixed). `option` names the
  * connection option the namespace came from, for the error about a bad one.
@@ -28,12 +27,7 @@ export function tableNames(
   option: 'schema' | 'tablePrefix',
   qualify: (table: string) => string,
 ): Tables {
-  if (!IDENTIFIER.test(namespace)) {
-    throw new NimBusError(
-      NimBusErrorCode.InvalidOption,
-      `SQL transport ${option} '${namespace}' must match ${IDENTIFIER}`,
-    );
-  }
+  sqlName(namespace, `SQL transport ${option}`);
   return {
     inputs: qualify('inputs'),
     routes: qualify('routes'),

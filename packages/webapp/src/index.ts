@@ -62,3 +62,10 @@ export {
   type StoredBulkJob,
 } from './operator/bulk-job-store.js';
 export { createSqlBulkJobStore, type SqlBulkJobStoreOptions } from './operator/sql-bulk-job-store.js';
+export {
+  migrateWebAppTables,
+  WEBAPP_TABLE_SETS,
+  type WebAppTableSet,
+  webAppMigrationNames,
+} from './sql/migrate-webapp-tables.js';
+export type { WebAppDatabaseOptions } from './sql/open-webapp-database.js';

@@ -126,11 +126,14 @@ export function storeCommand(print: (line: string) => void): Command {
     .option('--json', 'print the result as JSON');
   withBackendOptions(verify).action(async (options: StoreOptions) => {
     const config = configFrom(options);
+    // One SchemaOutOfDateError class for every schema: which one is behind is the step that threw.
+    let storeChecked = false;
     try {
       await run(config, 'VerifyOnly', print);
+      storeChecked = true;
       await runTransport(config, 'VerifyOnly', print);
     } catch (error) {
-      if (error instanceof TransportSchemaOutOfDateError) {
+      if (storeChecked && error instanceof TransportSchemaOutOfDateError) {
         if (options.json)
           print(JSON.stringify({ upToDate: false, missing: [], transportMissing: error.unapplied }));
         else {

@@ -1,4 +1,5 @@
 import { NimBusError, NimBusErrorCode } from '@nimbus/core';
+import { sqlName } from '@nimbus/sql';
 import {
   DEFAULT_CONNECTION_NAME,
   DEFAULT_SCHEMA,
@@ -28,8 +29,6 @@ export interface ConnectionOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-const SCHEMA_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,50}$/;
-
 /**
  * Resolves connection settings in a fixed order: explicit options, then `NIMBUS_POSTGRES_URL`,
  * then `NIMBUS_STORE_CONNECTION_STRING`, then the named connection `NIMBUS_CONNECTION_STRING_<NAME>`.
@@ -37,13 +36,7 @@ const SCHEMA_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,50}$/;
 export function resolveConnectionSettings(options: ConnectionOptions = {}): SqlConnectionSettings {
   const env = options.env ?? process.env;
   const dialect = options.dialect ?? parseDialect(env.NIMBUS_STORE);
-  const schema = options.schema ?? DEFAULT_SCHEMA;
-  if (!SCHEMA_PATTERN.test(schema)) {
-    throw new NimBusError(
-      NimBusErrorCode.InvalidOption,
-      `Invalid store option 'schema': '${schema}'. Use letters, digits and underscores, starting with a letter or underscore (at most 51 characters).`,
-    );
-  }
+  const schema = sqlName(options.schema ?? DEFAULT_SCHEMA, "Invalid store option 'schema':");
   if (dialect === 'sqlite') {
     const filename =
       nonBlank(options.filename) ?? nonBlank(env.NIMBUS_STORE_SQLITE_PATH) ?? DEFAULT_SQLITE_PATH;

@@ -1,8 +1,8 @@
-import { isRetryableDriverError, openPostgresPool, type StatementTimeouts } from '@nimbus/sql';
-import { Kysely, PostgresDialect as KyselyPostgresDialect, type SqlBool, sql } from 'kysely';
+import { isRetryableDriverError, openKysely, type StatementTimeouts } from '@nimbus/sql';
+import { type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
 import { TableMappingPlugin } from '../schema/table-mapping-plugin.js';
-import type { SqlDialect, StoreDb } from './sql-dialect.js';
+import type { SqlDialect } from './sql-dialect.js';
 
 export interface PostgresDialectOptions extends StatementTimeouts {
   readonly connectionString: string;
@@ -13,23 +13,23 @@ export interface PostgresDialectOptions extends StatementTimeouts {
 /** PostgreSQL through a pg pool; tables live in their own schema. */
 export function createPostgresDialect(options: PostgresDialectOptions): SqlDialect {
   // Connection errors nobody awaits are handled by the pool (the client is discarded); queries report theirs.
-  const pool = openPostgresPool({
-    connectionString: options.connectionString,
-    max: options.poolSize,
-    applicationName: 'nimbus-store',
-    numericAsNumber: true,
-    ...(options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}),
-    ...(options.lockTimeoutMs ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
-  });
-  const db: StoreDb = new Kysely<StoreDatabase>({
-    dialect: new KyselyPostgresDialect({ pool }),
-    plugins: [new TableMappingPlugin({ schema: options.schema })],
-  });
+  const { db } = openKysely<StoreDatabase>(
+    {
+      dialect: 'postgres',
+      connectionString: options.connectionString,
+      max: options.poolSize,
+      applicationName: 'nimbus-store',
+      numericAsNumber: true,
+      ...(options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}),
+      ...(options.lockTimeoutMs ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+    },
+    { plugins: [new TableMappingPlugin({ schema: options.schema })] },
+  );
 
   return {
     name: 'postgres',
     db,
-    placement: `schema "${options.schema}"`,
+    placement: `message store schema "${options.schema}"`,
     atomic: (work) => db.transaction().setIsolationLevel('read committed').execute(work),
     forUpdate: (query) => query.forUpdate(),
     async lockMigrations(tx) {

@@ -1,8 +1,7 @@
-import { cachingStatements, isRetryableDriverError, openSqliteDatabase, sqliteFileGate } from '@nimbus/sql';
-import { Kysely, type SqlBool, sql } from 'kysely';
+import { isRetryableDriverError, openKysely } from '@nimbus/sql';
+import { type SqlBool, sql } from 'kysely';
 import type { StoreDatabase } from '../schema/database.js';
 import { TableMappingPlugin } from '../schema/table-mapping-plugin.js';
-import { GatedSqliteDialect } from './gated-sqlite-dialect.js';
 import type { SqlDialect, StoreDb } from './sql-dialect.js';
 
 export interface SqliteDialectOptions {
@@ -19,16 +18,17 @@ export interface SqliteDialectOptions {
  * connections of one process contending for the write lock would stall each other until the timeout.
  */
 export function createSqliteDialect(options: SqliteDialectOptions): SqlDialect {
-  const raw = openSqliteDatabase(options.filename, { busyTimeoutMs: Math.floor(options.busyTimeoutMs) });
-  const db: StoreDb = new Kysely<StoreDatabase>({
-    dialect: new GatedSqliteDialect(cachingStatements(raw), sqliteFileGate(options.filename)),
-    plugins: [new TableMappingPlugin({ prefix: options.prefix })],
-  });
+  const opened = openKysely<StoreDatabase>(
+    { dialect: 'sqlite', filename: options.filename, busyTimeoutMs: options.busyTimeoutMs },
+    { plugins: [new TableMappingPlugin({ prefix: options.prefix })] },
+  );
+  const db: StoreDb = opened.db;
+  const raw = opened.sqlite!;
 
   return {
     name: 'sqlite',
     db,
-    placement: `table prefix "${options.prefix}" in ${options.filename}`,
+    placement: `message store tables (prefix "${options.prefix}") in ${options.filename}`,
     // Kysely's SQLite driver hands out its single connection under a mutex, so work on `conn`
     // is never interleaved with other statements of this store.
     atomic: (work) =>

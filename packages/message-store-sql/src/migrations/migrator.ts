@@ -4,7 +4,6 @@ import type { MigrationMode } from '../config/sql-store-settings.js';
 import type { SqlDialect, StoreDb } from '../dialect/sql-dialect.js';
 import { ALL_MIGRATIONS } from './all-migrations.js';
 import type { Migration } from './migration.js';
-import { SchemaOutOfDateError } from './schema-out-of-date-error.js';
 
 /** Reported once before and once after each migration that is applied. */
 export type { MigrationProgress, MigrationRunResult } from '@nimbus/sql';
@@ -45,7 +44,6 @@ export function runMigrations(
     })),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.now ? { now: options.now } : {}),
-    outOfDate: (placement, unapplied) => new SchemaOutOfDateError(placement, unapplied),
   });
 }
 

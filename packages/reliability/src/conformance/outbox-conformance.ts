@@ -180,17 +180,17 @@ export function describeOutboxStoreConformance(
       expect((await store.getPending(10)).map((r) => r.sessionId)).toEqual(['committed', 'committed']);
     });
 
-    it('ensureTableExists is idempotent and upgrades an older table, keeping its rows', async (context) => {
+    it('ensureTableExists baselines a table an older version created (journal, upgrade, rows kept); VerifyOnly refused it before', async (context) => {
       if (!fixture.sql) return context.skip('not a SQL provider');
       const { connection, dialect } = fixture.sql;
       const executor = executorFor(connection, dialect);
       const epoch = dialect === 'postgres' ? 'bigint' : 'integer';
-      await executor.execute(`create table legacy_outbox (
+      await executor.run(`create table legacy_outbox (
         id text primary key, message_id text not null, source text not null, event_type_id text,
         session_id text not null, correlation_id text, payload text not null,
         created_at ${epoch} not null, dispatched_at ${epoch})`);
       const message = conformanceMessage('legacy');
-      await executor.execute(
+      await executor.run(
         'insert into legacy_outbox (id, message_id, source, event_type_id, session_id, correlation_id, payload, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
         [
           'legacy-1',
@@ -207,8 +207,13 @@ export function describeOutboxStoreConformance(
         tableName: 'legacy_outbox',
         clock: fixture.clock,
       });
+      const refused = await upgraded.migrate('VerifyOnly').catch((error: unknown) => error);
+      expect(refused).toMatchObject({ name: 'SchemaOutOfDateError', unapplied: ['0001_baseline'] });
       await upgraded.ensureTableExists();
       await upgraded.ensureTableExists();
+      await expect(upgraded.migrate('VerifyOnly')).resolves.toMatchObject({
+        alreadyApplied: ['0001_baseline'],
+      });
       const [old] = await upgraded.getPending(10);
       expect(old).toMatchObject({ id: 'legacy-1', message, dispatchedAt: null, enqueueAt: null });
       const added = await upgraded.store(entry('new'));

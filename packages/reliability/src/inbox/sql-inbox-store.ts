@@ -1,15 +1,17 @@
 import { type Clock, systemClock } from '@nimbus/core';
+import type { MigrationMode, MigrationRunResult } from '@nimbus/sql';
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
+import { type MigrateOptions, migrateTable } from '../sql/migrate-table.js';
 import {
   type AnyKysely,
-  epochType,
   executorFor,
   qualifiedTableName,
   type SqlConnection,
   type SqlDialect,
   type SqlExecutor,
 } from '../sql/sql-connection.js';
+import { inboxMigrations } from './inbox-migrations.js';
 import { INBOX_PURGE_BATCH, type InboxStore, inboxIdentity } from './inbox-store.js';
 
 export interface SqlInboxOptions {
@@ -17,46 +19,66 @@ export interface SqlInboxOptions {
   readonly tableName?: string;
   /** PostgreSQL only; default the connection's search path. */
   readonly schema?: string;
-  /** Create the table on first use. Default true. */
+  /** Check the table's migrations on first use (in `migrationMode`). Default true. */
   readonly autoCreateTable?: boolean;
+  /**
+   * `AutoApply` (default): the first use applies pending migrations (creating the table); `VerifyOnly`: it runs
+   * no DDL and fails with `SchemaOutOfDateError` while a migration is missing (apply them with
+   * `nimbus store migrate` or `migrate('AutoApply')` from the deployment).
+   */
+  readonly migrationMode?: MigrationMode;
   readonly clock?: Clock;
 }
 
 /** The inbox on SQLite or PostgreSQL. Lookups go by a hash key and then compare both ids exactly. */
 export class SqlInboxStore implements InboxStore {
   readonly provider: SqlDialect;
+  readonly #connection: SqlConnection;
   readonly #executor: SqlExecutor;
+  readonly #tableName: string;
+  readonly #schema: string | undefined;
   readonly #table: string;
   readonly #clock: Clock;
   readonly #autoCreate: boolean;
-  #created: Promise<void> | undefined;
+  readonly #mode: MigrationMode;
+  #created: Promise<unknown> | undefined;
 
   constructor(connection: SqlConnection, dialect: SqlDialect, options: SqlInboxOptions = {}) {
     this.provider = dialect;
+    this.#connection = connection;
     this.#executor = executorFor(connection, dialect);
-    this.#table = qualifiedTableName(options.tableName ?? 'nimbus_inbox', options.schema, 'SqlInboxStore');
+    this.#tableName = options.tableName ?? 'nimbus_inbox';
+    this.#schema = options.schema;
+    this.#table = qualifiedTableName(this.#tableName, options.schema, 'SqlInboxStore');
     this.#clock = options.clock ?? systemClock;
     this.#autoCreate = options.autoCreateTable ?? true;
+    this.#mode = options.migrationMode ?? 'AutoApply';
   }
 
-  /** Creates the table and its index when missing; safe to call any number of times. */
+  /**
+   * Brings the table up to date through its journal (`<tableName>_migrations` beside it): `AutoApply` applies what
+   * is pending (a table an older version created is baselined), `VerifyOnly` runs no DDL and throws
+   * `SchemaOutOfDateError` naming what is missing.
+   */
+  migrate(mode: MigrationMode = 'AutoApply', options: MigrateOptions = {}): Promise<MigrationRunResult> {
+    const at = {
+      dialect: this.provider,
+      tableName: this.#tableName,
+      schema: this.#schema,
+      table: this.#table,
+    };
+    const table = { ...at, connection: this.#connection, placement: `inbox table ${this.#table}` };
+    return migrateTable(table, inboxMigrations(at), mode, options);
+  }
+
+  /** `migrate('AutoApply')`: creates the table and its index when missing; safe to call any number of times. */
   async ensureTableExists(): Promise<void> {
-    const e = this.#executor;
-    await e.execute(
-      `create table if not exists ${this.#table} (
-        identity_hash text primary key,
-        endpoint_id text not null,
-        message_id text not null,
-        created_at ${epochType(e.dialect)} not null
-      )`,
-    );
-    const index = `"${this.#table.replace(/"/g, '').replace(/\./g, '_')}_endpoint_created"`;
-    await e.execute(`create index if not exists ${index} on ${this.#table} (endpoint_id, created_at)`);
+    await this.migrate('AutoApply');
   }
 
   async #ready(): Promise<void> {
     if (!this.#autoCreate) return;
-    this.#created ??= this.ensureTableExists().catch((error) => {
+    this.#created ??= this.migrate(this.#mode).catch((error) => {
       this.#created = undefined;
       throw error;
     });
@@ -66,7 +88,7 @@ export class SqlInboxStore implements InboxStore {
   async hasProcessed(endpointId: string, messageId: string, signal?: AbortSignal): Promise<boolean> {
     signal?.throwIfAborted();
     await this.#ready();
-    const rows = await this.#executor.query(
+    const rows = await this.#executor.all(
       `select 1 as found from ${this.#table} where identity_hash = ? and endpoint_id = ? and message_id = ?`,
       [inboxIdentity(endpointId, messageId), endpointId, messageId],
     );
@@ -76,7 +98,7 @@ export class SqlInboxStore implements InboxStore {
   async recordProcessed(endpointId: string, messageId: string, signal?: AbortSignal): Promise<void> {
     signal?.throwIfAborted();
     await this.#ready();
-    await this.#executor.execute(
+    await this.#executor.run(
       `insert into ${this.#table} (identity_hash, endpoint_id, message_id, created_at) values (?, ?, ?, ?)
        on conflict (identity_hash) do nothing`,
       [inboxIdentity(endpointId, messageId), endpointId, messageId, this.#clock.now()],
@@ -86,7 +108,7 @@ export class SqlInboxStore implements InboxStore {
   async purgeExpired(endpointId: string, cutoff: Date, signal?: AbortSignal): Promise<number> {
     signal?.throwIfAborted();
     await this.#ready();
-    return this.#executor.execute(
+    return this.#executor.run(
       `delete from ${this.#table} where identity_hash in (
          select identity_hash from ${this.#table} where endpoint_id = ? and created_at < ? limit ${INBOX_PURGE_BATCH}
        )`,

@@ -1,19 +1,19 @@
 import { type Clock, NimBusError, NimBusErrorCode, systemClock, type TransportMessage } from '@nimbus/core';
+import { inTransaction, type MigrationMode, type MigrationRunResult } from '@nimbus/sql';
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
+import { type MigrateOptions, migrateTable } from '../sql/migrate-table.js';
 import {
   type AnyKysely,
   ambientTransaction,
   epochOf,
-  epochType,
   executorFor,
-  existingColumns,
-  inOwnTransaction,
   qualifiedTableName,
   type SqlConnection,
   type SqlDialect,
   type SqlExecutor,
 } from '../sql/sql-connection.js';
+import { OUTBOX_COLUMNS as COLUMNS, type OutboxPlacement, outboxMigrations } from './outbox-migrations.js';
 import { derivedFields, outboxMessageOf } from './outbox-row.js';
 import {
   MARK_CHUNK,
@@ -32,30 +32,6 @@ export interface SqlOutboxOptions {
   readonly schema?: string;
   readonly clock?: Clock;
 }
-
-const COLUMNS = [
-  'id',
-  'message_id',
-  'source',
-  'destination',
-  'event_type_id',
-  'session_id',
-  'correlation_id',
-  'payload',
-  'enqueue_at',
-  'created_at',
-  'dispatched_at',
-  'trace_parent',
-  'trace_state',
-] as const;
-
-/** Columns later versions added; `ensureTableExists` adds them to older tables. */
-const UPGRADE_COLUMNS: Record<string, (dialect: SqlDialect) => string> = {
-  destination: () => 'text',
-  enqueue_at: epochType,
-  trace_parent: () => 'text',
-  trace_state: () => 'text',
-};
 
 interface Row {
   id: string;
@@ -119,42 +95,25 @@ export class SqlOutboxStore implements OutboxStore {
     this.#clock = options.clock ?? systemClock;
   }
 
-  /** Creates the table when missing and adds the columns older versions lack; safe to call repeatedly. */
+  /**
+   * Brings the table up to date through its journal (`<tableName>_migrations` beside it): `AutoApply` applies what
+   * is pending (a table an older version created is baselined, its rows kept), `VerifyOnly` runs no DDL and
+   * throws `SchemaOutOfDateError` naming what is missing.
+   */
+  migrate(mode: MigrationMode = 'AutoApply', options: MigrateOptions = {}): Promise<MigrationRunResult> {
+    const at: OutboxPlacement = {
+      dialect: this.provider,
+      tableName: this.#tableName,
+      schema: this.#schema,
+      table: this.#table,
+    };
+    const table = { ...at, connection: this.#connection, placement: `outbox table ${this.#table}` };
+    return migrateTable(table, outboxMigrations(at), mode, options);
+  }
+
+  /** `migrate('AutoApply')`: creates or upgrades the table; safe to call repeatedly. */
   async ensureTableExists(): Promise<void> {
-    const e = this.#executor;
-    const epoch = epochType(e.dialect);
-    await e.execute(
-      `create table if not exists ${this.#table} (
-        id text primary key,
-        message_id text not null,
-        source text not null,
-        destination text,
-        event_type_id text,
-        session_id text not null,
-        correlation_id text,
-        payload text not null,
-        enqueue_at ${epoch},
-        created_at ${epoch} not null,
-        dispatched_at ${epoch},
-        trace_parent text,
-        trace_state text
-      )`,
-    );
-    const present = await existingColumns(e, this.#tableName, this.#schema);
-    for (const [column, type] of Object.entries(UPGRADE_COLUMNS)) {
-      if (!present.has(column))
-        await e.execute(`alter table ${this.#table} add column ${column} ${type(e.dialect)}`);
-    }
-    const missing = COLUMNS.filter((c) => !present.has(c) && !(c in UPGRADE_COLUMNS));
-    if (present.size > 0 && missing.length > 0) {
-      throw new NimBusError(
-        NimBusErrorCode.SchemaOutOfDate,
-        `Outbox table ${this.#table} exists but lacks required columns: ${missing.join(', ')}`,
-      );
-    }
-    await e.execute(
-      `create index if not exists "${this.#tableName}_pending" on ${this.#table} (created_at, id) where dispatched_at is null`,
-    );
+    await this.migrate('AutoApply');
   }
 
   async store(entry: OutboxEntry, options?: OutboxWriteOptions): Promise<OutboxMessage> {
@@ -172,7 +131,7 @@ export class SqlOutboxStore implements OutboxStore {
     const transaction: SqlConnection | undefined = options.transaction ?? ambientTransaction();
     if (transaction) await this.#insert(executorFor(transaction, this.provider), rows);
     else if (rows.length <= MARK_CHUNK) await this.#insert(this.#executor, rows);
-    else await inOwnTransaction(this.#connection, this.provider, (e) => this.#insert(e, rows));
+    else await inTransaction(this.#connection, this.provider, (e) => this.#insert(e, rows));
     return rows;
   }
 
@@ -199,7 +158,7 @@ export class SqlOutboxStore implements OutboxStore {
     const placeholders = `(${COLUMNS.map(() => '?').join(', ')})`;
     for (let i = 0; i < rows.length; i += MARK_CHUNK) {
       const chunk = rows.slice(i, i + MARK_CHUNK);
-      await executor.execute(
+      await executor.run(
         `insert into ${this.#table} (${COLUMNS.join(', ')}) values ${chunk.map(() => placeholders).join(', ')}`,
         chunk.flatMap(values),
       );
@@ -208,11 +167,11 @@ export class SqlOutboxStore implements OutboxStore {
 
   async getPending(limit: number): Promise<OutboxMessage[]> {
     positiveLimit(limit, 'getPending limit');
-    const rows = await this.#executor.query<Row>(
+    const rows = (await this.#executor.all(
       `select id, source, payload, enqueue_at, created_at, dispatched_at from ${this.#table}
        where dispatched_at is null order by created_at, id limit ?`,
       [limit],
-    );
+    )) as unknown as Row[];
     return rows.map(fromRow);
   }
 
@@ -221,7 +180,7 @@ export class SqlOutboxStore implements OutboxStore {
     let marked = 0;
     for (let i = 0; i < ids.length; i += MARK_CHUNK) {
       const chunk = ids.slice(i, i + MARK_CHUNK);
-      marked += await this.#executor.execute(
+      marked += await this.#executor.run(
         `update ${this.#table} set dispatched_at = ? where dispatched_at is null and id in (${chunk.map(() => '?').join(', ')})`,
         [now, ...chunk],
       );
@@ -230,22 +189,22 @@ export class SqlOutboxStore implements OutboxStore {
   }
 
   async purgeDispatched(olderThan: Date): Promise<number> {
-    return this.#executor.execute(
+    return this.#executor.run(
       `delete from ${this.#table} where dispatched_at is not null and dispatched_at < ?`,
       [olderThan.getTime()],
     );
   }
 
   async find(id: string): Promise<OutboxMessage | null> {
-    const [row] = await this.#executor.query<Row>(
+    const [row] = (await this.#executor.all(
       `select id, source, payload, enqueue_at, created_at, dispatched_at from ${this.#table} where id = ?`,
       [id],
-    );
+    )) as unknown as Row[];
     return row ? fromRow(row) : null;
   }
 
   async pendingStats() {
-    const [row] = await this.#executor.query<{ count: unknown; oldest: unknown }>(
+    const [row] = await this.#executor.all(
       `select count(*) as count, min(created_at) as oldest from ${this.#table} where dispatched_at is null`,
     );
     const oldest = epochOf(row?.oldest);

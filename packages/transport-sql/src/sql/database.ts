@@ -1,13 +1,7 @@
-/** A row as the driver returns it; callers map columns explicitly. */
-export type Row = Record<string, unknown>;
+import type { SqlExecutor } from '@nimbus/sql';
 
-/** Runs parameterised SQL written with `?` placeholders (rewritten to `$n` for PostgreSQL). */
-export interface SqlExecutor {
-  /** `prepared`: a hot statement of fixed shape; PostgreSQL keeps it as a named prepared statement per connection. */
-  all(sql: string, params?: readonly unknown[], options?: { readonly prepared?: boolean }): Promise<Row[]>;
-  /** Returns the number of rows changed. */
-  run(sql: string, params?: readonly unknown[]): Promise<number>;
-}
+/** The one executor type of `@nimbus/sql` (`?` placeholders, `all` and `run`). */
+export type { Row, SqlExecutor } from '@nimbus/sql';
 
 export interface SqlDatabase extends SqlExecutor {
   /** SQL expression for the database clock in epoch milliseconds. */

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { openWebAppDatabase, type WebAppDatabaseOptions } from '../sql/open-webapp-database.js';
+import { migrateWebAppSchema } from '../sql/webapp-migrations.js';
 import type {
   AlertDelivery,
   AlertStore,
@@ -7,8 +8,8 @@ import type {
   DeliveryAttempt,
   DeliveryStatus,
 } from './alert-store.js';
+import { ALERT_SCHEMA } from './sql-alert-migrations.js';
 import {
-  createThreadTables,
   type SnoozesTable,
   sqlThreadStore,
   type ThreadDatabase,
@@ -80,66 +81,20 @@ const ACTIVE: DeliveryStatus[] = ['Pending', 'Retrying'];
  * of `lease_until` lets one of them send each delivery at a time.
  */
 export function createSqlAlertStore(options: SqlAlertStoreOptions): AlertStore {
-  const { root, db, schema } = openWebAppDatabase<AlertDatabase>(options, 'Alert store', {
+  const opened = openWebAppDatabase<AlertDatabase>(options, 'Alert store', {
     max: 2,
     applicationName: 'nimbus-alerts',
   });
-  const big = options.dialect === 'postgres' ? 'bigint' : 'integer';
+  const { root, db } = opened;
 
-  const createTables = async (tx: Kysely<AlertDatabase>) => {
-    await tx.schema
-      .createTable('nimbus_alert_signatures')
-      .ifNotExists()
-      .addColumn('endpoint_id', 'text', (c) => c.notNull())
-      .addColumn('signature', 'text', (c) => c.notNull())
-      .addColumn('first_seen', big, (c) => c.notNull())
-      .addColumn('last_seen', big, (c) => c.notNull())
-      .addPrimaryKeyConstraint('nimbus_alert_signatures_pk', ['endpoint_id', 'signature'])
-      .execute();
-    await tx.schema
-      .createTable('nimbus_alert_deliveries')
-      .ifNotExists()
-      .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('subscription_id', 'text', (c) => c.notNull())
-      .addColumn('alert_key', 'text', (c) => c.notNull())
-      .addColumn('trigger', 'text', (c) => c.notNull())
-      .addColumn('endpoint_id', 'text', (c) => c.notNull())
-      .addColumn('payload_json', 'text', (c) => c.notNull())
-      .addColumn('status', 'text', (c) => c.notNull())
-      .addColumn('attempts', 'integer', (c) => c.notNull())
-      .addColumn('next_attempt_at', big, (c) => c.notNull())
-      .addColumn('lease_until', big, (c) => c.notNull())
-      .addColumn('lease_owner', 'text')
-      .addColumn('last_error', 'text')
-      .addColumn('created_at', big, (c) => c.notNull())
-      .addColumn('delivered_at', big)
-      .addUniqueConstraint('nimbus_alert_deliveries_claim', ['subscription_id', 'alert_key'])
-      .execute();
-    await tx.schema
-      .createTable('nimbus_alert_attempts')
-      .ifNotExists()
-      .addColumn('delivery_id', 'text', (c) => c.notNull())
-      .addColumn('attempt', 'integer', (c) => c.notNull())
-      .addColumn('at', big, (c) => c.notNull())
-      .addColumn('ok', 'integer', (c) => c.notNull())
-      .addColumn('error', 'text')
-      .addColumn('duration_ms', 'integer', (c) => c.notNull())
-      .addPrimaryKeyConstraint('nimbus_alert_attempts_pk', ['delivery_id', 'attempt'])
-      .execute();
-    await createThreadTables(tx as unknown as Kysely<ThreadDatabase>, big);
-  };
   // The alert database holds the thread tables (and the deliveries the window counts); Kysely is invariant in it.
   const threads = sqlThreadStore(db as unknown as Kysely<ThreadDatabase>);
 
   return {
     ...threads,
     async initialize() {
-      if (schema === null) return createTables(db);
-      // Concurrent `if not exists` DDL races on PostgreSQL's catalog: instances starting at once take turns.
-      await root.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(hashtext(${`nimbus_alerts:${schema}`}))`.execute(trx);
-        await trx.schema.createSchema(schema).ifNotExists().execute();
-        await createTables(trx.withSchema(schema));
+      await migrateWebAppSchema(ALERT_SCHEMA, opened, options.dialect, {
+        mode: options.migrationMode ?? 'AutoApply',
       });
     },
 

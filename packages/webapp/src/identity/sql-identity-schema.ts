@@ -8,9 +8,9 @@ export interface UsersTable {
   locked_until: string | null;
   created_at: string;
   updated_at: string;
-  /** Added after the first release: `addMissingUserColumns` adds it to older tables. */
+  /** Added after the first release: the baseline migration adds it to older tables. */
   disabled_at: string | null;
-  /** Added later too (`addMissingUserColumns`); 1 = must change the password at sign-in. */
+  /** Added later too (the baseline migration); 1 = must change the password at sign-in. */
   must_change_password: number;
 }
 

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { openWebAppDatabase, type WebAppDatabaseOptions } from '../sql/open-webapp-database.js';
+import { migrateWebAppSchema } from '../sql/webapp-migrations.js';
 import {
   DuplicateEmailError,
   type IdentitySession,
@@ -9,15 +10,11 @@ import {
   normalizeEmail,
 } from './identity-store.js';
 import { type GrantableRole, parseRole, Role } from './roles.js';
-import { createApiTokensTable, sqlApiTokens } from './sql-api-tokens.js';
+import { sqlApiTokens } from './sql-api-tokens.js';
+import { IDENTITY_SCHEMA } from './sql-identity-migrations.js';
 import type { IdentityDatabase, UsersTable } from './sql-identity-schema.js';
-import {
-  clearLoginAttempts,
-  countLoginAttempt,
-  createLoginAttemptsTable,
-  type SqlIdentityContext,
-} from './sql-login-attempts.js';
-import { addMissingUserColumns, sqlUserAdmin } from './sql-user-admin.js';
+import { clearLoginAttempts, countLoginAttempt, type SqlIdentityContext } from './sql-login-attempts.js';
+import { sqlUserAdmin } from './sql-user-admin.js';
 
 export type SqlIdentityStoreOptions = WebAppDatabaseOptions;
 
@@ -42,10 +39,11 @@ function toUser(row: UsersTable): IdentityUser {
 
 /** Identity tables in the store's SQLite file or PostgreSQL database (one Kysely implementation). */
 export function createSqlIdentityStore(options: SqlIdentityStoreOptions): IdentityStore {
-  const { root, db, schema } = openWebAppDatabase<IdentityDatabase>(options, 'Identity store', {
+  const opened = openWebAppDatabase<IdentityDatabase>(options, 'Identity store', {
     max: 5,
     applicationName: 'nimbus-identity',
   });
+  const { root, db, schema } = opened;
   const context: SqlIdentityContext = { dialect: options.dialect, root, schema };
 
   const insertUser = async (executor: Kysely<IdentityDatabase>, user: NewIdentityUser) => {
@@ -84,48 +82,9 @@ export function createSqlIdentityStore(options: SqlIdentityStoreOptions): Identi
   };
 
   const initialize = async () => {
-    if (schema !== null) await root.schema.createSchema(schema).ifNotExists().execute();
-    await db.schema
-      .createTable('nimbus_identity_users')
-      .ifNotExists()
-      .addColumn('id', 'varchar(64)', (c) => c.primaryKey())
-      .addColumn('email', 'varchar(320)', (c) => c.notNull().unique())
-      .addColumn('display_name', 'varchar(200)')
-      .addColumn('password_hash', 'varchar(512)', (c) => c.notNull())
-      .addColumn('site_role', 'varchar(20)', (c) => c.notNull())
-      .addColumn('failed_logins', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('locked_until', 'varchar(40)')
-      .addColumn('created_at', 'varchar(40)', (c) => c.notNull())
-      .addColumn('updated_at', 'varchar(40)', (c) => c.notNull())
-      .addColumn('disabled_at', 'varchar(40)')
-      .addColumn('must_change_password', 'integer', (c) => c.notNull().defaultTo(0))
-      .execute();
-    await addMissingUserColumns(context);
-    await db.schema
-      .createTable('nimbus_identity_endpoint_roles')
-      .ifNotExists()
-      .addColumn('user_id', 'varchar(64)', (c) => c.notNull())
-      .addColumn('endpoint_id', 'varchar(200)', (c) => c.notNull())
-      .addColumn('role', 'varchar(20)', (c) => c.notNull())
-      .addPrimaryKeyConstraint('nimbus_identity_endpoint_roles_pk', ['user_id', 'endpoint_id'])
-      .execute();
-    await db.schema
-      .createTable('nimbus_identity_sessions')
-      .ifNotExists()
-      .addColumn('token_hash', 'varchar(128)', (c) => c.primaryKey())
-      .addColumn('user_id', 'varchar(64)', (c) => c.notNull())
-      .addColumn('csrf_token', 'varchar(128)', (c) => c.notNull())
-      .addColumn('created_at', 'varchar(40)', (c) => c.notNull())
-      .addColumn('expires_at', 'varchar(40)', (c) => c.notNull())
-      .execute();
-    await db.schema
-      .createIndex('nimbus_identity_sessions_user')
-      .ifNotExists()
-      .on('nimbus_identity_sessions')
-      .column('user_id')
-      .execute();
-    await createLoginAttemptsTable(db);
-    await createApiTokensTable(db);
+    await migrateWebAppSchema(IDENTITY_SCHEMA, opened, options.dialect, {
+      mode: options.migrationMode ?? 'AutoApply',
+    });
   };
 
   return {

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { openWebAppDatabase, type WebAppDatabaseOptions } from '../sql/open-webapp-database.js';
+import { migrateWebAppSchema } from '../sql/webapp-migrations.js';
 import type {
   BulkItemOutcome,
   BulkJobItem,
@@ -9,7 +10,7 @@ import type {
   BulkJobStore,
   StoredBulkJob,
 } from './bulk-job-store.js';
-import { type BulkJobDatabase, type BulkJobsTable, ensureBulkJobTables } from './sql-bulk-job-tables.js';
+import { BULK_JOB_SCHEMA, type BulkJobDatabase, type BulkJobsTable } from './sql-bulk-job-tables.js';
 import { yieldToEventLoop } from './yield-to-event-loop.js';
 
 export type SqlBulkJobStoreOptions = WebAppDatabaseOptions;
@@ -64,10 +65,11 @@ function progressColumns(progress: BulkJobProgress) {
  * store's database, its schema). Tables from an older version get the new columns when opened.
  */
 export function createSqlBulkJobStore(options: SqlBulkJobStoreOptions): BulkJobStore {
-  const { root, db, schema } = openWebAppDatabase<BulkJobDatabase>(options, 'Bulk job store', {
+  const opened = openWebAppDatabase<BulkJobDatabase>(options, 'Bulk job store', {
     max: 2,
     applicationName: 'nimbus-bulk-jobs',
   });
+  const { root, db, schema } = opened;
   const scoped = (executor: Kysely<BulkJobDatabase>) =>
     schema === null ? executor : executor.withSchema(schema);
   const setOutcome = (
@@ -82,7 +84,11 @@ export function createSqlBulkJobStore(options: SqlBulkJobStoreOptions): BulkJobS
       .where('job_id', '=', jobId)
       .where('position', '=', position);
   return {
-    initialize: () => ensureBulkJobTables(root, db, options.dialect, schema),
+    initialize: async () => {
+      await migrateWebAppSchema(BULK_JOB_SCHEMA, opened, options.dialect, {
+        mode: options.migrationMode ?? 'AutoApply',
+      });
+    },
     async create(job, items) {
       await root.transaction().execute(async (trx) => {
         const tx = scoped(trx);

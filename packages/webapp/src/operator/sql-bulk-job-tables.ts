@@ -1,4 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { addMissingColumns, type WebAppSchema } from '../sql/webapp-migrations.js';
 
 export interface BulkJobsTable {
   job_id: string;
@@ -56,83 +57,69 @@ const ADDED_COLUMNS = {
 } as const;
 
 /**
- * Creates the two tables, and adds the columns a table from an older WebApp lacks (several instances may
- * start at once: a column another one added meanwhile is fine).
+ * The bulk job tables' migrations (journal `nimbus_bulk_job_migrations`). `0001_baseline` is the schema the WebApp
+ * created at open before the journal existed, written so that it accepts those tables: it creates what is missing
+ * and adds the columns a table from an older WebApp lacks.
  */
-export async function ensureBulkJobTables(
-  root: Kysely<BulkJobDatabase>,
-  db: Kysely<BulkJobDatabase>,
-  dialect: 'sqlite' | 'postgres',
-  schema: string | null,
-): Promise<void> {
-  if (schema !== null) await root.schema.createSchema(schema).ifNotExists().execute();
-  const integer = dialect === 'postgres' ? 'bigint' : 'integer';
-  let jobs = db.schema
-    .createTable('nimbus_bulk_jobs')
-    .ifNotExists()
-    .addColumn('job_id', 'text', (c) => c.primaryKey())
-    .addColumn('action', 'text', (c) => c.notNull())
-    .addColumn('endpoint_id', 'text', (c) => c.notNull())
-    .addColumn('total', 'integer', (c) => c.notNull())
-    .addColumn('processed', 'integer', (c) => c.notNull())
-    .addColumn('succeeded', 'integer', (c) => c.notNull())
-    .addColumn('failed', 'integer', (c) => c.notNull())
-    .addColumn('errors_json', 'text', (c) => c.notNull())
-    .addColumn('done', 'integer', (c) => c.notNull())
-    .addColumn('owner', 'text', (c) => c.notNull())
-    .addColumn('lease_until', integer, (c) => c.notNull())
-    .addColumn('created_at', integer, (c) => c.notNull());
-  for (const [name, type] of Object.entries(ADDED_COLUMNS))
-    jobs = jobs.addColumn(name, type === 'bigint' ? integer : type);
-  await jobs.execute();
-  const existing = await columnsOf(root, dialect, schema);
-  for (const [name, type] of Object.entries(ADDED_COLUMNS)) {
-    if (existing.has(name)) continue;
-    try {
-      await db.schema
-        .alterTable('nimbus_bulk_jobs')
-        .addColumn(name, type === 'bigint' ? integer : type)
-        .execute();
-    } catch (error) {
-      if (!(await columnsOf(root, dialect, schema)).has(name)) throw error;
-    }
-  }
-  await db.schema
-    .createTable('nimbus_bulk_job_items')
-    .ifNotExists()
-    .addColumn('job_id', 'text', (c) => c.notNull())
-    .addColumn('position', 'integer', (c) => c.notNull())
-    .addColumn('endpoint_id', 'text', (c) => c.notNull())
-    .addColumn('event_id', 'text', (c) => c.notNull())
-    .addColumn('session_id', 'text', (c) => c.notNull())
-    .addColumn('outcome', 'text', (c) => c.notNull())
-    .addColumn('message', 'text')
-    .addColumn('message_id', 'text')
-    .addPrimaryKeyConstraint('pk_nimbus_bulk_job_items', ['job_id', 'position'])
-    .execute();
-  await db.schema
-    .createIndex('ix_nimbus_bulk_job_items_outcome')
-    .ifNotExists()
-    .on('nimbus_bulk_job_items')
-    .columns(['job_id', 'outcome', 'position'])
-    .execute();
-  await db.schema
-    .createIndex('ix_nimbus_bulk_jobs_created')
-    .ifNotExists()
-    .on('nimbus_bulk_jobs')
-    .columns(['created_at', 'job_id'])
-    .execute();
-}
-
-async function columnsOf(
-  root: Kysely<BulkJobDatabase>,
-  dialect: 'sqlite' | 'postgres',
-  schema: string | null,
-): Promise<Set<string>> {
-  const rows =
-    dialect === 'sqlite'
-      ? await sql<{ name: string }>`select name from pragma_table_info('nimbus_bulk_jobs')`.execute(root)
-      : await sql<{ name: string }>`select column_name as name from information_schema.columns
-          where table_schema = ${schema} and table_name = 'nimbus_bulk_jobs'`.execute(root);
-  return new Set(rows.rows.map((r) => r.name));
-}
+export const BULK_JOB_SCHEMA: WebAppSchema = {
+  what: 'WebApp bulk job tables',
+  journal: 'nimbus_bulk_job_migrations',
+  migrations: [
+    {
+      name: '0001_baseline',
+      async up(context) {
+        const db = context.db as Kysely<BulkJobDatabase>;
+        const integer = context.dialect === 'postgres' ? 'bigint' : 'integer';
+        const typeOf = (type: string) =>
+          (type === 'bigint' ? integer : type) as 'text' | 'integer' | 'bigint';
+        let jobs = db.schema
+          .createTable('nimbus_bulk_jobs')
+          .ifNotExists()
+          .addColumn('job_id', 'text', (c) => c.primaryKey())
+          .addColumn('action', 'text', (c) => c.notNull())
+          .addColumn('endpoint_id', 'text', (c) => c.notNull())
+          .addColumn('total', 'integer', (c) => c.notNull())
+          .addColumn('processed', 'integer', (c) => c.notNull())
+          .addColumn('succeeded', 'integer', (c) => c.notNull())
+          .addColumn('failed', 'integer', (c) => c.notNull())
+          .addColumn('errors_json', 'text', (c) => c.notNull())
+          .addColumn('done', 'integer', (c) => c.notNull())
+          .addColumn('owner', 'text', (c) => c.notNull())
+          .addColumn('lease_until', integer, (c) => c.notNull())
+          .addColumn('created_at', integer, (c) => c.notNull());
+        for (const [name, type] of Object.entries(ADDED_COLUMNS)) jobs = jobs.addColumn(name, typeOf(type));
+        await jobs.execute();
+        await addMissingColumns(
+          context,
+          'nimbus_bulk_jobs',
+          Object.entries(ADDED_COLUMNS).map(([name, type]) => [name, typeOf(type)] as const),
+        );
+        await db.schema
+          .createTable('nimbus_bulk_job_items')
+          .ifNotExists()
+          .addColumn('job_id', 'text', (c) => c.notNull())
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('endpoint_id', 'text', (c) => c.notNull())
+          .addColumn('event_id', 'text', (c) => c.notNull())
+          .addColumn('session_id', 'text', (c) => c.notNull())
+          .addColumn('outcome', 'text', (c) => c.notNull())
+          .addColumn('message', 'text')
+          .addColumn('message_id', 'text')
+          .addPrimaryKeyConstraint('pk_nimbus_bulk_job_items', ['job_id', 'position'])
+          .execute();
+        await db.schema
+          .createIndex('ix_nimbus_bulk_job_items_outcome')
+          .ifNotExists()
+          .on('nimbus_bulk_job_items')
+          .columns(['job_id', 'outcome', 'position'])
+          .execute();
+        await db.schema
+          .createIndex('ix_nimbus_bulk_jobs_created')
+          .ifNotExists()
+          .on('nimbus_bulk_jobs')
+          .columns(['created_at', 'job_id'])
+          .execute();
+      },
+    },
+  ],
+};

@@ -1,9 +1,8 @@
-import { NimBusError, NimBusErrorCode } from '@nimbus/core';
-import { cachingStatements, openPostgresPool, openSqliteDatabase, type StatementTimeouts } from '@nimbus/sql';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { type MigrationMode, openKysely, type StatementTimeouts, sqlName } from '@nimbus/sql';
+import type { Kysely } from 'kysely';
 
 /** Where a WebApp-owned set of tables (identity, bulk jobs, alerts) lives. */
-export type WebAppDatabaseOptions =
+export type WebAppDatabaseOptions = (
   | {
       readonly dialect: 'sqlite';
       /** A file of its own (better-sqlite3 waits for locks synchronously; one writer per file per process). */
@@ -14,46 +13,48 @@ export type WebAppDatabaseOptions =
       readonly connectionString: string;
       /** PostgreSQL schema holding the tables (default `nimbus`). */
       readonly schema?: string;
-    });
+    })
+) & {
+  /**
+   * What `initialize()` does with the tables' migrations: `AutoApply` (default) applies what is pending,
+   * `VerifyOnly` runs no DDL and fails with `SchemaOutOfDateError` while one is missing.
+   */
+  readonly migrationMode?: MigrationMode;
+};
 
 export interface OpenedWebAppDatabase<DB> {
-  /** Unscoped: for DDL and `sql` templates that name the schema themselves. */
+  /** Unscoped: for transactions and `sql` templates that name the schema themselves. */
   readonly root: Kysely<DB>;
   /** Scoped to the schema on PostgreSQL. */
   readonly db: Kysely<DB>;
   readonly schema: string | null;
+  /** Where the tables are, for messages: the SQLite file or the PostgreSQL schema. */
+  readonly where: string;
 }
 
-const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
 /**
- * Opens the database of one WebApp store: SQLite through better-sqlite3 (statements prepared once), or a
- * PostgreSQL pool with error listeners on the pool and every client, so a database restart (57P01) does not
- * kill the WebApp. `what` names the store in the error for an unsafe schema name.
+ * Opens the database of one WebApp store through the one Kysely opener of `@nimbus/sql` (SQLite with statements
+ * prepared once, or a PostgreSQL pool that survives a database restart). `what` names the store in the error for
+ * an unsafe schema name.
  */
 export function openWebAppDatabase<DB>(
   options: WebAppDatabaseOptions,
   what: string,
   pool: { readonly max: number; readonly applicationName: string },
 ): OpenedWebAppDatabase<DB> {
-  const schema = options.dialect === 'postgres' ? (options.schema ?? 'nimbus') : null;
-  if (schema !== null && !SCHEMA_NAME.test(schema))
-    throw new NimBusError(
-      NimBusErrorCode.InvalidOption,
-      `${what} schema '${schema}' is not a safe SQL identifier.`,
-    );
-  const root = new Kysely<DB>({
-    dialect:
-      options.dialect === 'sqlite'
-        ? new SqliteDialect({ database: cachingStatements(openSqliteDatabase(options.filename)) })
-        : new PostgresDialect({
-            pool: openPostgresPool({
-              connectionString: options.connectionString,
-              ...pool,
-              ...(options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}),
-              ...(options.lockTimeoutMs ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
-            }),
-          }),
-  });
-  return { root, db: schema === null ? root : root.withSchema(schema), schema };
+  const schema =
+    options.dialect === 'postgres' ? sqlName(options.schema ?? 'nimbus', `${what} schema`) : null;
+  const { db: root } = openKysely<DB>(
+    options.dialect === 'sqlite'
+      ? { dialect: 'sqlite', filename: options.filename }
+      : {
+          dialect: 'postgres',
+          connectionString: options.connectionString,
+          ...pool,
+          ...(options.statementTimeoutMs ? { statementTimeoutMs: options.statementTimeoutMs } : {}),
+          ...(options.lockTimeoutMs ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
+        },
+  );
+  const where = schema === null ? (options as { filename: string }).filename : `schema "${schema}"`;
+  return { root, db: schema === null ? root : root.withSchema(schema), schema, where };
 }

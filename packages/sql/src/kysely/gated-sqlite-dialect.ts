@@ -1,4 +1,3 @@
-import type { PreparingDatabase, SqliteFileGate } from '@nimbus/sql';
 import {
   type DatabaseConnection,
   type Driver,
@@ -6,10 +5,12 @@ import {
   type SqliteDatabase,
   type TransactionSettings,
 } from 'kysely';
+import type { SqliteFileGate } from '../sqlite-file-gate.js';
+import type { PreparingDatabase } from '../statement-cache.js';
 
 /**
  * Kysely's SQLite dialect whose connection is handed out only during a turn at the file's gate (`sqliteFileGate`
- * of `@nimbus/sql`), so the store never asks for the write lock while another connection of this process — a
+ * of `@nimbus/sql`), so a store never asks for the write lock while another connection of this process — a
  * co-located SQL transport on the same file — holds a transaction open across awaits. A turn lasts one statement,
  * or one `atomic` transaction.
  */
