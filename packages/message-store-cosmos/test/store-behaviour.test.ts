@@ -150,11 +150,18 @@ describe('layout and retention stamps', () => {
         });
         advanceLocalServerClock(2 * 3_600_000);
         expect(
-          await store.getEventInStatus({ endpointId: 'ep', eventId: 'lapsed', sessionId: 's' }, 'Failed'),
+          await store.getEventInStatus({
+            key: { endpointId: 'ep', eventId: 'lapsed', sessionId: 's' },
+            status: 'Failed',
+          }),
         ).toBeNull();
         expect(
-          (await store.getEventInStatus({ endpointId: 'ep', eventId: 'kept', sessionId: 's' }, 'Failed'))
-            ?.lastMessageId,
+          (
+            await store.getEventInStatus({
+              key: { endpointId: 'ep', eventId: 'kept', sessionId: 's' },
+              status: 'Failed',
+            })
+          )?.lastMessageId,
         ).toBe('m-2');
       },
       { retention: { unresolvedRetentionDays: 1 } },
@@ -202,10 +209,10 @@ describe('layout and retention stamps', () => {
       ).toBe('m-1');
       expect(
         (
-          await store.getEventInStatus(
-            { endpointId: 'billing', eventId: 'order/42?#', sessionId: 'cust\\7' },
-            'Pending',
-          )
+          await store.getEventInStatus({
+            key: { endpointId: 'billing', eventId: 'order/42?#', sessionId: 'cust\\7' },
+            status: 'Pending',
+          })
         )?.lastMessageId,
       ).toBe('other');
     });
@@ -237,7 +244,7 @@ describe('the stale-write guard under a lost compare-and-swap', () => {
       });
       expect(await completing).toBe(true);
       expect(lost).toBe(1);
-      expect((await store.getEventInStatus(key, 'Deferred'))?.lastMessageId).toBe('m-2');
+      expect((await store.getEventInStatus({ key: key, status: 'Deferred' }))?.lastMessageId).toBe('m-2');
     });
   });
 
@@ -260,8 +267,12 @@ describe('the stale-write guard under a lost compare-and-swap', () => {
       expect(error).toMatchObject({ code: 'Transient', isRetryable: true });
       faults.length = 0;
       expect(
-        (await store.getEventInStatus({ endpointId: 'ep', eventId: 'e', sessionId: 's' }, 'Pending'))
-          ?.lastMessageId,
+        (
+          await store.getEventInStatus({
+            key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
+            status: 'Pending',
+          })
+        )?.lastMessageId,
       ).toBe('m-1');
     });
   });
@@ -317,8 +328,12 @@ describe('throttling', () => {
       });
       const before = seen.length;
       expect(
-        (await store.getEventInStatus({ endpointId: 'ep', eventId: 'e', sessionId: 's' }, 'Pending'))
-          ?.eventId,
+        (
+          await store.getEventInStatus({
+            key: { endpointId: 'ep', eventId: 'e', sessionId: 's' },
+            status: 'Pending',
+          })
+        )?.eventId,
       ).toBe('e');
       expect(seen.slice(before).filter((r) => r.startsWith('GET') && r.includes('/docs/'))).toHaveLength(3);
     });
@@ -333,7 +348,7 @@ describe('throttling', () => {
       });
       faults.push({ match: pointRead, status: 429, headers: { 'x-ms-retry-after-ms': '15' } });
       const error = await store
-        .getEventInStatus({ endpointId: 'ep', eventId: 'e', sessionId: 's' }, 'Pending')
+        .getEventInStatus({ key: { endpointId: 'ep', eventId: 'e', sessionId: 's' }, status: 'Pending' })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(StorageProviderTransientError);
       expect(error).toMatchObject({ isRetryable: true, retryAfterMs: 15 });
@@ -408,8 +423,12 @@ describe('configuration', () => {
         }),
       ).toBe(true);
       expect(
-        (await store.getEventInStatus({ endpointId: 'ep', eventId: 'e', sessionId: '' }, 'Pending'))
-          ?.updatedAt,
+        (
+          await store.getEventInStatus({
+            key: { endpointId: 'ep', eventId: 'e', sessionId: '' },
+            status: 'Pending',
+          })
+        )?.updatedAt,
       ).toEqual(new Date(Date.UTC(2026, 0, 1)));
     } finally {
       await store.close();

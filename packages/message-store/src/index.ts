@@ -1,4 +1,8 @@
-export type { EndpointMetadataStore } from './contracts/endpoint-metadata-store.js';
+export type {
+  EndpointMetadataStore,
+  HeartbeatOptIn,
+  HeartbeatWrite,
+} from './contracts/endpoint-metadata-store.js';
 export type { HeartbeatHistoryStore } from './contracts/heartbeat-history-store.js';
 export type {
   MessageTrackingStore,
@@ -14,7 +18,7 @@ export type {
 } from './contracts/message-tracking-store.js';
 export type { MetricsStore, TimeSeriesRequest } from './contracts/metrics-store.js';
 export type { NimBusMessageStore, OpenMessageStore } from './contracts/nimbus-message-store.js';
-export type { ServiceHealthStore } from './contracts/service-health-store.js';
+export type { ServiceHealthStore, ServiceProbeClaim } from './contracts/service-health-store.js';
 export {
   type MessageStateChangeNotifier,
   noopStateChangeNotifier,
@@ -27,6 +31,8 @@ export {
 export type {
   EndpointSubscriptionWrite,
   SubscriptionFailureQuery,
+  SubscriptionMailRef,
+  SubscriptionRef,
   SubscriptionStore,
 } from './contracts/subscription-store.js';
 export type {
@@ -35,6 +41,7 @@ export type {
   EndpointEventRef,
   EndpointEventsRef,
   EndpointPageRequest,
+  EventIdOnEndpoint,
   EventIdsOnEndpoint,
   EventReportWrite,
   EventSearchRequest,
@@ -48,6 +55,7 @@ export type {
   SessionPageRequest,
   SessionRef,
   SessionsRef,
+  StatusLookup,
   StatusWrite,
   TrackedEventKey,
   TrackingBatch,

@@ -43,10 +43,10 @@ export async function example(clock: ManualClock) {
   });
 
   const current = await store.getEvent({ endpointId: 'billing', eventId: 'evt-1' });
-  const missing = await store.getEventInStatus(
-    { endpointId: 'billing', eventId: 'evt-1', sessionId: 'order-42' },
-    ResolutionStatus.Failed,
-  ); // null, not an exception
+  const missing = await store.getEventInStatus({
+    key: { endpointId: 'billing', eventId: 'evt-1', sessionId: 'order-42' },
+    status: ResolutionStatus.Failed,
+  }); // null, not an exception
   await store.close();
   return { written, status: current?.resolutionStatus, missing, changed };
 }

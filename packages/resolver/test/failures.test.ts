@@ -60,10 +60,10 @@ describe('Resolver under store failures', () => {
       scheduled: 0,
       deadLettered: 0,
     });
-    const row = await h.memoryStore.getEventInStatus(
-      { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
-      ResolutionStatus.Pending,
-    );
+    const row = await h.memoryStore.getEventInStatus({
+      key: { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+      status: ResolutionStatus.Pending,
+    });
     expect(row).toMatchObject({ to: 'Billing', from: 'Crm', lastMessageId: request.messageId });
     expect(await h.memoryStore.getEventHistory(request.eventId!)).toHaveLength(1);
     expect(h.handler.stats).toMatchObject({ rescheduled: 1, recorded: 1, deadLettered: 0 });
@@ -201,10 +201,10 @@ describe('Resolver under store contention (a lock or statement timeout)', () => 
     expect(h.clock.now() - started).toBeLessThan(times * CONTENTION_RETRY_MS + throttleDelayMs(0, null));
     expect(h.handler.stats).toMatchObject({ rescheduled: 0, deadLettered: 0 });
     expect(await h.transport.counts(RESOLVER_INPUT)).toMatchObject({ active: 0, deadLettered: 0 });
-    const row = await h.memoryStore.getEventInStatus(
-      { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
-      ResolutionStatus.Pending,
-    );
+    const row = await h.memoryStore.getEventInStatus({
+      key: { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+      status: ResolutionStatus.Pending,
+    });
     expect(row).not.toBeNull();
   });
 

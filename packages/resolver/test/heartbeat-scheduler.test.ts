@@ -56,7 +56,7 @@ describe('heartbeat scheduler', () => {
   it('sends one probe per eligible endpoint with a Pending row first, and only one instance wins the interval', async () => {
     const h = await createHarness();
     await enable(h);
-    await h.memoryStore.enableHeartbeatOnEndpoint('erp', false);
+    await h.memoryStore.enableHeartbeatOnEndpoint({ endpointId: 'erp', enable: false });
     const a = scheduler(h);
     const b = scheduler(h);
     const [ra, rb] = [await a.tick(), await b.tick()];

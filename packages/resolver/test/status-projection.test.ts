@@ -23,10 +23,10 @@ describe('Resolver projection of requests and outcomes', () => {
     await h.send(request);
     expect(await h.drain()).toBe(1);
 
-    const row = await h.memoryStore.getEventInStatus(
-      { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
-      ResolutionStatus.Pending,
-    );
+    const row = await h.memoryStore.getEventInStatus({
+      key: { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+      status: ResolutionStatus.Pending,
+    });
     expect(row).toMatchObject({
       resolutionStatus: ResolutionStatus.Pending,
       endpointId: 'Billing',
@@ -153,10 +153,10 @@ describe('Resolver projection of requests and outcomes', () => {
     );
     await h.drain();
     expect(
-      await h.memoryStore.getEventInStatus(
-        { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
-        ResolutionStatus.DeadLettered,
-      ),
+      await h.memoryStore.getEventInStatus({
+        key: { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+        status: ResolutionStatus.DeadLettered,
+      }),
     ).toMatchObject({
       resolutionStatus: ResolutionStatus.DeadLettered,
       deadLetterReason: 'Permanent failure',
@@ -180,10 +180,10 @@ describe('Resolver projection of requests and outcomes', () => {
       endpointId: 'Billing',
     });
     expect(
-      await h.memoryStore.getEventInStatus(
-        { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
-        ResolutionStatus.Pending,
-      ),
+      await h.memoryStore.getEventInStatus({
+        key: { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+        status: ResolutionStatus.Pending,
+      }),
     ).toMatchObject({
       messageType: MessageType.RetryRequest,
     });
@@ -219,10 +219,10 @@ describe('Resolver projection of requests and outcomes', () => {
     await h.drain();
     // The engine decides whether the settlement applies; until it answers the row keeps the handoff.
     expect(
-      await h.memoryStore.getEventInStatus(
-        { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
-        ResolutionStatus.Pending,
-      ),
+      await h.memoryStore.getEventInStatus({
+        key: { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+        status: ResolutionStatus.Pending,
+      }),
     ).toMatchObject({
       pendingSubStatus: HANDOFF_SUB_STATUS,
       messageType: MessageType.PendingHandoffResponse,
@@ -265,10 +265,10 @@ describe('Resolver projection of requests and outcomes', () => {
       }),
     );
     await h.drain();
-    const row = await h.memoryStore.getEventInStatus(
-      { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
-      ResolutionStatus.Failed,
-    );
+    const row = await h.memoryStore.getEventInStatus({
+      key: { endpointId: 'Billing', eventId: request.eventId!, sessionId: request.sessionId },
+      status: ResolutionStatus.Failed,
+    });
     expect(row?.processingTimeMs).toBeGreaterThanOrEqual(30_000);
   });
 

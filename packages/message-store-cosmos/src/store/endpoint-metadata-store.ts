@@ -4,10 +4,12 @@ import {
   type EndpointMetadataStore,
   type EndpointMetadataWrite,
   type Heartbeat,
+  type HeartbeatOptIn,
   type HeartbeatOverviewItem,
   type HeartbeatSettings,
   type HeartbeatSettingsUpdate,
   HeartbeatStatus,
+  type HeartbeatWrite,
   InvalidStoreArgumentError,
 } from '@nimbus/message-store';
 import {
@@ -102,17 +104,11 @@ export class CosmosEndpointMetadataStore implements EndpointMetadataStore {
     return (await this.getMetadatas()).filter((m) => m.isHeartbeatEnabled === true);
   }
 
-  async enableHeartbeatOnEndpoint(endpointId: string, enable: boolean): Promise<void> {
+  async enableHeartbeatOnEndpoint({ endpointId, enable }: HeartbeatOptIn): Promise<void> {
     await this.#change(endpointId, (current) => ({ ...current, isHeartbeatEnabled: enable }));
   }
 
-  async setHeartbeat({
-    endpointId,
-    heartbeat,
-  }: {
-    readonly endpointId: string;
-    readonly heartbeat: Heartbeat;
-  }): Promise<boolean> {
+  async setHeartbeat({ endpointId, heartbeat }: HeartbeatWrite): Promise<boolean> {
     if (heartbeat == null) throw new InvalidStoreArgumentError('heartbeat', 'is required');
     return this.#change(endpointId, (current) => {
       const previous = current.heartbeats.find((h) => h.messageId === heartbeat.messageId);

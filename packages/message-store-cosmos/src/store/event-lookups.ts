@@ -1,11 +1,12 @@
 import {
   type EndpointEventRef,
+  type EventIdOnEndpoint,
   type EventIdsOnEndpoint,
   HANDOFF_SUB_STATUS,
   type HandoffJobRef,
   type NextHandoffRequest,
   ResolutionStatus,
-  type TrackedEventKey,
+  type StatusLookup,
   type TrackingEventLookups,
   type UnresolvedEvent,
 } from '@nimbus/message-store';
@@ -29,7 +30,7 @@ const pendingHandoff = (w: Where) =>
 
 /** Single-row and small-set reads; a status lookup is one point read in the session's partition. */
 export class CosmosEventLookups extends EndpointRows implements TrackingEventLookups {
-  async getEventInStatus(key: TrackedEventKey, status: ResolutionStatus): Promise<UnresolvedEvent | null> {
+  async getEventInStatus({ key, status }: StatusLookup): Promise<UnresolvedEvent | null> {
     const { endpointId, eventId, sessionId } = key;
     const container = await this.context.endpointContainer(endpointId);
     if (container === null || typeof sessionId !== 'string' || !eventId) return null;
@@ -46,13 +47,7 @@ export class CosmosEventLookups extends EndpointRows implements TrackingEventLoo
     return newest ?? null;
   }
 
-  async getEventById({
-    endpointId,
-    id,
-  }: {
-    readonly endpointId: string;
-    readonly id: string;
-  }): Promise<UnresolvedEvent | null> {
+  async getEventById({ endpointId, id }: EventIdOnEndpoint): Promise<UnresolvedEvent | null> {
     const container = await this.context.endpointContainer(endpointId);
     if (container === null || !id) return null;
     const splits = sessionSplits(id);

@@ -3,6 +3,7 @@ import {
   InvalidStoreArgumentError,
   type ServiceHealth,
   type ServiceHealthStore,
+  type ServiceProbeClaim,
 } from '@nimbus/message-store';
 import type { CosmosStoreContext } from './cosmos-context.js';
 import { MetadataKind } from './layout.js';
@@ -36,15 +37,7 @@ export class CosmosServiceHealthStore implements ServiceHealthStore {
       .sort((a, b) => (a.serviceId < b.serviceId ? -1 : a.serviceId > b.serviceId ? 1 : 0));
   }
 
-  async tryClaimServiceProbe({
-    serviceId,
-    dueBefore,
-    probeMessageId,
-  }: {
-    readonly serviceId: string;
-    readonly dueBefore: Date;
-    readonly probeMessageId: string;
-  }): Promise<boolean> {
+  async tryClaimServiceProbe({ serviceId, dueBefore, probeMessageId }: ServiceProbeClaim): Promise<boolean> {
     requireServiceId(serviceId);
     const stored = await this.#docs.read(serviceId);
     const current = stored === null ? null : toHealth(stored.body);

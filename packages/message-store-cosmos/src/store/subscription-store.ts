@@ -2,6 +2,8 @@ import type {
   EndpointSubscription,
   EndpointSubscriptionWrite,
   SubscriptionFailureQuery,
+  SubscriptionMailRef,
+  SubscriptionRef,
   SubscriptionStore,
 } from '@nimbus/message-store';
 import {
@@ -76,25 +78,13 @@ export class CosmosSubscriptionStore implements SubscriptionStore {
     return true;
   }
 
-  async unsubscribeById({
-    endpointId,
-    id,
-  }: {
-    readonly endpointId: string;
-    readonly id: string;
-  }): Promise<boolean> {
+  async unsubscribeById({ endpointId, id }: SubscriptionRef): Promise<boolean> {
     const stored = await this.#byId(id);
     if (stored === null || stored.endpointId !== endpointId) return false;
     return this.#delete(stored);
   }
 
-  async unsubscribeByMail({
-    endpointId,
-    mail,
-  }: {
-    readonly endpointId: string;
-    readonly mail: string;
-  }): Promise<boolean> {
+  async unsubscribeByMail({ endpointId, mail }: SubscriptionMailRef): Promise<boolean> {
     const matching = await queryAll<Stored>(
       this.#container,
       'SELECT * FROM c WHERE c.endpointId = @e AND c.mail = @m',

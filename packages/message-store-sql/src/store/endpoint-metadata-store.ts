@@ -4,10 +4,12 @@ import {
   type EndpointMetadataStore,
   type EndpointMetadataWrite,
   type Heartbeat,
+  type HeartbeatOptIn,
   type HeartbeatOverviewItem,
   type HeartbeatSettings,
   type HeartbeatSettingsUpdate,
   HeartbeatStatus,
+  type HeartbeatWrite,
   InvalidStoreArgumentError,
 } from '@nimbus/message-store';
 import {
@@ -169,7 +171,7 @@ export class SqlEndpointMetadataStore implements EndpointMetadataStore {
     }));
   }
 
-  async enableHeartbeatOnEndpoint(endpointId: string, enable: boolean): Promise<void> {
+  async enableHeartbeatOnEndpoint({ endpointId, enable }: HeartbeatOptIn): Promise<void> {
     assertValidStoreEndpointId(endpointId);
     const now = this.context.clock.now();
     await this.db
@@ -187,13 +189,7 @@ export class SqlEndpointMetadataStore implements EndpointMetadataStore {
       .execute();
   }
 
-  async setHeartbeat({
-    endpointId,
-    heartbeat,
-  }: {
-    readonly endpointId: string;
-    readonly heartbeat: Heartbeat;
-  }): Promise<boolean> {
+  async setHeartbeat({ endpointId, heartbeat }: HeartbeatWrite): Promise<boolean> {
     if (heartbeat == null) throw new InvalidStoreArgumentError('heartbeat', 'is required');
     assertValidStoreEndpointId(endpointId);
     await this.context.dialect.atomic(async (tx) => {

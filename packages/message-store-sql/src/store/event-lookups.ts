@@ -1,11 +1,12 @@
 import {
   type EndpointEventRef,
+  type EventIdOnEndpoint,
   type EventIdsOnEndpoint,
   HANDOFF_SUB_STATUS,
   type HandoffJobRef,
   type NextHandoffRequest,
   ResolutionStatus,
-  type TrackedEventKey,
+  type StatusLookup,
   type TrackingEventLookups,
   type UnresolvedEvent,
 } from '@nimbus/message-store';
@@ -37,7 +38,7 @@ export class EventLookups implements TrackingEventLookups {
       .where('deleted', '=', 0);
   }
 
-  async getEventInStatus(key: TrackedEventKey, status: ResolutionStatus): Promise<UnresolvedEvent | null> {
+  async getEventInStatus({ key, status }: StatusLookup): Promise<UnresolvedEvent | null> {
     const row = await this.live()
       .where('endpoint_id', '=', key.endpointId)
       .where('event_id', '=', key.eventId)
@@ -57,13 +58,7 @@ export class EventLookups implements TrackingEventLookups {
     return row === undefined ? null : unresolvedFromRow(row);
   }
 
-  async getEventById({
-    endpointId,
-    id,
-  }: {
-    readonly endpointId: string;
-    readonly id: string;
-  }): Promise<UnresolvedEvent | null> {
+  async getEventById({ endpointId, id }: EventIdOnEndpoint): Promise<UnresolvedEvent | null> {
     const splits = compositeIdSplits(id);
     if (splits.length === 0) return null;
     const row = await this.live()

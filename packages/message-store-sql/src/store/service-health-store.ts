@@ -3,6 +3,7 @@ import {
   InvalidStoreArgumentError,
   type ServiceHealth,
   type ServiceHealthStore,
+  type ServiceProbeClaim,
 } from '@nimbus/message-store';
 import { toDateOrNull, toMs, toMsOrNull } from './document-codec.js';
 import { ordinalCompare } from './query-helpers.js';
@@ -38,15 +39,7 @@ export class SqlServiceHealthStore implements ServiceHealthStore {
       .sort((a, b) => ordinalCompare(a.serviceId, b.serviceId));
   }
 
-  async tryClaimServiceProbe({
-    serviceId,
-    dueBefore,
-    probeMessageId,
-  }: {
-    readonly serviceId: string;
-    readonly dueBefore: Date;
-    readonly probeMessageId: string;
-  }): Promise<boolean> {
+  async tryClaimServiceProbe({ serviceId, dueBefore, probeMessageId }: ServiceProbeClaim): Promise<boolean> {
     requireServiceId(serviceId);
     const now = this.context.clock.now();
     const due = toMs(dueBefore);

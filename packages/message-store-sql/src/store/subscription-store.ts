@@ -2,6 +2,8 @@ import type {
   EndpointSubscription,
   EndpointSubscriptionWrite,
   SubscriptionFailureQuery,
+  SubscriptionMailRef,
+  SubscriptionRef,
   SubscriptionStore,
 } from '@nimbus/message-store';
 import {
@@ -73,13 +75,7 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     });
   }
 
-  async unsubscribeById({
-    endpointId,
-    id,
-  }: {
-    readonly endpointId: string;
-    readonly id: string;
-  }): Promise<boolean> {
+  async unsubscribeById({ endpointId, id }: SubscriptionRef): Promise<boolean> {
     const result = await this.db
       .deleteFrom('endpoint_subscriptions')
       .where('endpoint_id', '=', endpointId)
@@ -88,13 +84,7 @@ export class SqlSubscriptionStore implements SubscriptionStore {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async unsubscribeByMail({
-    endpointId,
-    mail,
-  }: {
-    readonly endpointId: string;
-    readonly mail: string;
-  }): Promise<boolean> {
+  async unsubscribeByMail({ endpointId, mail }: SubscriptionMailRef): Promise<boolean> {
     const result = await this.db
       .deleteFrom('endpoint_subscriptions')
       .where('endpoint_id', '=', endpointId)

@@ -139,14 +139,14 @@ export function describeEndpointMetadataStoreConformance(
 
     it('enableHeartbeatOnEndpoint drives the opt-in list and creates the record', async () => {
       const { store, id } = await open();
-      await store.enableHeartbeatOnEndpoint(id('on'), true);
-      await store.enableHeartbeatOnEndpoint(id('off'), false);
+      await store.enableHeartbeatOnEndpoint({ endpointId: id('on'), enable: true });
+      await store.enableHeartbeatOnEndpoint({ endpointId: id('off'), enable: false });
       expect((await store.getEndpointMetadata(id('on')))?.isHeartbeatEnabled).toBe(true);
       expect((await store.getEndpointMetadata(id('off')))?.isHeartbeatEnabled).toBe(false);
       const enabled = () => store.getMetadatasWithEnabledHeartbeat().then((l) => l.map((m) => m.endpointId));
       expect(await enabled()).toContain(id('on'));
       expect(await enabled()).not.toContain(id('off'));
-      await store.enableHeartbeatOnEndpoint(id('on'), false);
+      await store.enableHeartbeatOnEndpoint({ endpointId: id('on'), enable: false });
       expect(await enabled()).not.toContain(id('on'));
     });
 

@@ -101,7 +101,7 @@ export function getAs(
     case ResolutionStatus.Failed:
     case ResolutionStatus.DeadLettered:
     case ResolutionStatus.Unsupported:
-      return store.getEventInStatus({ endpointId, eventId, sessionId }, status);
+      return store.getEventInStatus({ key: { endpointId, eventId, sessionId }, status: status });
     default:
       return store.getEventById({ endpointId, id: `${eventId}_${sessionId}` });
   }

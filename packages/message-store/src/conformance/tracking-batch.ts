@@ -19,7 +19,9 @@ export function registerBatchCases(open: Open): void {
       });
       expect(result).toEqual({ messagesStored: [true, false], statusesWritten: [true] });
       expect(await store.getMessage({ eventId: key.eventId, messageId: 'm1' })).not.toBeNull();
-      expect((await store.getEventInStatus(key, RS.Pending))?.lastMessageId).toBe('last-message');
+      expect((await store.getEventInStatus({ key: key, status: RS.Pending }))?.lastMessageId).toBe(
+        'last-message',
+      );
       expect(await store.writeBatch({})).toEqual({ messagesStored: [], statusesWritten: [] });
     });
 
@@ -66,8 +68,8 @@ export function registerBatchCases(open: Open): void {
       });
       expect(result.statusesWritten).toEqual([true, false, true]);
       expect(result.messagesStored).toEqual([true]);
-      expect(await store.getEventInStatus(fresh, RS.Pending)).not.toBeNull();
-      expect(await store.getEventInStatus(failed, RS.Failed)).not.toBeNull();
+      expect(await store.getEventInStatus({ key: fresh, status: RS.Pending })).not.toBeNull();
+      expect(await store.getEventInStatus({ key: failed, status: RS.Failed })).not.toBeNull();
       expect((await store.getEvent(done))?.resolutionStatus).toBe(RS.Completed);
     });
 

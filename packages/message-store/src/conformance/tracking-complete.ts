@@ -42,10 +42,10 @@ export function registerTryCompleteCases(open: Open): void {
       expect(row?.resolutionStatus).toBe(ResolutionStatus.Completed);
       expect(row?.reason).toBe('reconciled');
       expect(
-        await store.getEventInStatus(
-          { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          ResolutionStatus.Pending,
-        ),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          status: ResolutionStatus.Pending,
+        }),
       ).toBeNull();
     });
 
@@ -95,10 +95,10 @@ export function registerTryCompleteCases(open: Open): void {
       expect(await reconcile(store, clock, ep, id('e'), 'm1')).toBe(false);
       expect(
         (
-          await store.getEventInStatus(
-            { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-            ResolutionStatus.Failed,
-          )
+          await store.getEventInStatus({
+            key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+            status: ResolutionStatus.Failed,
+          })
         )?.lastMessageId,
       ).toBe('m1');
     });
@@ -114,10 +114,10 @@ export function registerTryCompleteCases(open: Open): void {
       expect(await reconcile(store, clock, ep, id('e'), 'm1')).toBe(false);
       expect(await reconcile(store, clock, ep, id('e'), 'M2')).toBe(false);
       expect(
-        await store.getEventInStatus(
-          { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          ResolutionStatus.Pending,
-        ),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          status: ResolutionStatus.Pending,
+        }),
       ).not.toBeNull();
     });
 

@@ -115,7 +115,10 @@ export function registerGuardCases(open: Open): void {
       const ep = id('ep');
       expect(await uploadAs(store, RS.Pending, id('e'), 's1', ep, sampleEvent(clock, ep))).toBe(true);
       expect(
-        await store.getEventInStatus({ endpointId: ep, eventId: id('e'), sessionId: 's1' }, RS.Pending),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          status: RS.Pending,
+        }),
       ).not.toBeNull();
     });
 
@@ -196,7 +199,10 @@ export function registerGuardCases(open: Open): void {
       expect(await store.removeMessage({ endpointId: ep, eventId: id('e'), sessionId: 's1' })).toBe(true);
       expect(await uploadAs(store, RS.Pending, id('e'), 's1', ep, sampleEvent(clock, ep))).toBe(true);
       expect(
-        await store.getEventInStatus({ endpointId: ep, eventId: id('e'), sessionId: 's1' }, RS.Pending),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          status: RS.Pending,
+        }),
       ).not.toBeNull();
     });
   });

@@ -51,10 +51,10 @@ export function registerLookupCases(open: Open): void {
       const ep = id('ep');
       await writeSampleRows(store, clock, ep, [[id('e'), 's1', RS.Failed]]);
       expect(
-        await store.getEventInStatus(
-          { endpointId: id('elsewhere'), eventId: id('e'), sessionId: 's1' },
-          RS.Failed,
-        ),
+        await store.getEventInStatus({
+          key: { endpointId: id('elsewhere'), eventId: id('e'), sessionId: 's1' },
+          status: RS.Failed,
+        }),
       ).toBeNull();
       expect(await store.getEvent({ endpointId: id('elsewhere'), eventId: id('e') })).toBeNull();
     });
@@ -175,10 +175,16 @@ export function registerLookupCases(open: Open): void {
         content: sampleEvent(clock, ep, empties),
       });
       expect(
-        await store.getEventInStatus({ endpointId: ep, eventId: id('nulls'), sessionId: 's1' }, RS.Failed),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('nulls'), sessionId: 's1' },
+          status: RS.Failed,
+        }),
       ).toMatchObject(nulls);
       expect(
-        await store.getEventInStatus({ endpointId: ep, eventId: id('empties'), sessionId: 's1' }, RS.Failed),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('empties'), sessionId: 's1' },
+          status: RS.Failed,
+        }),
       ).toMatchObject(empties);
     });
 
@@ -197,10 +203,10 @@ export function registerLookupCases(open: Open): void {
           queueTimeMs: 12,
         },
       });
-      const row = await store.getEventInStatus(
-        { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        RS.Failed,
-      );
+      const row = await store.getEventInStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Failed,
+      });
       expect(row).toMatchObject({
         enqueuedTimeUtc: enqueued,
         retryCount: 0,
@@ -252,7 +258,10 @@ export function registerLookupCases(open: Open): void {
         content: sampleEvent(clock, ep, { messageType: MessageType.PendingHandoffResponse, ...handoff }),
       });
       expect(
-        await store.getEventInStatus({ endpointId: ep, eventId: id('e'), sessionId: 's1' }, RS.Pending),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          status: RS.Pending,
+        }),
       ).toMatchObject(handoff);
     });
 
@@ -284,14 +293,18 @@ export function registerLookupCases(open: Open): void {
         content: input,
       });
       input.reason = 'mutated';
-      const read = await store.getEventInStatus(
-        { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        RS.Failed,
-      );
+      const read = await store.getEventInStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Failed,
+      });
       (read as { reason: string | null }).reason = 'mutated too';
       expect(
-        (await store.getEventInStatus({ endpointId: ep, eventId: id('e'), sessionId: 's1' }, RS.Failed))
-          ?.reason,
+        (
+          await store.getEventInStatus({
+            key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+            status: RS.Failed,
+          })
+        )?.reason,
       ).toBe('original');
     });
   });

@@ -16,10 +16,10 @@ export function registerRetentionCases(open: Open): void {
       clock.advance(3650 * DAY);
       expect((await store.sweepExpired()).unresolvedRows).toBe(0);
       expect(
-        await store.getEventInStatus(
-          { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          ResolutionStatus.Failed,
-        ),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          status: ResolutionStatus.Failed,
+        }),
       ).not.toBeNull();
     });
 
@@ -35,24 +35,24 @@ export function registerRetentionCases(open: Open): void {
       clock.advance(2 * HOUR);
       expect(await store.sweepExpired()).toMatchObject({ unresolvedRows: 1 });
       expect(
-        await store.getEventInStatus(
-          { endpointId: ep, eventId: id('other'), sessionId: 's1' },
-          ResolutionStatus.Pending,
-        ),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('other'), sessionId: 's1' },
+          status: ResolutionStatus.Pending,
+        }),
       ).toBeNull();
       expect(
-        await store.getEventInStatus(
-          { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          ResolutionStatus.Failed,
-        ),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          status: ResolutionStatus.Failed,
+        }),
       ).not.toBeNull();
       clock.advance(22 * HOUR);
       expect((await store.sweepExpired()).unresolvedRows).toBe(1);
       expect(
-        await store.getEventInStatus(
-          { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-          ResolutionStatus.Failed,
-        ),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+          status: ResolutionStatus.Failed,
+        }),
       ).toBeNull();
     });
 

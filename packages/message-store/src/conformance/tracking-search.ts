@@ -106,10 +106,10 @@ export function registerSearchCases(open: Open): void {
         lastMessageId: 'last-message',
         from: 'publisher',
       });
-      const stored = await store.getEventInStatus(
-        { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        RS.Failed,
-      );
+      const stored = await store.getEventInStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Failed,
+      });
       expect(stored?.messageContent.eventContent?.eventJson).toBe('{"big":1}');
     });
 

@@ -13,10 +13,10 @@ export function registerStatusWriteCases(open: Open): void {
       const { store, clock, id } = await open();
       const ep = id('ep');
       expect(await uploadAs(store, RS.Pending, id('e'), 's1', ep, sampleEvent(clock, ep))).toBe(true);
-      const row = await store.getEventInStatus(
-        { endpointId: ep, eventId: id('e'), sessionId: 's1' },
-        RS.Pending,
-      );
+      const row = await store.getEventInStatus({
+        key: { endpointId: ep, eventId: id('e'), sessionId: 's1' },
+        status: RS.Pending,
+      });
       expect(row?.eventId).toBe(id('e'));
       expect(row?.sessionId).toBe('s1');
       expect(row?.endpointId).toBe(ep);
@@ -199,10 +199,16 @@ export function registerStatusWriteCases(open: Open): void {
       });
       await writeSampleRows(store, clock, ep, [[id('native'), 's1', RS.Failed]]);
       expect(
-        await store.getEventInStatus({ endpointId: ep, eventId: id('ce'), sessionId: 's1' }, RS.Failed),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('ce'), sessionId: 's1' },
+          status: RS.Failed,
+        }),
       ).toMatchObject(ce);
       expect(
-        await store.getEventInStatus({ endpointId: ep, eventId: id('native'), sessionId: 's1' }, RS.Failed),
+        await store.getEventInStatus({
+          key: { endpointId: ep, eventId: id('native'), sessionId: 's1' },
+          status: RS.Failed,
+        }),
       ).toMatchObject({
         cloudEventId: null,
         cloudEventSource: null,

@@ -6,6 +6,18 @@ import type {
   HeartbeatSettingsUpdate,
 } from '../entities/heartbeat.js';
 
+/** `enableHeartbeatOnEndpoint`: the endpoint's explicit heartbeat opt-in. */
+export interface HeartbeatOptIn {
+  readonly endpointId: string;
+  readonly enable: boolean;
+}
+
+/** `setHeartbeat`: one probe row of an endpoint. */
+export interface HeartbeatWrite {
+  readonly endpointId: string;
+  readonly heartbeat: Heartbeat;
+}
+
 /** Endpoint ownership metadata and endpoint heartbeat state. */
 export interface EndpointMetadataStore {
   /** Includes the retained probe rows (oldest first); null on a miss. */
@@ -17,13 +29,13 @@ export interface EndpointMetadataStore {
   /** Only explicit opt-ins (not the fan-out list: the fan-out is opt-out). */
   getMetadatasWithEnabledHeartbeat(): Promise<EndpointMetadata[]>;
   /** Sets the opt-in flag, creating the record if missing. */
-  enableHeartbeatOnEndpoint(endpointId: string, enable: boolean): Promise<void>;
+  enableHeartbeatOnEndpoint(optIn: HeartbeatOptIn): Promise<void>;
   /**
    * Upserts one probe row by (endpointId, messageId); on update `intervalSeconds` is replaced only
    * when the incoming value is > 0. Prunes to the newest 20 rows, creates the record if missing and
    * recomputes the rollup status.
    */
-  setHeartbeat(write: { readonly endpointId: string; readonly heartbeat: Heartbeat }): Promise<boolean>;
+  setHeartbeat(write: HeartbeatWrite): Promise<boolean>;
   /** Settles Pending rows with `startTime <= cutoffUtc` to Off; returns the endpoint ids touched. */
   sweepTimedOutHeartbeats(cutoffUtc: Date): Promise<string[]>;
   /** Never null: defaults when nothing is stored. */

@@ -10,7 +10,6 @@ import type { AuditSearchResult, MessageSearchResult, SearchResponse } from '../
 import type { EventReport, MessageAuditEntity } from '../entities/message-audit.js';
 import type { MessageEntity, MessageEntityWrite } from '../entities/message-entity.js';
 import type { UnresolvedEvent } from '../entities/unresolved-event.js';
-import type { ResolutionStatus } from '../enums.js';
 import type { RetentionSweepResult } from '../retention.js';
 import type {
   AuditSearchRequest,
@@ -18,6 +17,7 @@ import type {
   EndpointEventRef,
   EndpointEventsRef,
   EndpointPageRequest,
+  EventIdOnEndpoint,
   EventIdsOnEndpoint,
   EventReportWrite,
   EventSearchRequest,
@@ -30,6 +30,7 @@ import type {
   SessionPageRequest,
   SessionRef,
   SessionsRef,
+  StatusLookup,
   StatusWrite,
   TrackedEventKey,
   TrackingBatch,
@@ -87,11 +88,11 @@ export interface TrackingRowLifecycle {
 /** Single-row and small-set reads of live resolver rows. */
 export interface TrackingEventLookups {
   /** The live row `key` if it is in `status`. */
-  getEventInStatus(key: TrackedEventKey, status: ResolutionStatus): Promise<UnresolvedEvent | null>;
+  getEventInStatus(lookup: StatusLookup): Promise<UnresolvedEvent | null>;
   /** The most recently updated live row of the event across all sessions. */
   getEvent(ref: EndpointEventRef): Promise<UnresolvedEvent | null>;
   /** `id` is the composite id `{eventId}_{sessionId}`. */
-  getEventById(ref: { readonly endpointId: string; readonly id: string }): Promise<UnresolvedEvent | null>;
+  getEventById(ref: EventIdOnEndpoint): Promise<UnresolvedEvent | null>;
   /** Accepts composite ids and bare event ids; an empty input gives an empty list. */
   getEventsByIds(ref: EventIdsOnEndpoint): Promise<UnresolvedEvent[]>;
   /** Every Completed row on the endpoint (Skipped rows are not included). */

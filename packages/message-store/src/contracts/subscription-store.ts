@@ -23,6 +23,18 @@ export interface SubscriptionFailureQuery {
   readonly errorText: string;
 }
 
+/** `unsubscribeById`: one subscription of one endpoint. */
+export interface SubscriptionRef {
+  readonly endpointId: string;
+  readonly id: string;
+}
+
+/** `unsubscribeByMail`: every subscription of one endpoint with this mail. */
+export interface SubscriptionMailRef {
+  readonly endpointId: string;
+  readonly mail: string;
+}
+
 /** Operator notification subscriptions per endpoint. */
 export interface SubscriptionStore {
   /** Creates a subscription with a fresh id and returns it. Refuses a reserved endpoint id. */
@@ -39,8 +51,8 @@ export interface SubscriptionStore {
    */
   updateSubscription(subscription: EndpointSubscription): Promise<boolean>;
   /** Deletes the subscription when both id and endpoint match. */
-  unsubscribeById(ref: { readonly endpointId: string; readonly id: string }): Promise<boolean>;
+  unsubscribeById(ref: SubscriptionRef): Promise<boolean>;
   /** Deletes every subscription on the endpoint with exactly this mail. */
-  unsubscribeByMail(ref: { readonly endpointId: string; readonly mail: string }): Promise<boolean>;
+  unsubscribeByMail(ref: SubscriptionMailRef): Promise<boolean>;
   deleteSubscription(subscriptionId: string): Promise<boolean>;
 }

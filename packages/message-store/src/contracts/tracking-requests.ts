@@ -16,6 +16,12 @@ export interface TrackedEventKey {
   readonly sessionId: string;
 }
 
+/** `getEventInStatus`: the live row `key`, if it is in `status`. */
+export interface StatusLookup {
+  readonly key: TrackedEventKey;
+  readonly status: ResolutionStatus;
+}
+
 /** One event on one endpoint, whatever the session. */
 export interface EndpointEventRef {
   readonly endpointId: string;
@@ -102,6 +108,12 @@ export interface PurgeScope {
 export interface EndpointEventsRef {
   readonly endpointId: string;
   readonly eventIds: readonly string[];
+}
+
+/** `getEventById`: one row by its composite id `{eventId}_{sessionId}`. */
+export interface EventIdOnEndpoint {
+  readonly endpointId: string;
+  readonly id: string;
 }
 
 export interface EventIdsOnEndpoint {

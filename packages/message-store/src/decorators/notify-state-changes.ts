@@ -1,4 +1,6 @@
 import { consoleLogger, type Logger } from '@nimbus/core';
+import type { HeartbeatOptIn, HeartbeatWrite } from '../contracts/endpoint-metadata-store.js';
+import type { ServiceProbeClaim } from '../contracts/service-health-store.js';
 import type { MessageStateChangeNotifier } from '../contracts/state-change-notifier.js';
 import type {
   PendingCompletion,
@@ -36,9 +38,9 @@ const CHANGES: Readonly<Record<string, (params: readonly unknown[], result: unkn
   purgeMessages: ([s], r) => endpoints(r === true ? [(s as PurgeScope).endpointId] : []),
   setHeartbeat: ([h], r) => ({
     target: 'heartbeat',
-    ids: r === true ? [(h as { endpointId: string }).endpointId] : [],
+    ids: r === true ? [(h as HeartbeatWrite).endpointId] : [],
   }),
-  enableHeartbeatOnEndpoint: ([endpointId]) => ({ target: 'heartbeat', ids: [endpointId as string] }),
+  enableHeartbeatOnEndpoint: ([o]) => ({ target: 'heartbeat', ids: [(o as HeartbeatOptIn).endpointId] }),
   sweepTimedOutHeartbeats: (_p, r) => ({ target: 'heartbeat', ids: r as string[] }),
   setServiceHealth: ([h], r) => ({
     target: 'serviceHealth',
@@ -46,7 +48,7 @@ const CHANGES: Readonly<Record<string, (params: readonly unknown[], result: unkn
   }),
   tryClaimServiceProbe: ([c], r) => ({
     target: 'serviceHealth',
-    ids: r === true ? [(c as { serviceId: string }).serviceId] : [],
+    ids: r === true ? [(c as ServiceProbeClaim).serviceId] : [],
   }),
   sweepTimedOutServiceProbes: (_p, r) => ({ target: 'serviceHealth', ids: r as string[] }),
 };

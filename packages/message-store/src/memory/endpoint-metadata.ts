@@ -84,7 +84,7 @@ export function createMemoryEndpointMetadata(state: MemoryState): EndpointMetada
         .map(publicView);
     },
 
-    async enableHeartbeatOnEndpoint(endpointId, enable) {
+    async enableHeartbeatOnEndpoint({ endpointId, enable }) {
       const stored = ensure(endpointId);
       state.metadata.set(endpointId, { ...stored, isHeartbeatEnabled: enable });
     },

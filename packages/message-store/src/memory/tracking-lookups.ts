@@ -15,7 +15,7 @@ export function createTrackingLookups(state: MemoryState): TrackingEventLookups 
     );
 
   return {
-    async getEventInStatus(key, status) {
+    async getEventInStatus({ key, status }) {
       const row = liveRow(state, rowKey(key.endpointId, key.eventId, key.sessionId));
       return row !== null && row.event.resolutionStatus === status ? clone(row.event) : null;
     },
