@@ -127,10 +127,35 @@ describe('WebApp monitoring on SQLite with a real endpoint host', () => {
     await s.webApp.alerting.runOnce();
     await s.webApp.alerting.runOnce();
     const sent = () => receiver.received.map((r) => JSON.parse(r.body) as Json);
-    await expect.poll(() => sent().filter((b) => b.trigger === 'CustomCheckFailed').length, WAIT).toBe(1);
-    expect(sent()[0]).toMatchObject({ endpointId: 'Erp', summary: expect.stringContaining('503') });
+    const notices = () => sent().filter((b) => b.trigger === 'CustomCheckFailed');
+    const stateOf = (b: Json) => (b.alert as { state: string }).state;
+    await expect.poll(() => notices().length, WAIT).toBe(1);
+    expect(notices()[0]).toMatchObject({
+      endpointId: 'Erp',
+      summary: expect.stringContaining('503'),
+      alert: { state: 'open', key: 'custom-check:Erp:vat-registry' },
+    });
     s.registryHealthy = true;
     await expect.poll(async () => (await check())?.healthy, WAIT).toBe(true);
+    // Healthy again: exactly one resolved notice, however many rounds run.
+    await s.webApp.alerting.runOnce();
+    await s.webApp.alerting.runOnce();
+    await expect.poll(() => notices().length, WAIT).toBe(2);
+    await s.webApp.alerting.runOnce();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(notices().map(stateOf)).toEqual(['open', 'resolved']);
+    expect(notices()[1]).toMatchObject({ summary: expect.stringMatching(/^Resolved: .*was VAT registry/) });
+    // The next outage is a new alert of the same thread, and it resolves once again.
+    s.registryHealthy = false;
+    await expect.poll(async () => (await check())?.healthy, WAIT).toBe(false);
+    await s.webApp.alerting.runOnce();
+    await expect.poll(() => notices().length, WAIT).toBe(3);
+    s.registryHealthy = true;
+    await expect.poll(async () => (await check())?.healthy, WAIT).toBe(true);
+    await s.webApp.alerting.runOnce();
+    await s.webApp.alerting.runOnce();
+    await expect.poll(() => notices().length, WAIT).toBe(4);
+    expect(notices().map(stateOf)).toEqual(['open', 'resolved', 'open', 'resolved']);
   });
 
   it('alerts when an input goes over its backlog threshold (Owner sets it, audited)', async () => {
@@ -170,9 +195,21 @@ describe('WebApp monitoring on SQLite with a real endpoint host', () => {
       endpointId: 'Erp',
       summary: expect.stringContaining('backlog 3 > 2'),
     });
+    expect(threshold()[0]).toMatchObject({ alert: { state: 'open' } });
     await s.admin.post('/api/monitoring/Erp/resume', {});
     await expect.poll(() => s.handled - before, WAIT).toBe(3);
     expect((await erp()).breaches).toEqual([]);
+    // Drained: exactly one resolved notice, however many rounds run.
+    await s.webApp.alerting.runOnce();
+    await s.webApp.alerting.runOnce();
+    await expect.poll(() => threshold().length, WAIT).toBe(2);
+    await s.webApp.alerting.runOnce();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(threshold().map((b) => (b.alert as { state: string }).state)).toEqual(['open', 'resolved']);
+    expect(threshold()[1]).toMatchObject({
+      endpointId: 'Erp',
+      summary: expect.stringContaining('Resolved: Erp is over its monitoring threshold (was backlog 3 > 2)'),
+    });
   });
 
   it('gives dead-letter counts per input, and a purge (Owner, audited) empties one', async () => {

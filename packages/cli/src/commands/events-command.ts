@@ -16,6 +16,7 @@ import { cliAuditorName } from '../operator-name.js';
 import { RemoteEvents, remoteActionLine, remoteSummaryLine } from '../remote/remote-events.js';
 import { WebAppClient } from '../remote/webapp-client.js';
 import { configFrom, requireSharedBackends, withBackendOptions } from './backend-options.js';
+import { eventStateText, withState } from './event-state.js';
 import { applyEdits, readPayload } from './payload-input.js';
 import { PLATFORM_OPTION_HELP, platformFrom } from './platform-option.js';
 
@@ -42,7 +43,7 @@ function summaryLine(row: UnresolvedEvent): string {
   return [
     row.updatedAt.toISOString(),
     row.endpointId.padEnd(12),
-    row.resolutionStatus.padEnd(12),
+    eventStateText(row.resolutionStatus, row.retry).padEnd(12),
     (row.sessionId || '-').padEnd(16),
     (row.eventTypeId ?? '-').padEnd(20),
     row.eventId,
@@ -130,7 +131,7 @@ export function eventsCommand(print: (line: string) => void): Command {
       const remote = remoteEvents();
       if (remote) {
         const rows = await remote.list({ ...options, limit: positiveInt('--limit', options.limit) });
-        if (options.json) print(JSON.stringify(rows));
+        if (options.json) print(JSON.stringify(rows.map((row) => withState(row, row.status))));
         else if (rows.length === 0) print('No events match.');
         else for (const row of rows) print(remoteSummaryLine(row));
         return;
@@ -148,7 +149,8 @@ export function eventsCommand(print: (line: string) => void): Command {
         store.getEventsByFilter({ filter, continuationToken: null, maxItems: limit }),
       );
       if (found.events.length === 0 && options.endpoint) await requireKnownEndpoint(config, options.endpoint);
-      if (options.json) print(JSON.stringify(found.events));
+      if (options.json)
+        print(JSON.stringify(found.events.map((row) => withState(row, row.resolutionStatus))));
       else if (found.events.length === 0) print('No events match.');
       else for (const row of found.events) print(summaryLine(row));
     },
@@ -166,8 +168,8 @@ export function eventsCommand(print: (line: string) => void): Command {
       const shown = await remote.show(endpointId, eventId);
       print(
         options.json
-          ? JSON.stringify(shown)
-          : `Event ${shown.event.eventId} on ${shown.event.endpointId}: ${shown.event.status}\n  payload: ${shown.payload ?? '(none stored)'}\n  ${shown.history.length} messages, ${shown.audits.length} audit rows (use --json for all)`,
+          ? JSON.stringify({ ...shown, event: withState(shown.event, shown.event.status) })
+          : `Event ${shown.event.eventId} on ${shown.event.endpointId}: ${eventStateText(shown.event.status, shown.event.retry)}\n  payload: ${shown.payload ?? '(none stored)'}\n  ${shown.history.length} messages, ${shown.audits.length} audit rows (use --json for all)`,
       );
       return;
     }
@@ -179,10 +181,10 @@ export function eventsCommand(print: (line: string) => void): Command {
       const history = await store.getEventHistory(eventId);
       const audits = await store.getMessageAudits(eventId);
       if (options.json) {
-        print(JSON.stringify({ event: row, payload, history, audits }));
+        print(JSON.stringify({ event: withState(row, row.resolutionStatus), payload, history, audits }));
         return;
       }
-      print(`Event ${row.eventId} on ${row.endpointId}: ${row.resolutionStatus}`);
+      print(`Event ${row.eventId} on ${row.endpointId}: ${eventStateText(row.resolutionStatus, row.retry)}`);
       print(
         `  type ${row.eventTypeId ?? '-'}, session ${row.sessionId || '-'}, correlation ${row.correlationId ?? '-'}`,
       );

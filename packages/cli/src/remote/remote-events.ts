@@ -1,4 +1,5 @@
 import type { ResponseBody } from '@nimbus/client';
+import { eventStateText } from '../commands/event-state.js';
 import { applyEdits } from '../commands/payload-input.js';
 import { CliError } from '../exit-codes.js';
 import { type WebAppClient, WebAppRefusal } from './webapp-client.js';
@@ -19,7 +20,7 @@ export function remoteSummaryLine(row: EventDto): string {
   return [
     row.updatedAt,
     row.endpointId.padEnd(12),
-    row.status.padEnd(12),
+    eventStateText(row.status, row.retry).padEnd(12),
     (row.sessionId || '-').padEnd(16),
     (row.eventTypeId ?? '-').padEnd(20),
     row.eventId,

@@ -204,6 +204,14 @@ export function continuationRequest(deps: EngineDeps, sessionId: string): Messag
   });
 }
 
+/** The received message's body and header bytes (headers that are not text, as a corrupt row has, count 0). */
+function receivedSize(message: TransportMessage): number {
+  let size = typeof message.body === 'string' ? Buffer.byteLength(message.body, 'utf8') : 0;
+  for (const [name, value] of Object.entries(message.headers ?? {}))
+    if (typeof value === 'string') size += Buffer.byteLength(name, 'utf8') + Buffer.byteLength(value, 'utf8');
+  return size;
+}
+
 /**
  * The transport refused the settlement with its effects (a response larger than its budget, an invalid
  * message): nothing was applied, and delivering it again would fail the same way. Dead-letter it alone.
@@ -214,7 +222,8 @@ export async function deadLetterUnsettleable(
   received: ReceivedMessage,
   error: unknown,
 ): Promise<void> {
-  const description = `The transport refused to settle this message with its effects: ${String((error as Error).message)}`;
+  // The message's own size says what an operator must shrink (the refused batch carries it more than once).
+  const description = `The transport refused to settle this message with its effects: ${String((error as Error).message)} (the message is ${receivedSize(received)} bytes)`;
   deps.logger.warn(
     { messageId: received.messageId, sessionId: received.sessionId, description },
     'Dead-lettered a message whose settlement was refused.',

@@ -12,7 +12,7 @@ import {
 import { type AlertStore, AlertTrigger } from './alert-store.js';
 import { type AlertSubscription, listAlertSubscriptions, wantsFailure } from './alert-subscriptions.js';
 import { type AlertThread, snoozeKey } from './alert-thread.js';
-import { findMonitoringAlerts, type MonitoringAlertDeps } from './monitoring-alerts.js';
+import { findMonitoringCauses, type MonitoringAlertDeps } from './monitoring-alerts.js';
 
 /** An alert found this round, before it is claimed for a subscription. */
 export interface FoundAlert {
@@ -69,7 +69,8 @@ interface Stored {
 
 /**
  * Alerts per cause, not per session: every round finds the causes each subscription wants (failure groups,
- * sessions blocked by one cause, heartbeat outages) and moves one thread per (subscription, cause): opened
+ * sessions blocked by one cause, heartbeat outages, inputs over a monitoring threshold, unhealthy custom
+ * checks) and moves one thread per (subscription, cause): opened
  * once, updated when its counts change (at most once per digest window), resolved once when the cause is
  * gone. Snoozed causes wait; a subscription over its hourly limit waits too (updates coalesce meanwhile).
  * Every delivery is claimed unique on (subscription, thread, sequence), so with several WebApp instances each
@@ -102,7 +103,7 @@ export class AlertEvaluator {
       if (!blocked.has(endpointId)) blocked.set(endpointId, blockingRows(store, endpointId));
       return blocked.get(endpointId)!;
     };
-    const monitoring = await findMonitoringAlerts(this.deps, subscriptions, now);
+    const monitoring = await findMonitoringCauses(this.deps, subscriptions, now);
     this.heldByRateLimit = 0;
     let claimed = 0;
     for (const s of subscriptions) {
@@ -113,6 +114,8 @@ export class AlertEvaluator {
         causes.push(...blockedSessionCauses(await blockedOn(s.endpointId), s, s.endpointId, now));
       const heartbeat = heartbeats && heartbeatCause(heartbeats, s.endpointId, now);
       if (heartbeat && wants(s, AlertTrigger.HeartbeatLost)) causes.push(heartbeat);
+      for (const cause of monitoring.get(s.endpointId.toLowerCase()) ?? [])
+        if (wants(s, cause.trigger)) causes.push(cause);
       const isSnoozed = (signature: string | null) =>
         signature !== null && snoozed.has(snoozeKey(s.endpointId, signature));
       const present = new Set<string>();
@@ -130,9 +133,6 @@ export class AlertEvaluator {
           continue;
         if (await this.send(s, thread.threadKey, thread, 'resolved', stored, now)) claimed++;
       }
-      // Threshold and custom-check alerts are one per episode (their key carries when it began), not threads.
-      for (const { alert, wants: wantsIt } of monitoring.get(s.endpointId.toLowerCase()) ?? [])
-        if (wants(s, alert.trigger) && wantsIt(s) && (await this.claim(s, alert, now))) claimed++;
     }
     return claimed;
   }

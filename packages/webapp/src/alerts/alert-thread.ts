@@ -1,12 +1,15 @@
 /**
  * One alert per cause and subscription: a failure group, the sessions blocked by one cause, an endpoint's
- * heartbeat outage. A thread is opened once (one delivery), updated when its counts change (at most once per
+ * heartbeat outage, an input over a monitoring threshold, an unhealthy custom check. A thread is opened once (one delivery), updated when its counts change (at most once per
  * digest window), and resolved once when the cause is gone. Every delivery of a thread carries the thread's
  * key and a rising sequence number, so a receiver updates one incident instead of opening a new one.
  */
 export interface AlertThread {
   readonly subscriptionId: string;
-  /** `failure-group:<endpoint>:<signature>`, `sessions-blocked:<endpoint>:<signature>`, `heartbeat-lost:<endpoint>`. */
+  /**
+   * `failure-group:<endpoint>:<signature>`, `sessions-blocked:<endpoint>:<signature>`, `heartbeat-lost:<endpoint>`,
+   * `monitoring-threshold:<input>:<backlog|critical…>`, `custom-check:<endpoint>:<check>`.
+   */
   readonly threadKey: string;
   readonly endpointId: string;
   /** Deliveries sent for the thread so far (across its episodes); the next one is `sequence + 1`. */
