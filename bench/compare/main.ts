@@ -6,7 +6,8 @@
 // BENCH_COUNT_STATEMENTS=1, BENCH_STEPS=a,b (only steps whose name contains a or b), BENCH_ONLY=postgres|sqlite,
 // BENCH_STEADY_RATE, BENCH_REDIS=host:port, NIMBUS_TEST_POSTGRES_URL, BENCH_RESOLVER_CPU_PROF=<dir> writes a CPU profile of each Resolver process there,
 // BENCH_ENDPOINT_SESSIONS=N sessions held by the endpoint, BENCH_SETTLE_GROUP=N the transport's
-// settleGroupConcurrency, BENCH_SESSION_IDLE_MS=N the endpoint's sessionIdleTimeoutMs)
+// settleGroupConcurrency, BENCH_SESSION_IDLE_MS=N the endpoint's sessionIdleTimeoutMs, BENCH_ACCEPT_MANY=0 every
+// session leased alone (no acceptSessions); BENCH_STEADY_MS=0 skips the steady load)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -204,10 +205,11 @@ function dialects(): ('postgres' | 'sqlite')[] {
   return [...(pgReason ? [] : ['postgres' as const]), ...(only === 'postgres' ? [] : ['sqlite' as const])];
 }
 
-console.log(
-  `\nsteady load at half the measured maximum of each shape, ${STEADY_MS / 1000} s each (endpoint in-process):`,
-);
-for (const dialect of dialects()) {
+if (STEADY_MS > 0)
+  console.log(
+    `\nsteady load at half the measured maximum of each shape, ${STEADY_MS / 1000} s each (endpoint in-process):`,
+  );
+for (const dialect of STEADY_MS > 0 ? dialects() : []) {
   for (const { label, mode, lagGoal } of [
     { label: colocated, mode: { shape: 'colocated' } as const, lagGoal: '100 ms' },
     { label: viaResolver, mode: { shape: 'apart' } as const, lagGoal: '1 s' },

@@ -66,7 +66,9 @@ export async function openBusTransport(
   config: BusConfig,
 ): Promise<{ transport: Transport; close(): Promise<void> }> {
   if (!config.colocated) {
-    const transport = await createSqlTransport(config.transport, { ...tuning(), logger: silentLogger });
+    const transport = oneAtATime(
+      await createSqlTransport(config.transport, { ...tuning(), logger: silentLogger }),
+    );
     return { transport, close: () => transport.close() };
   }
   await migrateSqlMessageStore({ ...config.store, env: {} });
@@ -77,11 +79,9 @@ export async function openBusTransport(
     notifier,
     logger: silentLogger,
   });
-  const transport = await createSqlTransport(config.transport, {
-    ...tuning(),
-    projection,
-    logger: silentLogger,
-  });
+  const transport = oneAtATime(
+    await createSqlTransport(config.transport, { ...tuning(), projection, logger: silentLogger }),
+  );
   return {
     transport,
     async close() {
@@ -89,6 +89,16 @@ export async function openBusTransport(
       await notifier.stop();
     },
   };
+}
+
+/**
+ * BENCH_ACCEPT_MANY=0: hides the transport's `acceptSessions`, so every accept loop leases its session alone (the
+ * path before it), for measuring what leasing several sessions in one statement changes.
+ */
+function oneAtATime<T extends Transport>(transport: T): T {
+  if (process.env.BENCH_ACCEPT_MANY === '0')
+    Object.defineProperty(transport, 'acceptSessions', { value: undefined });
+  return transport;
 }
 
 /** BENCH_SETTLE_GROUP=N: settlement groups in flight (0: every lease settles alone), for choosing the default. */

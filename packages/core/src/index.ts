@@ -163,6 +163,7 @@ export {
 } from './transport/topology.js';
 export type {
   AcceptOptions,
+  AcceptSessionsOptions,
   BatchSettlement,
   DeadLetteredMessage,
   ParkedDeadLetter,

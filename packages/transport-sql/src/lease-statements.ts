@@ -25,10 +25,34 @@ export function leaseStatement(
   return { sql, params };
 }
 
-/** SELECT-list items `exhausted` and `pending` of a session's line; parameters: input, token, input. */
-export function lineFlags(core: SqlCore, sessionId: string): string {
+/**
+ * SELECT-list items `exhausted` and `pending` of a session's line; parameters: input, token, input (the token is
+ * a parameter unless `token` names the column that holds it).
+ */
+export function lineFlags(core: SqlCore, sessionId: string, token = '?'): string {
   const { t } = core;
   return `EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ${sessionId} AND held_by IS NOT NULL
-                    AND held_by <> ? AND delivery_count >= ${core.options.maxDeliveryCount}) AS exhausted,
+                    AND held_by <> ${token} AND delivery_count >= ${core.options.maxDeliveryCount}) AS exhausted,
           EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ${sessionId}) AS pending`;
+}
+
+/**
+ * PostgreSQL: leases up to as many free sessions with work as `tokens` has entries, longest waiting first, in one
+ * statement; the i-th session in that order gets the i-th token. Parameters: input, tokens.length, lockDurationMs,
+ * tokens, input, input, input. Rows carry `rank` (1-based order).
+ */
+export function leaseManyStatement(core: SqlCore): string {
+  const { t, now, db } = core;
+  return `WITH picked AS (
+       SELECT session_id, locked_until AS ready FROM ${t.sessions}
+       WHERE input = ? AND message_count > 0 AND locked_until <= ${now}
+       ORDER BY locked_until, session_id LIMIT ?${db.skipLocked}
+     ), ranked AS (
+       SELECT session_id, row_number() OVER (ORDER BY ready, session_id) AS rank FROM picked
+     ), leased AS (
+       UPDATE ${t.sessions} AS s SET locked_until = ${now} + ?, lock_token = (?::text[])[ranked.rank::int]
+       FROM ranked WHERE s.input = ? AND s.session_id = ranked.session_id
+       RETURNING s.session_id, s.locked_until, s.state, s.lock_token, ranked.rank, ${now} AS db_now
+     )
+     SELECT leased.*, ${lineFlags(core, 'leased.session_id', 'leased.lock_token')} FROM leased ORDER BY leased.rank`;
 }

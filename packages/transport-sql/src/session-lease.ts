@@ -1,5 +1,6 @@
 import { MAX_DELIVERY_COUNT_REASON, uuidv7 } from '@nimbus/core';
 import { maxDeliveryDescription } from '@nimbus/core/transport-spi';
+import type { LeasedSession } from './dialect/dialect.js';
 import type { Row } from './sql/database.js';
 import type { SqlCore } from './sql-core.js';
 import { localExpiry, SqlSessionHandle } from './sql-session-handle.js';
@@ -13,8 +14,30 @@ export async function tryLease(
   const token = uuidv7();
   const askedAt = Date.now();
   const leased = await core.dialect.lease.leaseSession(core, input, sessionId, token);
-  if (!leased) return null;
-  const { row, line } = leased;
+  return leased ? usable(core, input, token, askedAt, leased) : null;
+}
+
+/** Leases up to `max` free sessions with work, longest waiting first, in one statement or transaction. */
+export async function tryLeaseMany(core: SqlCore, input: string, max: number): Promise<SqlSessionHandle[]> {
+  const tokens = Array.from({ length: max }, () => uuidv7());
+  const askedAt = Date.now();
+  const leased = await core.dialect.lease.leaseSessions(core, input, tokens);
+  const handles: SqlSessionHandle[] = [];
+  for (const [index, session] of leased.entries()) {
+    const handle = await usable(core, input, tokens[index]!, askedAt, session);
+    if (handle) handles.push(handle);
+  }
+  return handles;
+}
+
+/** The handle of a new lease, or null (released) when dead-lettering exhausted messages left nothing to receive. */
+async function usable(
+  core: SqlCore,
+  input: string,
+  token: string,
+  askedAt: number,
+  { row, line }: LeasedSession,
+): Promise<SqlSessionHandle | null> {
   const lockedUntil = localExpiry(askedAt, row);
   const state = row.state === null || row.state === undefined ? null : String(row.state);
   const handle = new SqlSessionHandle(core, input, String(row.session_id), token, lockedUntil, state);

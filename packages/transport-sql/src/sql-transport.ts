@@ -1,5 +1,6 @@
 import {
   type AcceptOptions,
+  type AcceptSessionsOptions,
   consoleLogger,
   type DeadLetteredMessage,
   type InputControl,
@@ -33,7 +34,7 @@ import { dialectOf } from './open-database.js';
 import { counts, peek, peekDeadLetters, purge, requeueDeadLetters } from './operator-views.js';
 import { resolveOptions, type SqlTransportConnection, type SqlTransportOptions } from './options.js';
 import { migrateTransportSchema } from './schema.js';
-import { tryLease } from './session-lease.js';
+import { tryLease, tryLeaseMany } from './session-lease.js';
 import type { SettleGroupStats } from './settle-group.js';
 import { hasProjected, SqlCore } from './sql-core.js';
 import { SqlInputControl } from './sql-input-control.js';
@@ -216,6 +217,35 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
   }
 
   async acceptSession(input: string, options: AcceptOptions): Promise<SessionHandle | null> {
+    const sessionId = options.sessionId ?? null;
+    const [handle] = await this.#acceptUpTo(input, options, sessionId, async () => {
+      const leased = await tryLease(this.core, input, sessionId);
+      return leased ? [leased] : [];
+    });
+    return handle ?? null;
+  }
+
+  /** Up to `max` sessions in one statement (PostgreSQL) or one transaction (SQLite), longest ready first. */
+  async acceptSessions(options: AcceptSessionsOptions): Promise<SessionHandle[]> {
+    const { input, max } = options;
+    if (!(Number.isInteger(max) && max >= 1))
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        `acceptSessions: max must be an integer ≥ 1, got ${max}`,
+      );
+    return this.#acceptUpTo(input, options, null, () =>
+      max === 1
+        ? tryLease(this.core, input, null).then((leased) => (leased ? [leased] : []))
+        : tryLeaseMany(this.core, input, max),
+    );
+  }
+
+  async #acceptUpTo(
+    input: string,
+    options: { readonly waitMs: number; readonly signal?: AbortSignal },
+    sessionId: string | null,
+    lease: () => Promise<SessionHandle[]>,
+  ): Promise<SessionHandle[]> {
     const { core } = this;
     core.assertOpen();
     await core.assertInput(input);
@@ -227,46 +257,45 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     const done = core.wakeups.beginAccept(input);
     const state = { waited: false };
     try {
-      return await this.#accept(input, options, state);
+      return await this.#accept(input, options, sessionId, state, lease);
     } finally {
       done();
       // One waiter is woken per unit of work, and only the first waiter polls: when a waiting accept leaves (with
       // a session or not), the next one looks now (there may be more work) and becomes the poller.
-      if (state.waited && !options.sessionId) core.wakeups.passOn(input);
+      if (state.waited && sessionId === null) core.wakeups.passOn(input);
     }
   }
 
   async #accept(
     input: string,
-    options: AcceptOptions,
+    options: { readonly waitMs: number; readonly signal?: AbortSignal },
+    sessionId: string | null,
     state: { waited: boolean },
-  ): Promise<SessionHandle | null> {
+    lease: () => Promise<SessionHandle[]>,
+  ): Promise<SessionHandle[]> {
     const { core } = this;
     const deadline = Date.now() + options.waitMs;
     let interval = core.dialect.wakeups.firstPollMs(core.options);
     for (;;) {
       core.assertOpen();
-      if (options.signal?.aborted) return null;
-      const handle = await tryLease(core, input, options.sessionId ?? null);
-      if (handle) {
-        core.wakeups.taken(input, handle.sessionId);
-        return handle;
+      if (options.signal?.aborted) return [];
+      const handles = await lease();
+      if (handles.length > 0) {
+        for (const handle of handles) core.wakeups.taken(input, handle.sessionId);
+        return handles;
       }
       const nextDue = await core.promoteDue(input);
       if (nextDue === 0) continue;
       const remaining = deadline - Date.now();
-      if (remaining <= 0) return null;
+      if (remaining <= 0) return [];
       // Work written by this process wakes a waiter directly (NOTIFY does across processes on PostgreSQL), so
       // polling is only the fallback for what that misses; one poller per input is enough.
-      const follower =
-        options.sessionId === null || options.sessionId === undefined
-          ? core.wakeups.waitingAccepts(input) > 0
-          : false;
+      const follower = sessionId === null ? core.wakeups.waitingAccepts(input) > 0 : false;
       const poll = follower ? FOLLOWER_POLL_FACTOR * core.options.pollIntervalMs : interval;
       state.waited = true;
       await core.wakeups.wait(
         input,
-        options.sessionId ?? null,
+        sessionId,
         Math.max(1, Math.min(remaining, poll, nextDue ?? poll)),
         options.signal ? { signal: options.signal } : {},
       );

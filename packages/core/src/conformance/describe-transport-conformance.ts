@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from 'vitest';
 import { NimBusErrorCode } from '../errors/error-codes.js';
 import { NimBusError } from '../errors/nimbus-error.js';
 import { hasChanges } from '../transport/topology.js';
+import { acceptSessionsCases } from './cases/accept-sessions.js';
 import { engineReplayCases } from './cases/engine-replay.js';
 import { fairnessCases } from './cases/fairness.js';
 import { fencingCases } from './cases/fencing.js';
@@ -54,6 +55,7 @@ export function describeTransportConformance(name: string, factory: TransportCon
 
     describe('sessions', () => sessionCases(current));
     describe('fair sessions and wake-ups', () => fairnessCases(current));
+    describe('several sessions in one call (optional acceptSessions)', () => acceptSessionsCases(current));
     describe('settlement', () => settlementCases(current));
     describe('fencing: a lapsed or taken-over lease', () => fencingCases(current));
     describe('atomic settle and publish (capability atomicSettleAndPublish)', () =>

@@ -11,6 +11,7 @@ import { isTransportError, TransportErrorCode } from '../transport/transport-err
 import { HandlerCancellation, settlesWithin } from './handler-cancellation.js';
 import { LeaseFence } from './lease-fence.js';
 import { LockRenewer } from './lock-renewer.js';
+import { SessionAccepter } from './session-accepter.js';
 import {
   type ProcessorErrorContext,
   type ProcessorErrorSource,
@@ -91,6 +92,7 @@ export class SessionProcessor {
   /** Since when retryable transport errors keep coming (a database outage), or null: logged once per outage. */
   #outageSince: number | null = null;
   readonly #cancellation: HandlerCancellation;
+  readonly #accepter: SessionAccepter;
 
   constructor(options: SessionProcessorOptions) {
     this.#options = resolveProcessorOptions(options);
@@ -98,6 +100,7 @@ export class SessionProcessor {
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? consoleLogger;
     this.#onError = options.onError;
+    this.#accepter = new SessionAccepter(this.#options);
   }
 
   get state(): SessionProcessorState {
@@ -179,13 +182,12 @@ export class SessionProcessor {
   }
 
   async #acceptLoop(slot: number): Promise<void> {
-    const { transport, input, acceptWaitMs } = this.#options;
     const signal = this.#stopController.signal;
     let consecutiveErrors = 0;
     while (!signal.aborted) {
       let session: SessionHandle | null;
       try {
-        session = await transport.acceptSession(input, { waitMs: acceptWaitMs, signal });
+        session = await this.#accepter.accept(signal);
       } catch (error) {
         if (signal.aborted) break;
         this.#stats.transportErrors += 1;

@@ -104,6 +104,16 @@ export interface AcceptOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Options of `Transport.acceptSessions`: up to `max` sessions of `input` in one call. */
+export interface AcceptSessionsOptions {
+  readonly input: string;
+  /** At most this many sessions (an integer ≥ 1). */
+  readonly max: number;
+  /** How long to wait for the first session with a visible message. */
+  readonly waitMs: number;
+  readonly signal?: AbortSignal;
+}
+
 export interface ScheduleHandle {
   readonly id: string;
   readonly source: string;
@@ -164,6 +174,13 @@ export interface Transport {
   cancelScheduled(handle: ScheduleHandle): Promise<void>;
   /** Resolves `null` when no session became available within `waitMs`. */
   acceptSession(input: string, options: AcceptOptions): Promise<SessionHandle | null>;
+  /**
+   * Optional: leases up to `max` sessions of `input` that have a visible message and no live lease, longest
+   * ready first (the order `acceptSession` would hand them out), in one round trip where the transport can.
+   * Each handle is its own lease, fenced on its own, exactly as if `acceptSession` had returned it; no session is
+   * in the result twice. Waits at most `waitMs` for the first; resolves `[]` when none became available.
+   */
+  acceptSessions?(options: AcceptSessionsOptions): Promise<SessionHandle[]>;
   peek(
     input: string,
     options?: { readonly max?: number; readonly sessionId?: string },

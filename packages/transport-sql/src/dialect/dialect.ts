@@ -119,6 +119,11 @@ export interface DialectLease {
     sessionId: string | null,
     token: string,
   ): Promise<LeasedSession | null>;
+  /**
+   * Leases up to `tokens.length` free sessions with work, longest waiting first, in one statement (PostgreSQL) or
+   * one transaction (SQLite); the i-th session in that order gets `tokens[i]`. Returned in that order.
+   */
+  leaseSessions(core: SqlCore, input: string, tokens: readonly string[]): Promise<LeasedSession[]>;
 }
 
 /** release.ts */

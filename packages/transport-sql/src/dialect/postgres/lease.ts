@@ -1,4 +1,4 @@
-import { leaseStatement, lineFlags } from '../../lease-statements.js';
+import { leaseManyStatement, leaseStatement, lineFlags } from '../../lease-statements.js';
 import type { DialectLease } from '../dialect.js';
 
 export const postgresLease: DialectLease = {
@@ -12,5 +12,15 @@ export const postgresLease: DialectLease = {
     );
     const row = rows[0];
     return row ? { row, line: row } : null;
+  },
+
+  // One statement leases them all (FOR UPDATE SKIP LOCKED LIMIT n), each with its own token.
+  async leaseSessions(core, input, tokens) {
+    const rows = await core.db.all(
+      leaseManyStatement(core),
+      [input, tokens.length, core.options.lockDurationMs, tokens, input, input, input],
+      { prepared: true },
+    );
+    return rows.map((row) => ({ row, line: row }));
   },
 };
