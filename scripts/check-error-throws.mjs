@@ -53,21 +53,19 @@ const guarded = nimbusErrorClasses();
 const offenders = [];
 const instanceGuards = [];
 let allowedCount = 0;
-{
-  for (const file of files) {
-    const path = relative(root, file).split('\\').join('/');
-    const lines = readFileSync(file, 'utf8').split('\n');
-    lines.forEach((line, index) => {
-      if (/^\s*(\/\/|\*)/.test(line)) return;
-      for (const match of line.matchAll(/\binstanceof (\w+)/g)) {
-        if (guarded.has(match[1])) instanceGuards.push(`${path}:${index + 1}: ${match[0]}`);
-      }
-      for (const match of line.matchAll(PLAIN)) {
-        if (Object.keys(allowed).some((prefix) => path.startsWith(prefix))) allowedCount += 1;
-        else offenders.push(`${path}:${index + 1}: ${match[0]}`);
-      }
-    });
-  }
+for (const file of files) {
+  const path = relative(root, file).split('\\').join('/');
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.forEach((line, index) => {
+    if (/^\s*(\/\/|\*)/.test(line)) return;
+    for (const match of line.matchAll(/\binstanceof (\w+)/g)) {
+      if (guarded.has(match[1])) instanceGuards.push(`${path}:${index + 1}: ${match[0]}`);
+    }
+    for (const match of line.matchAll(PLAIN)) {
+      if (Object.keys(allowed).some((prefix) => path.startsWith(prefix))) allowedCount += 1;
+      else offenders.push(`${path}:${index + 1}: ${match[0]}`);
+    }
+  });
 }
 
 for (const offender of offenders) console.error(offender);

@@ -53,7 +53,9 @@ describe('docs/architecture.md tells the truth', () => {
 
   it('every @nimbus entry point it names exists in that package’s exports map', () => {
     const named = new Set(
-      backticked(doc).flatMap((text) => [...text.matchAll(/@nimbus\/[a-z-]+(?:\/[a-z-]+)?/g)].map((m) => m[0])),
+      backticked(doc).flatMap((text) =>
+        [...text.matchAll(/@nimbus\/[a-z-]+(?:\/[a-z-]+)?/g)].map((m) => m[0]),
+      ),
     );
     const missing: string[] = [];
     for (const specifier of named) {
@@ -68,7 +70,9 @@ describe('docs/architecture.md tells the truth', () => {
 
   it('names the packages that load a database driver at run time', () => {
     // A value import of the driver, or its name handed to a loader (type-only imports load nothing).
-    const loaders = packagesWhoseSource(/^import (?!type )[^;]*from '(pg|better-sqlite3)'|\(\s*'(pg|better-sqlite3)'/m);
+    const loaders = packagesWhoseSource(
+      /^import (?!type )[^;]*from '(pg|better-sqlite3)'|\(\s*'(pg|better-sqlite3)'/m,
+    );
     expect(claimedPackages('Packages that load a database driver at run time:')).toEqual(loaders);
   });
 
@@ -79,7 +83,8 @@ describe('docs/architecture.md tells the truth', () => {
   });
 
   it('names the services that use no provider package (written against the two SPIs only)', () => {
-    const providers = /from '@nimbus\/(transport-sql|transport-azure-service-bus|message-store-sql|message-store-cosmos)['/]/;
+    const providers =
+      /from '@nimbus\/(transport-sql|transport-azure-service-bus|message-store-sql|message-store-cosmos)['/]/;
     const services = ['resolver', 'webapp'];
     const spiOnly = services.filter((folder) => !packagesWhoseSource(providers).includes(folder)).sort();
     expect(claimedPackages('Services written against the two SPIs only:')).toEqual(spiOnly);

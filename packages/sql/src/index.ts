@@ -12,6 +12,7 @@ export { DriverNotInstalledError, loadBetterSqlite3, loadPg } from './drivers.js
 export { type Row, type SqlExecutor, toPostgresPlaceholders } from './executor.js';
 export { type KyselyTarget, kyselyOver, type OpenedKysely, openKysely } from './kysely/open-kysely.js';
 export {
+  isSchemaOutOfDate,
   MIGRATION_MODES,
   type MigrationJournal,
   type MigrationMode,

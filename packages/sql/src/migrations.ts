@@ -1,4 +1,4 @@
-import { NimBusError, NimBusErrorCode } from '@nimbus/core';
+import { isNimBusError, NimBusError, NimBusErrorCode } from '@nimbus/core';
 
 /** `AutoApply` runs pending migrations at start; `VerifyOnly` never runs DDL and refuses a schema that is behind. */
 export type MigrationMode = 'AutoApply' | 'VerifyOnly';
@@ -68,6 +68,14 @@ export class SchemaOutOfDateError extends NimBusError<typeof NimBusErrorCode.Sch
     );
     this.name = 'SchemaOutOfDateError';
   }
+}
+
+/** By code and shape, not `instanceof` (another copy of the package may have thrown it). */
+export function isSchemaOutOfDate(error: unknown): error is SchemaOutOfDateError {
+  return (
+    isNimBusError(error, NimBusErrorCode.SchemaOutOfDate) &&
+    Array.isArray((error as Partial<SchemaOutOfDateError>).unapplied)
+  );
 }
 
 /**

@@ -1,11 +1,7 @@
 import type { Logger } from '@nimbus/core';
 import { createMemoryMessageStore, type OpenMessageStore } from '@nimbus/message-store';
-import {
-  createSqlMessageStore,
-  type MigrationMode,
-  type MigrationProgress,
-  SchemaOutOfDateError,
-} from '@nimbus/message-store-sql';
+import { createSqlMessageStore, type MigrationMode, type MigrationProgress } from '@nimbus/message-store-sql';
+import { isSchemaOutOfDate } from '@nimbus/sql';
 import type { DatabaseTimeouts } from '../commands/timeout-options.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode } from '../exit-codes.js';
@@ -58,7 +54,7 @@ export async function openStore(config: NimbusConfig, options: OpenStoreOptions)
       logger: options.logger,
     });
   } catch (error) {
-    if (error instanceof SchemaOutOfDateError) throw new CliError(error.message, ExitCode.SchemaOutOfDate);
+    if (isSchemaOutOfDate(error)) throw new CliError(error.message, ExitCode.SchemaOutOfDate);
     throw new CliError(
       `Could not open the ${config.store} message store: ${(error as Error).message}`,
       ExitCode.Failed,

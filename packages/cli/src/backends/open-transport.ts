@@ -1,7 +1,7 @@
 import type { Logger, Transport } from '@nimbus/core';
 import type { MessageStateChangeNotifier } from '@nimbus/message-store';
 import { createSqlColocatedProjection, migrateSqlMessageStore } from '@nimbus/message-store-sql';
-import { type MigrationMode, type MigrationProgress, SchemaOutOfDateError } from '@nimbus/sql';
+import { isSchemaOutOfDate, type MigrationMode, type MigrationProgress } from '@nimbus/sql';
 import { createMemoryTransport } from '@nimbus/transport-memory';
 import { createSqlTransport, type SqlTransportOptions } from '@nimbus/transport-sql';
 import type { DatabaseTimeouts } from '../commands/timeout-options.js';
@@ -97,7 +97,7 @@ export async function openTransport(
       withProjection,
     );
   } catch (error) {
-    if (error instanceof SchemaOutOfDateError) throw new CliError(error.message, ExitCode.SchemaOutOfDate);
+    if (isSchemaOutOfDate(error)) throw new CliError(error.message, ExitCode.SchemaOutOfDate);
     if (error instanceof CliError) throw error;
     throw new CliError(
       `Could not open the ${config.transport} transport: ${(error as Error).message}`,

@@ -1,10 +1,5 @@
-import {
-  ALL_MIGRATIONS,
-  type MigrationMode,
-  migrateSqlMessageStore,
-  SchemaOutOfDateError,
-} from '@nimbus/message-store-sql';
-import { type MigrationRunResult, SchemaOutOfDateError as TransportSchemaOutOfDateError } from '@nimbus/sql';
+import { ALL_MIGRATIONS, type MigrationMode, migrateSqlMessageStore } from '@nimbus/message-store-sql';
+import { isSchemaOutOfDate, type MigrationRunResult } from '@nimbus/sql';
 import { migrateSqlTransport, TRANSPORT_MIGRATIONS } from '@nimbus/transport-sql';
 import { Command } from 'commander';
 import { ensureDataDir } from '../backends/data-dir.js';
@@ -42,7 +37,7 @@ async function run(config: NimbusConfig, mode: MigrationMode, print: (line: stri
       onProgress: (progress) => print(migrationProgressLine(progress)),
     });
   } catch (error) {
-    if (error instanceof SchemaOutOfDateError) throw error;
+    if (isSchemaOutOfDate(error)) throw error;
     throw new CliError(
       `Could not reach the message store (${describe(config)}): ${(error as Error).message}`,
     );
@@ -71,7 +66,7 @@ async function runTransport(
       { mode, onProgress: (progress) => print(migrationProgressLine(progress, 'transport')) },
     );
   } catch (error) {
-    if (error instanceof TransportSchemaOutOfDateError) throw error;
+    if (isSchemaOutOfDate(error)) throw error;
     throw new CliError(
       `Could not reach the transport database (${describeTransport(config)}): ${(error as Error).message}`,
     );
@@ -133,7 +128,7 @@ export function storeCommand(print: (line: string) => void): Command {
       storeChecked = true;
       await runTransport(config, 'VerifyOnly', print);
     } catch (error) {
-      if (storeChecked && error instanceof TransportSchemaOutOfDateError) {
+      if (storeChecked && isSchemaOutOfDate(error)) {
         if (options.json)
           print(JSON.stringify({ upToDate: false, missing: [], transportMissing: error.unapplied }));
         else {
@@ -145,7 +140,7 @@ export function storeCommand(print: (line: string) => void): Command {
         }
         throw new CliError('', ExitCode.SchemaOutOfDate);
       }
-      if (!(error instanceof SchemaOutOfDateError)) throw error;
+      if (!isSchemaOutOfDate(error)) throw error;
       if (options.json) print(JSON.stringify({ upToDate: false, missing: error.unapplied }));
       else {
         print(`store: ${error.unapplied.length} unapplied migration(s) at ${describe(config)}:`);
