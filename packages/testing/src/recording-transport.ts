@@ -62,6 +62,8 @@ export class RecordingTransport implements Transport {
     this.#inner.requeueDeadLetters(input, ids);
   purge: Transport['purge'] = (input, target) => this.#inner.purge(input, target);
   close: Transport['close'] = () => this.#inner.close();
+  abort: Transport['abort'] = () => this.#inner.abort();
+  closed: Transport['closed'] = () => this.#inner.closed();
 
   /** The session with its settlements' scheduled publishes recorded (for a handle obtained elsewhere too). */
   track(session: SessionHandle): SessionHandle {

@@ -46,6 +46,12 @@ export type HeldSession = Pick<
   | 'close'
 >;
 
+/** What a handle knows of its transport's life: a signal aborted when it closes, and the guard throwing `Closed`. */
+export interface TransportLife {
+  readonly closing: AbortSignal;
+  assertUsable(operation: string): void;
+}
+
 /** Where the engine's session state lives: the input session's own state, or the parked line's session. */
 export type StatePlace = 'input' | 'parked';
 
@@ -72,6 +78,7 @@ export class ServiceBusSessionHandle implements SessionHandle {
     readonly publisher: Publisher,
     lockDurationMs: number,
     readonly receiveSliceMs: number,
+    readonly life: TransportLife,
     first: ServiceBusReceivedMessage[] = [],
     readonly statePlace: StatePlace = 'input',
   ) {
@@ -89,17 +96,23 @@ export class ServiceBusSessionHandle implements SessionHandle {
   }
 
   async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
-    this.#assertHeld();
+    this.#assertHeld('receive');
     if (!(max >= 1))
       throw new NimBusError(NimBusErrorCode.InvalidArgument, `receive: max must be ≥ 1, got ${max}`);
     const taken = this.#buffered.splice(0, max);
     if (taken.length < max) {
+      const abortSignal = this.life.closing;
       const more = await guarded(`receive from '${this.input}'`, () =>
         this.receiver.receiveMessages(max - taken.length, {
           // With some in hand, only collect what is already there; otherwise wait at most one slice.
           maxWaitTimeInMs: taken.length > 0 ? COLLECT_MS : Math.max(1, Math.min(waitMs, this.receiveSliceMs)),
+          abortSignal,
         }),
-      );
+      ).catch((error: unknown) => {
+        // The transport is closing (the SDK rejected the wait with an AbortError): say so.
+        this.life.assertUsable('receive');
+        throw error;
+      });
       taken.push(...more);
     }
     if (this.receiver.isClosed) {
@@ -118,7 +131,7 @@ export class ServiceBusSessionHandle implements SessionHandle {
   }
 
   async getState(): Promise<SessionState | null> {
-    this.#assertHeld();
+    this.#assertHeld('getState');
     const state =
       this.statePlace === 'parked'
         ? await this.#parked.getState()
@@ -129,7 +142,7 @@ export class ServiceBusSessionHandle implements SessionHandle {
   }
 
   async setState(state: SessionState | null): Promise<void> {
-    this.#assertHeld();
+    this.#assertHeld('setState');
     assertSessionState(state);
     const encoded = state === null ? null : Buffer.from(JSON.stringify(state));
     if (this.statePlace === 'parked') await this.#parked.setState(encoded);
@@ -137,14 +150,14 @@ export class ServiceBusSessionHandle implements SessionHandle {
   }
 
   async complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void> {
-    const held = this.#message(message);
+    const held = this.#message(message, 'complete');
     await this.#applyEffects(effects);
     await guarded('complete', () => this.receiver.completeMessage(held));
     this.#held.delete(message.lockToken);
   }
 
   async abandon(message: ReceivedMessage): Promise<void> {
-    const held = this.#message(message);
+    const held = this.#message(message, 'abandon');
     await guarded('abandon', () => this.receiver.abandonMessage(held));
     this.#held.delete(message.lockToken);
   }
@@ -156,7 +169,7 @@ export class ServiceBusSessionHandle implements SessionHandle {
     effects?: SettleEffects,
   ): Promise<void> {
     const outcome = deadLetterOutcome(reason, description);
-    const held = this.#message(message);
+    const held = this.#message(message, 'deadLetter');
     await this.#applyEffects(effects);
     await guarded('dead-letter', () =>
       this.receiver.deadLetterMessage(held, {
@@ -169,12 +182,12 @@ export class ServiceBusSessionHandle implements SessionHandle {
   }
 
   async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {
-    this.#assertHeld();
+    this.#assertHeld('readParked');
     return this.#parked.read(fromSequence, max);
   }
 
   async renewLock(): Promise<Date> {
-    this.#assertHeld();
+    this.#assertHeld('renewLock');
     this.#lockedUntil = await guarded('renew session lock', () => this.receiver.renewSessionLock());
     await this.#parked.renew();
     return this.#lockedUntil;
@@ -204,8 +217,8 @@ export class ServiceBusSessionHandle implements SessionHandle {
     if (effects.state !== undefined) await this.setState(effects.state);
   }
 
-  #message(message: ReceivedMessage): ServiceBusReceivedMessage {
-    this.#assertHeld();
+  #message(message: ReceivedMessage, operation: string): ServiceBusReceivedMessage {
+    this.#assertHeld(operation);
     const held = this.#held.get(message.lockToken);
     if (!held) {
       throw new TransportError(
@@ -216,7 +229,8 @@ export class ServiceBusSessionHandle implements SessionHandle {
     return held;
   }
 
-  #assertHeld(): void {
+  #assertHeld(operation: string): void {
+    this.life.assertUsable(operation);
     if (this.#released) {
       throw new TransportError(
         TransportErrorCode.SessionLockLost,

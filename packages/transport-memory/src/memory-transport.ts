@@ -40,7 +40,8 @@ const DEFAULTS = { lockDurationMs: 30_000, maxDeliveryCount: 10, maxBatchBytes: 
 
 /**
  * An in-process transport with Service Bus session semantics; for tests, `nimbus dev` and examples. Usable from
- * construction (`running`); `stop()` wakes every waiting accept with `Closed`, and later calls fail with `Closed`.
+ * construction (`running`); `stop()` (= `close()`, and `abort()`: nothing to drain) ends every waiting accept and
+ * receive with `Closed`, and later calls fail with `Closed`.
  */
 export class MemoryTransport extends RunnerLifecycle implements Transport {
   readonly name = 'memory';

@@ -47,8 +47,9 @@ const MAX_SWEEP_BATCHES = 20;
 
 /**
  * The durable transport over SQLite (one machine, many processes) or PostgreSQL (many machines). Opened by
- * `createSqlTransport` (`running`). `stop({ timeoutMs })`: later calls fail with `Closed`, an idle-session sweep in
- * progress may finish (at most `timeoutMs`), then the LISTEN connection and the database are closed.
+ * `createSqlTransport` (`running`). `stop({ timeoutMs })` (= `close()`): later calls fail with `Closed`, waiting
+ * accepts and receives end with it at once, an idle-session sweep in progress may finish (at most `timeoutMs`), then
+ * the LISTEN connection and the database are closed. `abort()`: the same without waiting for the sweep.
  */
 export class SqlTransport extends RunnerLifecycle implements Transport {
   readonly name: string;

@@ -178,5 +178,19 @@ export interface Transport {
   purge(input: string, target: PurgeTarget): Promise<number>;
   /** Paused inputs, thresholds and custom-check results shared with every host (absent: not supported). */
   readonly control?: InputControl;
+  /**
+   * Closes by draining (the transport's `stop()`): later calls of the transport and its session handles fail with
+   * `TransportError(Closed)`, waiting `acceptSession` and `receive` calls end at once with it, work under way may
+   * finish (the transport's documented drain: releasing held sessions, a sweep), then connections close.
+   * Idempotent; resolves when closed.
+   */
   close(): Promise<void>;
+  /**
+   * Closes now: like `close()`, but nothing waits for work under way (e.g. Service Bus closes its clients without
+   * releasing held sessions one by one first). During a `close()` it cuts the drain short. Idempotent; resolves
+   * when closed.
+   */
+  abort(): Promise<void>;
+  /** Resolves once the transport is fully closed, by `close()` or `abort()` (never rejects). */
+  closed(): Promise<void>;
 }
