@@ -94,7 +94,7 @@ export class LifecycleRunner {
   }
 
   start(): Promise<void> {
-    if (this.#stopping)
+    if (this.#stopping || this.#state === 'stopping')
       return Promise.reject(
         this.#closedError(
           `${capitalized(this.#name)} was stopped and cannot be started again; create a new one`,
@@ -154,7 +154,8 @@ export class LifecycleRunner {
   /** Throws the closed error (naming `operation` when given) once `stop()` was called or `start()` failed. */
   assertUsable(operation?: string): void {
     const what = operation ? `${operation} cannot be called` : 'it cannot be used';
-    if (this.#stopping)
+    // `stopping` too: a stop step that wakes waiters synchronously runs before `#stopping` is assigned.
+    if (this.#stopping || this.#state === 'stopping')
       throw this.#closedError(`${capitalized(this.#name)} was stopped; ${what} after stop()`);
     if (this.#state === 'failed')
       throw this.#closedError(`${capitalized(this.#name)} failed to start; ${what}`);

@@ -132,6 +132,17 @@ describe('LifecycleRunner', () => {
     expect(isNimBusError(failureOf(() => draining.assertUsable()), NimBusErrorCode.Closed)).toBe(true);
   });
 
+  it('is unusable already inside the stop step (a waiter it wakes synchronously sees it stopped)', async () => {
+    let seen: unknown = 'not called';
+    const runner: LifecycleRunner = new LifecycleRunner({
+      stop: async () => {
+        seen = failureOf(() => runner.assertUsable('receive'));
+      },
+    });
+    await runner.stop();
+    expect(isNimBusError(seen, NimBusErrorCode.Closed), String(seen)).toBe(true);
+  });
+
   it('closed() resolves when the stop step ends (after stop or abort, also when it threw), not before', async () => {
     let finish = () => {};
     const runner = new LifecycleRunner({
