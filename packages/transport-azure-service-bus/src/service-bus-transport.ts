@@ -36,6 +36,7 @@ import { knownInputs, Publisher } from './publisher.js';
 import { type HeldSession, ServiceBusSessionHandle, type TransportLife } from './session-handle.js';
 import { disableNagle } from './socket-tuning.js';
 import { applyTopology, readTopology } from './topology-apply.js';
+import { unlessClosing } from './unless-closing.js';
 
 function clients(options: ServiceBusTransportOptions, timeoutInMs: number, acceptPollMs: number) {
   const retryOptions = { maxRetries: 3, retryDelayInMs: 200, timeoutInMs };
@@ -193,13 +194,14 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
     await this.#assertInput(input);
     const closing = this.#closing.signal;
     const signal = options.signal ? AbortSignal.any([options.signal, closing]) : closing;
-    const accepted = options.sessionId
-      ? await acceptNamed(this.#client, input, options.sessionId, options.waitMs, signal)
-      : await acceptNext(this.#client, this.#pollClient, input, options.waitMs, signal);
-    if (closing.aborted) {
-      await accepted?.receiver.close().catch(() => undefined); // the clients close under it anyway
-      this.#assertOpen('acceptSession');
-    }
+    const accepted = await unlessClosing(
+      options.sessionId
+        ? acceptNamed(this.#client, input, options.sessionId, options.waitMs, signal)
+        : acceptNext(this.#client, this.#pollClient, input, options.waitMs, signal),
+      closing,
+      () => this.#assertOpen('acceptSession') as never,
+      (late) => void late?.receiver.close().catch(() => undefined), // the clients close under it anyway
+    );
     if (!accepted) return null;
     return this.#track(
       new ServiceBusSessionHandle(

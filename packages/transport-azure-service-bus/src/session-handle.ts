@@ -26,6 +26,7 @@ import { DEAD_LETTERED_AT_PROPERTY } from './names.js';
 import { MAX_BATCH_BYTES } from './options.js';
 import { ParkedLine } from './parked-line.js';
 import type { Publisher } from './publisher.js';
+import { unlessClosing } from './unless-closing.js';
 
 /**
  * What a handle needs of a session lease: a session receiver of `@azure/service-bus`, or the settlement a host
@@ -101,18 +102,18 @@ export class ServiceBusSessionHandle implements SessionHandle {
       throw new NimBusError(NimBusErrorCode.InvalidArgument, `receive: max must be ≥ 1, got ${max}`);
     const taken = this.#buffered.splice(0, max);
     if (taken.length < max) {
-      const abortSignal = this.life.closing;
-      const more = await guarded(`receive from '${this.input}'`, () =>
-        this.receiver.receiveMessages(max - taken.length, {
-          // With some in hand, only collect what is already there; otherwise wait at most one slice.
-          maxWaitTimeInMs: taken.length > 0 ? COLLECT_MS : Math.max(1, Math.min(waitMs, this.receiveSliceMs)),
-          abortSignal,
-        }),
-      ).catch((error: unknown) => {
-        // The transport is closing (the SDK rejected the wait with an AbortError): say so.
-        this.life.assertUsable('receive');
-        throw error;
-      });
+      const { closing } = this.life;
+      const more = await unlessClosing(
+        guarded(`receive from '${this.input}'`, () =>
+          this.receiver.receiveMessages(max - taken.length, {
+            // With some in hand, only collect what is already there; otherwise wait at most one slice.
+            maxWaitTimeInMs: taken.length > 0 ? COLLECT_MS : Math.max(1, Math.min(waitMs, this.receiveSliceMs)),
+            abortSignal: closing,
+          }),
+        ),
+        closing,
+        () => this.life.assertUsable('receive') as never,
+      );
       taken.push(...more);
     }
     if (this.receiver.isClosed) {
