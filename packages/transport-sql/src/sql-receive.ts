@@ -22,7 +22,7 @@ export async function receiveFromLine(
   const deadline = Date.now() + waitMs;
   const interval = core.dialect.wakeups.receivePollMs(core.options);
   for (;;) {
-    core.assertOpen();
+    core.lifecycle.assertUsable('receive');
     const { rows, nextDue, othersWaiting } = await core.takeGroup.take(lease, max);
     if (rows.length > 0) {
       const received = await handOver(lease, rows);

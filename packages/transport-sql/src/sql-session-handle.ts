@@ -82,7 +82,7 @@ export class SqlSessionHandle implements SessionHandle {
   }
 
   async getState(): Promise<SessionState | null> {
-    this.core.assertOpen();
+    this.core.lifecycle.assertUsable('getState');
     const known = this.#stateAtLease;
     this.#stateAtLease = undefined;
     // The lease is certainly live before its local expiry (see localExpiry), so the state read with it holds.
@@ -98,7 +98,7 @@ export class SqlSessionHandle implements SessionHandle {
   }
 
   async setState(state: SessionState | null): Promise<void> {
-    this.core.assertOpen();
+    this.core.lifecycle.assertUsable('setState');
     assertSessionState(state);
     this.#stateAtLease = undefined;
     const changed = await this.core.db.run(
@@ -122,7 +122,7 @@ export class SqlSessionHandle implements SessionHandle {
   }
 
   async abandon(message: ReceivedMessage): Promise<void> {
-    this.core.assertOpen();
+    this.core.lifecycle.assertUsable('abandon');
     this.#assertHeldShape(message);
     if (message.deliveryCount >= this.core.options.maxDeliveryCount) {
       const max = this.core.options.maxDeliveryCount;
@@ -148,7 +148,7 @@ export class SqlSessionHandle implements SessionHandle {
     deadLetter: { reason: string; description: string | null } | null,
   ): Promise<void> {
     const { core } = this;
-    core.assertOpen();
+    core.lifecycle.assertUsable('a settlement');
     this.#assertHeldShape(message);
     this.#stateAtLease = undefined;
     const publish = effects?.publish ?? [];
@@ -160,7 +160,7 @@ export class SqlSessionHandle implements SessionHandle {
 
   async settleMany(settlements: readonly BatchSettlement[]): Promise<void> {
     const { core } = this;
-    core.assertOpen();
+    core.lifecycle.assertUsable('settleMany');
     this.#stateAtLease = undefined;
     if (!Array.isArray(settlements)) {
       throw new TransportError(
@@ -186,7 +186,7 @@ export class SqlSessionHandle implements SessionHandle {
   }
 
   async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {
-    this.core.assertOpen();
+    this.core.lifecycle.assertUsable('readParked');
     await this.#assertLease(this.core.db);
     const rows = await this.core.db.all(
       `SELECT * FROM ${this.core.t.parked} WHERE input = ? AND session_id = ? AND seq >= ? ORDER BY seq LIMIT ?`,
@@ -196,7 +196,7 @@ export class SqlSessionHandle implements SessionHandle {
   }
 
   async renewLock(): Promise<Date> {
-    this.core.assertOpen();
+    this.core.lifecycle.assertUsable('renewLock');
     const { t, now } = this.core;
     const askedAt = Date.now();
     const rows = await this.core.db.all(

@@ -60,11 +60,21 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     { name: 'the SQL transport', closedError: (m) => new TransportError(TransportErrorCode.Closed, m) },
   );
 
-  private constructor(
-    private readonly core: SqlCore,
-    private readonly listener: WakeupListener | null,
-  ) {
+  private readonly core: SqlCore;
+  #listener: WakeupListener | null = null;
+
+  private constructor(parts: CoreParts) {
     super();
+    const core = new SqlCore(
+      parts.dialect,
+      parts.db,
+      parts.tables,
+      parts.options,
+      parts.logger,
+      this.lifecycle,
+      parts.projection,
+    );
+    this.core = core;
     this.name = `sql-${core.dialect.name}`;
     this.control = new SqlInputControl(core.db, core.t);
     const { options } = core;
@@ -107,19 +117,22 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     const opened = dialect.database.open(connection, resolved.busyTimeoutMs);
     const { db, tables, namespace } = opened;
     const logger = options.logger ?? consoleLogger;
-    const core = new SqlCore(dialect, db, tables, resolved, logger, projection);
-    let listener: WakeupListener | null = null;
     try {
       await migrateTransportSchema(dialect, db, tables, namespace, {
         mode: options.migrationMode ?? 'AutoApply',
         ...(options.onMigrationProgress ? { onProgress: options.onMigrationProgress } : {}),
       });
-      listener = await opened.listen(core.wakeups, logger, resolved);
     } catch (error) {
       await db.close();
       throw error;
     }
-    const transport = new SqlTransport(core, listener);
+    const transport = new SqlTransport({ dialect, db, tables, options: resolved, logger, projection });
+    try {
+      transport.#listener = await opened.listen(transport.core.wakeups, logger, resolved);
+    } catch (error) {
+      await transport.abort(); // closes the database
+      throw error;
+    }
     transport.#startSweeping();
     return transport;
   }
@@ -129,7 +142,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
    * per batch until none are left; returns how many went. Runs every `idleSessionSweepMs` on its own.
    */
   async sweepIdleSessions(limit = 500): Promise<number> {
-    this.core.assertOpen();
+    this.lifecycle.assertUsable('sweepIdleSessions');
     let removed = 0;
     for (let batch = 0; batch < MAX_SWEEP_BATCHES; batch++) {
       const deleted = await sweepIdleSessionRows(this.core, limit);
@@ -173,14 +186,14 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
   }
 
   async getTopology(): Promise<Topology> {
-    this.core.assertOpen();
+    this.lifecycle.assertUsable('getTopology');
     this.core.invalidateTopology();
     return (await this.core.topology()).topology;
   }
 
   async publish(requests: readonly PublishRequest[]): Promise<void> {
     const { core } = this;
-    core.assertOpen();
+    this.lifecycle.assertUsable('publish');
     assertPublishBatchSize(requests, core.options.maxBatchBytes);
     const plans = await core.planPublish(requests);
     if (plans.every((plan) => plan.deliveries.length === 0) && !hasProjected(plans)) return;
@@ -189,7 +202,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
 
   async schedule(source: string, message: TransportMessage, at: Date): Promise<ScheduleHandle> {
     const { core } = this;
-    core.assertOpen();
+    this.lifecycle.assertUsable('schedule');
     if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
       throw new TransportError(TransportErrorCode.InvalidArgument, 'schedule: at must be a valid Date');
     }
@@ -203,7 +216,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
   }
 
   async cancelScheduled(handle: ScheduleHandle): Promise<void> {
-    this.core.assertOpen();
+    this.lifecycle.assertUsable('cancelScheduled');
     const removed = await this.core.db.run(
       `DELETE FROM ${this.core.t.scheduled} WHERE schedule_id = ? AND source = ?`,
       [handle.id, handle.source],
@@ -218,7 +231,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
 
   async acceptSession(input: string, options: AcceptOptions): Promise<SessionHandle | null> {
     const { core } = this;
-    core.assertOpen();
+    this.lifecycle.assertUsable('acceptSession');
     await core.assertInput(input);
     if (!(options.waitMs >= 0))
       throw new NimBusError(
@@ -246,7 +259,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     const deadline = Date.now() + options.waitMs;
     let interval = core.dialect.wakeups.firstPollMs(core.options);
     for (;;) {
-      core.assertOpen();
+      this.lifecycle.assertUsable('acceptSession');
       if (options.signal?.aborted) return null;
       const handle = await tryLease(core, input, options.sessionId ?? null);
       if (handle) {
@@ -301,11 +314,21 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
   async #release(deadline: AbortSignal): Promise<void> {
     if (this.#sweepTimer) clearInterval(this.#sweepTimer);
     const sweeping = this.#sweeping;
-    this.core.markClosed();
+    this.core.shutDown();
     await Promise.race([sweeping, whenAborted(deadline)]); // the sweep never rejects: failures were logged
-    await this.listener?.stop();
+    await this.#listener?.stop();
     await this.core.db.close();
   }
+}
+
+/** What the transport's shared core is made of (it is built with the transport's lifecycle). */
+interface CoreParts {
+  readonly dialect: SqlCore['dialect'];
+  readonly db: SqlCore['db'];
+  readonly tables: SqlCore['t'];
+  readonly options: SqlCore['options'];
+  readonly logger: SqlCore['logger'];
+  readonly projection: SqlCore['projection'];
 }
 
 /** Creates the SQL transport; the schema is created or verified on the way. */
