@@ -129,7 +129,12 @@ describe('LifecycleRunner', () => {
     await Promise.all([draining.abort(), drain]);
     expect(Date.now() - began).toBeLessThan(1_000);
     expect(signals[1]?.aborted).toBe(true);
-    expect(isNimBusError(failureOf(() => draining.assertUsable()), NimBusErrorCode.Closed)).toBe(true);
+    expect(
+      isNimBusError(
+        failureOf(() => draining.assertUsable()),
+        NimBusErrorCode.Closed,
+      ),
+    ).toBe(true);
   });
 
   it('is unusable already inside the stop step (a waiter it wakes synchronously sees it stopped)', async () => {
