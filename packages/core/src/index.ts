@@ -165,6 +165,8 @@ export type {
   AcceptOptions,
   BatchSettlement,
   DeadLetteredMessage,
+  DeadLetterOptions,
+  DeadLetterReason,
   ParkedDeadLetter,
   ParkedMessage,
   PeekedMessage,

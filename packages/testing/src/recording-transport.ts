@@ -86,9 +86,9 @@ export class RecordingTransport implements Transport {
         record(effects);
       },
       abandon: (message) => session.abandon(message),
-      deadLetter: async (message, reason, description, effects) => {
-        await session.deadLetter(message, reason, description, effects);
-        record(effects);
+      deadLetter: async (message, options) => {
+        await session.deadLetter(message, options);
+        record(options.effects);
       },
       readParked: (from, max) => session.readParked(from, max),
       renewLock: () => session.renewLock(),

@@ -4,6 +4,7 @@ import type {
   ServiceBusSessionReceiver,
 } from '@azure/service-bus';
 import {
+  type DeadLetterOptions,
   NimBusError,
   NimBusErrorCode,
   type ParkedMessage,
@@ -107,7 +108,8 @@ export class ServiceBusSessionHandle implements SessionHandle {
         guarded(`receive from '${this.input}'`, () =>
           this.receiver.receiveMessages(max - taken.length, {
             // With some in hand, only collect what is already there; otherwise wait at most one slice.
-            maxWaitTimeInMs: taken.length > 0 ? COLLECT_MS : Math.max(1, Math.min(waitMs, this.receiveSliceMs)),
+            maxWaitTimeInMs:
+              taken.length > 0 ? COLLECT_MS : Math.max(1, Math.min(waitMs, this.receiveSliceMs)),
             abortSignal: closing,
           }),
         ),
@@ -163,15 +165,10 @@ export class ServiceBusSessionHandle implements SessionHandle {
     this.#held.delete(message.lockToken);
   }
 
-  async deadLetter(
-    message: ReceivedMessage,
-    reason: string,
-    description: string | null,
-    effects?: SettleEffects,
-  ): Promise<void> {
-    const outcome = deadLetterOutcome(reason, description);
+  async deadLetter(message: ReceivedMessage, options: DeadLetterOptions): Promise<void> {
+    const outcome = deadLetterOutcome(options);
     const held = this.#message(message, 'deadLetter');
-    await this.#applyEffects(effects);
+    await this.#applyEffects(options.effects);
     await guarded('dead-letter', () =>
       this.receiver.deadLetterMessage(held, {
         deadLetterReason: outcome.reason,

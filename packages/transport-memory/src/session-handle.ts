@@ -1,5 +1,6 @@
 import type {
   BatchSettlement,
+  DeadLetterOptions,
   ParkedMessage,
   ReceivedMessage,
   SessionHandle,
@@ -83,13 +84,8 @@ export class MemorySessionHandle implements SessionHandle {
     abandon(this.core, this.entry, this.token, message);
   }
 
-  async deadLetter(
-    message: ReceivedMessage,
-    reason: string,
-    description: string | null,
-    effects?: SettleEffects,
-  ): Promise<void> {
-    settle(this.core, this.entry, this.token, message, effects, deadLetterOutcome(reason, description));
+  async deadLetter(message: ReceivedMessage, options: DeadLetterOptions): Promise<void> {
+    settle(this.core, this.entry, this.token, message, options.effects, deadLetterOutcome(options));
   }
 
   async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {

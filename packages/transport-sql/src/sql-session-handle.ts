@@ -1,5 +1,7 @@
 import {
   type BatchSettlement,
+  type DeadLetterOptions,
+  type DeadLetterReason,
   MAX_DELIVERY_COUNT_REASON,
   type ParkedMessage,
   type ReceivedMessage,
@@ -112,13 +114,8 @@ export class SqlSessionHandle implements SessionHandle {
     return this.#settle(message, effects, null);
   }
 
-  async deadLetter(
-    message: ReceivedMessage,
-    reason: string,
-    description: string | null,
-    effects?: SettleEffects,
-  ): Promise<void> {
-    await this.#settle(message, effects, deadLetterOutcome(reason, description));
+  async deadLetter(message: ReceivedMessage, options: DeadLetterOptions): Promise<void> {
+    await this.#settle(message, options.effects, deadLetterOutcome(options));
   }
 
   async abandon(message: ReceivedMessage): Promise<void> {
@@ -145,7 +142,7 @@ export class SqlSessionHandle implements SessionHandle {
   async #settle(
     message: ReceivedMessage,
     effects: SettleEffects | undefined,
-    deadLetter: { reason: string; description: string | null } | null,
+    deadLetter: DeadLetterReason | null,
   ): Promise<void> {
     const { core } = this;
     core.lifecycle.assertUsable('a settlement');

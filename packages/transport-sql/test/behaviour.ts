@@ -126,7 +126,11 @@ export function describeSqlBehaviour(open: Open): void {
     expect(rest.map((m) => JSON.parse(m.body).n)).toEqual([2, 'retry']);
     expect(rest.map((m) => m.sequence)).toEqual([2, 3]);
     expect(rest[1]!.headers[Header.From]).toBe('Retry');
-    await session!.deadLetter(rest[0]!, 'Rejected', 'bad payload', { state: null });
+    await session!.deadLetter(rest[0]!, {
+      reason: 'Rejected',
+      description: 'bad payload',
+      effects: { state: null },
+    });
     expect(await session!.getState()).toBeNull();
     expect(await transport.peekDeadLetters('Erp')).toMatchObject([
       { reason: 'Rejected', description: 'bad payload' },

@@ -31,7 +31,10 @@ describe('WebApp: transport dead letters', () => {
     ]);
     const session = await h.transport.acceptSession(ERP, { sessionId, waitMs: 0 });
     const [received] = await session!.receive(1, 0);
-    await session!.deadLetter(received!, "Invalid message: missing required header 'MessageType'", 'no type');
+    await session!.deadLetter(received!, {
+      reason: "Invalid message: missing required header 'MessageType'",
+      description: 'no type',
+    });
     await session!.release();
     return messageId;
   };

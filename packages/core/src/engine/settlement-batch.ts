@@ -3,6 +3,7 @@ import { NimBusError } from '../errors/nimbus-error.js';
 import { deadLetterOutcome } from '../transport/settle-validation.js';
 import type {
   BatchSettlement,
+  DeadLetterOptions,
   ParkedMessage,
   ReceivedMessage,
   SessionHandle,
@@ -71,17 +72,9 @@ export class SettlementBatch implements SessionHandle {
     this.#pending.push(effects ? { message, effects } : { message });
   }
 
-  async deadLetter(
-    message: ReceivedMessage,
-    reason: string,
-    description: string | null,
-    effects?: SettleEffects,
-  ): Promise<void> {
-    this.#pending.push({
-      message,
-      deadLetter: deadLetterOutcome(reason, description),
-      ...(effects ? { effects } : {}),
-    });
+  async deadLetter(message: ReceivedMessage, options: DeadLetterOptions): Promise<void> {
+    const { effects } = options;
+    this.#pending.push({ message, deadLetter: deadLetterOutcome(options), ...(effects ? { effects } : {}) });
   }
 
   /** Runs `work` after the settlements collected so far are committed (right away when none are pending). */

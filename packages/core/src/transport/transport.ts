@@ -31,11 +31,23 @@ export interface PublishRequest {
   readonly enqueueAt?: Date;
 }
 
-/** A parked message of the settling session that a settlement moves to the input's dead-letter list. */
-export interface ParkedDeadLetter {
-  readonly sequence: number;
+/**
+ * Why a message goes to the dead-letter list: the one shape of every dead-lettering (`SessionHandle.deadLetter`,
+ * `BatchSettlement.deadLetter`, `SettleEffects.deadLetterParked`). `reason` is a short non-empty code-like text.
+ */
+export interface DeadLetterReason {
   readonly reason: string;
   readonly description: string | null;
+}
+
+/** `SessionHandle.deadLetter`'s bag: the reason and the effects to apply with the settlement. */
+export interface DeadLetterOptions extends DeadLetterReason {
+  readonly effects?: SettleEffects;
+}
+
+/** A parked message of the settling session that a settlement moves to the input's dead-letter list. */
+export interface ParkedDeadLetter extends DeadLetterReason {
+  readonly sequence: number;
 }
 
 /**
@@ -62,7 +74,7 @@ export interface SettleEffects {
 export interface BatchSettlement {
   readonly message: ReceivedMessage;
   readonly effects?: SettleEffects;
-  readonly deadLetter?: { readonly reason: string; readonly description: string | null };
+  readonly deadLetter?: DeadLetterReason;
 }
 
 /** An exclusive lease on one session of one input. */
@@ -77,12 +89,8 @@ export interface SessionHandle {
   complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void>;
   /** Makes the message available again with its delivery count + 1; at the limit it is dead-lettered. */
   abandon(message: ReceivedMessage): Promise<void>;
-  deadLetter(
-    message: ReceivedMessage,
-    reason: string,
-    description: string | null,
-    effects?: SettleEffects,
-  ): Promise<void>;
+  /** Moves the message to the input's dead-letter list with `reason`, applying `effects` with it. */
+  deadLetter(message: ReceivedMessage, options: DeadLetterOptions): Promise<void>;
   /**
    * Optional (declared by `capabilities.settleMany`): applies the settlements in order, exactly as the same
    * `complete`/`deadLetter` calls one after another would, but all or none, in one transaction. A failing
