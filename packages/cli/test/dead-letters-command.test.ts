@@ -43,7 +43,7 @@ async function setup() {
     },
   ]);
   const session = await transport.acceptSession('Erp', { sessionId: 's-1', waitMs: 0 });
-  const [received] = await session!.receive(1, 0);
+  const [received] = await session!.receive({ max: 1, waitMs: 0 });
   await session!.deadLetter(received!, {
     reason: "Invalid message: missing required header 'MessageType'",
     description: 'no type',

@@ -173,6 +173,7 @@ export type {
   PublishRequest,
   PurgeTarget,
   ReceivedMessage,
+  ReceiveOptions,
   ScheduleHandle,
   SessionHandle,
   SessionState,

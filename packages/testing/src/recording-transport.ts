@@ -78,7 +78,7 @@ export class RecordingTransport implements Transport {
       get lockedUntil() {
         return session.lockedUntil;
       },
-      receive: (max, waitMs) => session.receive(max, waitMs),
+      receive: (options) => session.receive(options),
       getState: () => session.getState(),
       setState: (state) => session.setState(state),
       complete: async (message: ReceivedMessage, effects?: SettleEffects) => {

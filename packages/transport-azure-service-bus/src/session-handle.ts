@@ -9,6 +9,7 @@ import {
   NimBusErrorCode,
   type ParkedMessage,
   type ReceivedMessage,
+  type ReceiveOptions,
   type SessionHandle,
   type SessionState,
   type SettleEffects,
@@ -97,22 +98,28 @@ export class ServiceBusSessionHandle implements SessionHandle {
     return this.#lockedUntil;
   }
 
-  async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
+  async receive({ max, waitMs, signal }: ReceiveOptions): Promise<ReceivedMessage[]> {
     this.#assertHeld('receive');
+    if (signal?.aborted) return [];
     if (!(max >= 1))
       throw new NimBusError(NimBusErrorCode.InvalidArgument, `receive: max must be ≥ 1, got ${max}`);
     const taken = this.#buffered.splice(0, max);
     if (taken.length < max) {
       const { closing } = this.life;
+      const abortSignal = signal ? AbortSignal.any([signal, closing]) : closing;
       const more = await unlessClosing(
         guarded(`receive from '${this.input}'`, () =>
           this.receiver.receiveMessages(max - taken.length, {
             // With some in hand, only collect what is already there; otherwise wait at most one slice.
             maxWaitTimeInMs:
               taken.length > 0 ? COLLECT_MS : Math.max(1, Math.min(waitMs, this.receiveSliceMs)),
-            abortSignal: closing,
+            abortSignal,
           }),
-        ),
+        ).catch((error: unknown) => {
+          // The caller's signal ended the wait (the SDK rejects it with an AbortError): nothing more came.
+          if (signal?.aborted && !closing.aborted) return [];
+          throw error;
+        }),
         closing,
         () => this.life.assertUsable('receive') as never,
       );

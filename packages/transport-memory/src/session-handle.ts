@@ -3,6 +3,7 @@ import type {
   DeadLetterOptions,
   ParkedMessage,
   ReceivedMessage,
+  ReceiveOptions,
   SessionHandle,
   SessionState,
   SettleEffects,
@@ -35,7 +36,7 @@ export class MemorySessionHandle implements SessionHandle {
     return new Date(this.#lockedUntil);
   }
 
-  async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
+  async receive({ max, waitMs, signal }: ReceiveOptions): Promise<ReceivedMessage[]> {
     if (!Number.isInteger(max) || max < 1)
       throw new NimBusError(
         NimBusErrorCode.InvalidArgument,
@@ -43,6 +44,7 @@ export class MemorySessionHandle implements SessionHandle {
       );
     const deadline = this.core.now() + Math.max(0, waitMs);
     for (;;) {
+      if (signal?.aborted) return [];
       const received = tryReceive(this.core, this.entry, this.token, max);
       if (received.length > 0) {
         this.core.waiters.taken(this.input, this.sessionId);
@@ -57,6 +59,7 @@ export class MemorySessionHandle implements SessionHandle {
       const wakeAt = Math.min(deadline, this.core.nextWakeTime(), this.entry.lockedUntil);
       const woken = await this.core.waiters.wait(this.input, this.sessionId, wakeAt - now, {
         holdsSession: true,
+        ...(signal ? { signal } : {}),
       });
       // Another session has work and no accept loop is free: give this idle one up for it.
       if (woken === 'yield') return [];

@@ -5,6 +5,7 @@ import {
   MAX_DELIVERY_COUNT_REASON,
   type ParkedMessage,
   type ReceivedMessage,
+  type ReceiveOptions,
   type SessionHandle,
   type SessionState,
   type SettleEffects,
@@ -64,8 +65,8 @@ export class SqlSessionHandle implements SessionHandle {
     return [this.input, this.sessionId, this.token];
   }
 
-  receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
-    return receiveFromLine(this.#held, max, waitMs);
+  receive(options: ReceiveOptions): Promise<ReceivedMessage[]> {
+    return receiveFromLine(this.#held, options);
   }
 
   /** This lease as the receive path sees it. */

@@ -6,6 +6,7 @@ import type {
   DeadLetterOptions,
   ParkedMessage,
   ReceivedMessage,
+  ReceiveOptions,
   SessionHandle,
   SessionState,
   SettleEffects,
@@ -100,9 +101,9 @@ export class SettlementBatch implements SessionHandle {
     for (const work of waiting) await work();
   }
 
-  async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
+  async receive(options: ReceiveOptions): Promise<ReceivedMessage[]> {
     await this.flush();
-    return this.#session.receive(max, waitMs);
+    return this.#session.receive(options);
   }
 
   async getState(): Promise<SessionState | null> {

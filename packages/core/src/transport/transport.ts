@@ -77,13 +77,23 @@ export interface BatchSettlement {
   readonly deadLetter?: DeadLetterReason;
 }
 
+/** What `SessionHandle.receive` takes. */
+export interface ReceiveOptions {
+  /** Up to this many messages (an integer ≥ 1). */
+  readonly max: number;
+  /** How long to wait for the first one. */
+  readonly waitMs: number;
+  /** Ends the wait at once: the receive resolves with what it has in hand (usually nothing), like an accept's. */
+  readonly signal?: AbortSignal;
+}
+
 /** An exclusive lease on one session of one input. */
 export interface SessionHandle {
   readonly input: string;
   readonly sessionId: string;
   readonly lockedUntil: Date;
-  /** Up to `max` messages in FIFO order, waiting at most `waitMs` for the first one. */
-  receive(max: number, waitMs: number): Promise<ReceivedMessage[]>;
+  /** Up to `max` messages in FIFO order, waiting at most `waitMs` for the first one (or until `signal` aborts). */
+  receive(options: ReceiveOptions): Promise<ReceivedMessage[]>;
   getState(): Promise<SessionState | null>;
   setState(state: SessionState | null): Promise<void>;
   complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void>;

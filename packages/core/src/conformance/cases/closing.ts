@@ -27,7 +27,7 @@ export function closingCases(harness: () => Harness): void {
       await h.sendTo('Erp', 'held', 'first');
       const session = await h.accept('Erp', 'held');
       const first = await h.receiveOne(session);
-      const receiving = outcomeOf(session.receive(1, LONG_WAIT_MS));
+      const receiving = outcomeOf(session.receive({ max: 1, waitMs: LONG_WAIT_MS }));
       const accepting = outcomeOf(h.transport.acceptSession('Billing', { waitMs: LONG_WAIT_MS }));
       await tick();
       await h.transport[verb]();
@@ -65,6 +65,25 @@ export function closingCases(harness: () => Harness): void {
       await h.transport.closed();
     });
   }
+
+  it('a receive ends at once when its signal aborts, with nothing; one already aborted takes nothing', async () => {
+    const h = harness();
+    await h.sendTo('Erp', 'held', 'first');
+    const session = await h.accept('Erp', 'held');
+    const stopped = new AbortController();
+    stopped.abort();
+    expect(await session.receive({ max: 1, waitMs: LONG_WAIT_MS, signal: stopped.signal })).toEqual([]);
+    const first = await h.receiveOne(session);
+    expect(first.body).toBe('first');
+    const stopping = new AbortController();
+    const waiting = session.receive({ max: 1, waitMs: LONG_WAIT_MS, signal: stopping.signal });
+    await tick();
+    const began = Date.now();
+    stopping.abort();
+    expect(await waiting).toEqual([]);
+    expect(Date.now() - began).toBeLessThan(PROMPT_MS);
+    await session.complete(first);
+  });
 
   it('abort() during a close() ends it; both resolve and closed() with them', async () => {
     const h = harness();

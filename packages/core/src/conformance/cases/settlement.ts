@@ -17,7 +17,7 @@ export function settlementCases(harness: () => Harness): void {
     await session.release();
     const again = await h.accept('Erp', 'done');
     expect(bodiesOf(await h.receiveAll(again, 1))).toEqual(['b']);
-    expect(await again.receive(1, 0)).toEqual([]);
+    expect(await again.receive({ max: 1, waitMs: 0 })).toEqual([]);
     expect((await h.transport.counts('Erp')).active).toBe(1);
   });
 
@@ -46,7 +46,7 @@ export function settlementCases(harness: () => Harness): void {
       expect(received.deliveryCount).toBe(attempt);
       await session.abandon(received);
     }
-    expect(await session.receive(1, 0)).toEqual([]);
+    expect(await session.receive({ max: 1, waitMs: 0 })).toEqual([]);
     const [dead] = await h.transport.peekDeadLetters('Erp');
     expect(dead).toMatchObject({
       messageId: sent!.messageId,
