@@ -78,7 +78,7 @@ export function registerSessionTrigger(app: FunctionsApp, options: SessionTrigge
           messages,
         );
         try {
-          const received = await handle.receive(messages.length, 0);
+          const received = await handle.receive({ max: messages.length, waitMs: 0 });
           for (const message of received) await options.handler.handleMessage(handle, message);
         } finally {
           await handle.release();

@@ -43,8 +43,11 @@ async function setup() {
     },
   ]);
   const session = await transport.acceptSession('Erp', { sessionId: 's-1', waitMs: 0 });
-  const [received] = await session!.receive(1, 0);
-  await session!.deadLetter(received!, "Invalid message: missing required header 'MessageType'", 'no type');
+  const [received] = await session!.receive({ max: 1, waitMs: 0 });
+  await session!.deadLetter(received!, {
+    reason: "Invalid message: missing required header 'MessageType'",
+    description: 'no type',
+  });
   await session!.release();
   const run = async (...args: string[]) => {
     const io = capture();

@@ -25,7 +25,12 @@ const RETRY: RetryState = { attempt: 2, maxAttempts: 5, nextAttemptAt: NEXT };
 
 async function seed(store: NimBusMessageStore, eventId: string, retry: RetryState | null) {
   const base = { enqueuedTimeUtc: new Date(), eventTypeId: 'CustomerUpserted', from: 'Crm', to: 'Erp' };
-  const errorContent = { errorText: 'ERP throttled (429)', errorType: 'ErpThrottledError' };
+  const errorContent = {
+    errorText: 'ERP throttled (429)',
+    errorType: 'ErpThrottledError',
+    exceptionStackTrace: null,
+    exceptionSource: null,
+  };
   await store.storeMessage({
     ...base,
     eventId,

@@ -47,7 +47,7 @@ async function setup() {
 async function sentToErp(transport: ReturnType<typeof createMemoryTransport>) {
   const session = await transport.acceptSession('Erp', { sessionId: 'C-1', waitMs: 50 });
   if (!session) throw new Error('nothing was sent to Erp');
-  const [message] = await session.receive(10, 50);
+  const [message] = await session.receive({ max: 10, waitMs: 50 });
   await session.release();
   if (!message) throw new Error('nothing was sent to Erp');
   return decodeEnvelope(message);

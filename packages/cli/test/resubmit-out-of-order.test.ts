@@ -106,7 +106,7 @@ describe('nimbus events resubmit --out-of-order', () => {
     );
     expect(await runCli(args, done)).toBe(0);
     const session = await transport.acceptSession('Erp', { sessionId: 'C-7', waitMs: 100 });
-    const [message] = await session!.receive(10, 100);
+    const [message] = await session!.receive({ max: 10, waitMs: 100 });
     await session!.release();
     expect(decodeEnvelope(message!)).toMatchObject({
       messageType: MessageType.ResubmissionRequest,

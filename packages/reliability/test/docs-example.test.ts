@@ -112,7 +112,7 @@ it('docs: request/response', async () => {
 
   // On the Erp side, inside the handler of the request:
   const session = await transport.acceptSession('Erp', { waitMs: 1_000 });
-  const [request] = await session!.receive(1, 1_000);
+  const [request] = await session!.receive({ max: 1, waitMs: 1_000 });
   await responder.respond(request!, () => ({ sku: 'A-1', price: 9.5 }));
   await session!.complete(request!);
 

@@ -46,7 +46,7 @@ async function requesterSetup() {
   /** Takes the next request off Erp and answers it with a hand-written success reply body. */
   async function answerWith(body: string, extraHeaders: Record<string, string> = {}) {
     const session = await transport.acceptSession('Erp', { waitMs: 5_000 });
-    const [request] = (await session?.receive(1, 1_000)) ?? [];
+    const [request] = (await session?.receive({ max: 1, waitMs: 1_000 })) ?? [];
     if (!session || !request) throw new Error('no request arrived');
     const envelope = decodeEnvelope(request);
     await transport.publish([
@@ -265,7 +265,7 @@ async function responderSetup(transportOverride?: (transport: Transport) => Tran
   async function repliesSent(): Promise<TransportMessage[]> {
     const session = await transport.acceptSession('Crm-reply', { sessionId: 'reply-session-1', waitMs: 0 });
     if (!session) return [];
-    const replies = await session.receive(10, 0);
+    const replies = await session.receive({ max: 10, waitMs: 0 });
     await session.release();
     return replies;
   }
@@ -359,7 +359,7 @@ describe('7.4 RequestJsonHandler (responding side)', () => {
       sessionId: 'reply-session-1',
       waitMs: 0,
     });
-    const replies = (await session?.receive(10, 0)) ?? [];
+    const replies = (await session?.receive({ max: 10, waitMs: 0 })) ?? [];
     expect(replies).toHaveLength(1);
     expect(replies[0]?.headers).toMatchObject({
       [Header.ReplyStatus]: ReplyStatus.Error,

@@ -30,7 +30,7 @@ async function setup() {
   async function serveOne(handle: (payload: { sku: string; quantity: number }) => unknown) {
     const session = await transport.acceptSession('Erp', { waitMs: 5_000 });
     if (!session) throw new Error('no request arrived');
-    const [request] = await session.receive(1, 1_000);
+    const [request] = await session.receive({ max: 1, waitMs: 1_000 });
     const envelope = decodeEnvelope(request!);
     const payload = JSON.parse(envelope.content.eventContent!.eventJson);
     await responder.respond(envelope, () => handle(payload)).catch(() => undefined);
@@ -102,7 +102,7 @@ describe('request/response over sessions', () => {
     clock.advance(1_000);
     expect(await first).toBeInstanceOf(RequestTimeoutError);
     const session = await transport.acceptSession('Erp', { waitMs: 1_000 });
-    const [stale] = await session!.receive(1, 1_000);
+    const [stale] = await session!.receive({ max: 1, waitMs: 1_000 });
     await responder.reply(stale!, { sku: 'C-3', total: -1 });
     await session!.complete(stale!);
     await session!.release();

@@ -147,7 +147,7 @@ export class ResolverHandler implements SessionMessageHandler {
         'Resolver dead-letters an unreadable message',
       );
       await beforeDeadLetter();
-      await session.deadLetter(message, DeadLetterReasons.invalidMessage, problems);
+      await session.deadLetter(message, { reason: DeadLetterReasons.invalidMessage, description: problems });
       this.stats.deadLettered += 1;
       return null;
     }
@@ -371,10 +371,16 @@ export class ResolverHandler implements SessionMessageHandler {
     const context = { messageId: message.messageId, eventId: envelope.eventId, error: describeError(error) };
     if (error instanceof StoreRetriesExhausted) {
       this.deps.logger.error(context, 'Store still unavailable after the last retry; dead-lettering');
-      await session.deadLetter(message, DeadLetterReasons.maxThrottleRetries, error.message);
+      await session.deadLetter(message, {
+        reason: DeadLetterReasons.maxThrottleRetries,
+        description: error.message,
+      });
     } else {
       this.deps.logger.error(context, 'Resolver could not record the message; dead-lettering it');
-      await session.deadLetter(message, DeadLetterReasons.failed, describeError(error));
+      await session.deadLetter(message, {
+        reason: DeadLetterReasons.failed,
+        description: describeError(error),
+      });
     }
     this.stats.deadLettered += 1;
   }

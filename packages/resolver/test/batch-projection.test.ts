@@ -34,7 +34,7 @@ describe('the Resolver writes a receive batch with one store batch', () => {
     ];
     for (const m of messages) await h.send(m);
     const session = await h.transport.acceptSession(RESOLVER_INPUT, { waitMs: 0 });
-    const batch = await session!.receive(10, 0);
+    const batch = await session!.receive({ max: 10, waitMs: 0 });
     expect(batch).toHaveLength(5);
     await h.handler.handleMessages(session!, batch);
 

@@ -163,7 +163,7 @@ describe('Resolver under store failures', () => {
     const h = await createHarness();
     await h.send(eventRequest());
     const session = await h.transport.acceptSession(RESOLVER_INPUT, { waitMs: 0 });
-    const [message] = await session!.receive(1, 0);
+    const [message] = await session!.receive({ max: 1, waitMs: 0 });
     const lost = new TransportError(TransportErrorCode.SessionLockLost, 'lock lost');
     const failingSession = Object.assign(Object.create(Object.getPrototypeOf(session)), session, {
       complete: async () => {

@@ -1,4 +1,11 @@
-import type { AcceptOptions, InputControl, Logger, SessionHandle, Transport } from '@nimbus/core';
+import type {
+  AcceptOptions,
+  InputControl,
+  Logger,
+  ReceiveOptions,
+  SessionHandle,
+  Transport,
+} from '@nimbus/core';
 
 /** How often a host re-reads whether its input is paused (default). */
 export const DEFAULT_PAUSE_POLL_MS = 1_000;
@@ -94,7 +101,7 @@ function pauseSession(session: SessionHandle, watch: PauseWatch): SessionHandle 
     get(target, property) {
       // An empty batch makes the processor release the session and go back to (paused) accepting.
       if (property === 'receive')
-        return async (max: number, waitMs: number) => (watch.paused ? [] : target.receive(max, waitMs));
+        return async (options: ReceiveOptions) => (watch.paused ? [] : target.receive(options));
       const value = Reflect.get(target, property);
       return typeof value === 'function' ? value.bind(target) : value;
     },

@@ -52,6 +52,8 @@ export class FakeTransport implements Transport {
   requeueDeadLetters = notUsed;
   purge = notUsed;
   async close() {}
+  async abort() {}
+  async closed() {}
 }
 
 async function notUsed(): Promise<never> {

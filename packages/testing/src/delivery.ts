@@ -123,7 +123,7 @@ async function drainSession(session: SessionHandle, worker: InputWorker, waitMs:
   try {
     await worker.onSessionAccepted?.(session);
     for (;;) {
-      const messages = await session.receive(50, waitMs);
+      const messages = await session.receive({ max: 50, waitMs: waitMs });
       if (messages.length === 0) return handled;
       for (const message of messages) {
         handled += 1;

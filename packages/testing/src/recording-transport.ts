@@ -62,6 +62,8 @@ export class RecordingTransport implements Transport {
     this.#inner.requeueDeadLetters(input, ids);
   purge: Transport['purge'] = (input, target) => this.#inner.purge(input, target);
   close: Transport['close'] = () => this.#inner.close();
+  abort: Transport['abort'] = () => this.#inner.abort();
+  closed: Transport['closed'] = () => this.#inner.closed();
 
   /** The session with its settlements' scheduled publishes recorded (for a handle obtained elsewhere too). */
   track(session: SessionHandle): SessionHandle {
@@ -76,7 +78,7 @@ export class RecordingTransport implements Transport {
       get lockedUntil() {
         return session.lockedUntil;
       },
-      receive: (max, waitMs) => session.receive(max, waitMs),
+      receive: (options) => session.receive(options),
       getState: () => session.getState(),
       setState: (state) => session.setState(state),
       complete: async (message: ReceivedMessage, effects?: SettleEffects) => {
@@ -84,9 +86,9 @@ export class RecordingTransport implements Transport {
         record(effects);
       },
       abandon: (message) => session.abandon(message),
-      deadLetter: async (message, reason, description, effects) => {
-        await session.deadLetter(message, reason, description, effects);
-        record(effects);
+      deadLetter: async (message, options) => {
+        await session.deadLetter(message, options);
+        record(options.effects);
       },
       readParked: (from, max) => session.readParked(from, max),
       renewLock: () => session.renewLock(),

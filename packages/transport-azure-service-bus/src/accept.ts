@@ -39,13 +39,18 @@ export async function acceptNamed(
       );
       const remaining = Math.max(1, deadline - Date.now());
       const first = await guarded('receive', () =>
-        receiver.receiveMessages(1, { maxWaitTimeInMs: remaining }),
-      );
+        receiver.receiveMessages(1, { maxWaitTimeInMs: remaining, ...abortable(signal) }),
+      ).catch(async (error: unknown) => {
+        // The lease goes with the failed wait (aborted or not); the wait's own error is the one to report.
+        await receiver.close().catch(() => undefined);
+        throw error;
+      });
       // A receiver the SDK closed meanwhile has given its lease up: the message it returned is not ours.
       if (first.length > 0 && !receiver.isClosed) return { receiver, first };
       await receiver.close();
       return null;
     } catch (error) {
+      if (signal?.aborted) return null;
       if (!isCode(error, TransportErrorCode.SessionCannotBeLocked)) throw error;
       if (Date.now() + RETRY_PAUSE_MS > deadline) return null;
       await new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS));
@@ -71,15 +76,17 @@ export async function acceptNext(
     if (signal?.aborted) return null;
     try {
       const found = await guarded('accept next session', () =>
-        pollClient.acceptNextSession(topicOf(input), input, RECEIVER_OPTIONS),
+        pollClient.acceptNextSession(topicOf(input), input, { ...RECEIVER_OPTIONS, ...abortable(signal) }),
       );
       const sessionId = found.sessionId;
       await found.close();
+      if (signal?.aborted) return null;
       const receiver = await guarded(`accept session '${sessionId}' at '${input}'`, () =>
         client.acceptSession(topicOf(input), input, sessionId, RECEIVER_OPTIONS),
       );
       return { receiver: widenDrainWait(receiver), first: [] };
     } catch (error) {
+      if (signal?.aborted) return null;
       if (
         !isCode(error, TransportErrorCode.Timeout) &&
         !isCode(error, TransportErrorCode.SessionCannotBeLocked)
@@ -89,4 +96,9 @@ export async function acceptNext(
       if (Date.now() >= deadline) return null;
     }
   }
+}
+
+/** The SDK's abort option for a wait that `signal` ends (the SDK then rejects it with an `AbortError`). */
+export function abortable(signal: AbortSignal | undefined): { abortSignal?: AbortSignal } {
+  return signal ? { abortSignal: signal } : {};
 }

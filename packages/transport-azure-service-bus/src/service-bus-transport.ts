@@ -33,9 +33,10 @@ import { guarded } from './errors.js';
 import { OperatorViews } from './operator-views.js';
 import { DEFAULT_OPTIONS, MAX_BATCH_BYTES, type ServiceBusTransportOptions } from './options.js';
 import { knownInputs, Publisher } from './publisher.js';
-import { type HeldSession, ServiceBusSessionHandle } from './session-handle.js';
+import { type HeldSession, ServiceBusSessionHandle, type TransportLife } from './session-handle.js';
 import { disableNagle } from './socket-tuning.js';
 import { applyTopology, readTopology } from './topology-apply.js';
+import { unlessClosing } from './unless-closing.js';
 
 function clients(options: ServiceBusTransportOptions, timeoutInMs: number, acceptPollMs: number) {
   const retryOptions = { maxRetries: 3, retryDelayInMs: 200, timeoutInMs };
@@ -68,8 +69,9 @@ function clients(options: ServiceBusTransportOptions, timeoutInMs: number, accep
 
 /**
  * The NimBus transport on Azure Service Bus; see docs/transport-azure-service-bus.md for the mapping and its limits.
- * Usable from construction (`running`; connections open on first use). `stop({ timeoutMs })`: later calls fail
- * with `Closed`, held sessions are released (for at most `timeoutMs`), then the clients close.
+ * Usable from construction (`running`; connections open on first use). `stop({ timeoutMs })` (= `close()`): later
+ * calls fail with `Closed`, waiting accepts and receives end with it at once, held sessions are released (for at
+ * most `timeoutMs`), then the clients close. `abort()`: the same without releasing the held sessions first.
  */
 export class ServiceBusTransport extends RunnerLifecycle implements Transport {
   readonly name = 'servicebus';
@@ -82,6 +84,8 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
   readonly #views: OperatorViews;
   readonly #sessions = new Set<ServiceBusSessionHandle>();
   #topology: Promise<Topology> | null = null;
+  /** Aborted when the stop step begins: every waiting accept and receive of this transport ends at once. */
+  readonly #closing = new AbortController();
   protected readonly lifecycle = new LifecycleRunner(
     { stop: ({ signal }) => this.#release(signal) },
     {
@@ -188,9 +192,16 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
         `acceptSession: waitMs must be ≥ 0, got ${options.waitMs}`,
       );
     await this.#assertInput(input);
-    const accepted = options.sessionId
-      ? await acceptNamed(this.#client, input, options.sessionId, options.waitMs, options.signal)
-      : await acceptNext(this.#client, this.#pollClient, input, options.waitMs, options.signal);
+    const closing = this.#closing.signal;
+    const signal = options.signal ? AbortSignal.any([options.signal, closing]) : closing;
+    const accepted = await unlessClosing(
+      options.sessionId
+        ? acceptNamed(this.#client, input, options.sessionId, options.waitMs, signal)
+        : acceptNext(this.#client, this.#pollClient, input, options.waitMs, signal),
+      closing,
+      () => this.#assertOpen('acceptSession') as never,
+      (late) => void late?.receiver.close().catch(() => undefined), // the clients close under it anyway
+    );
     if (!accepted) return null;
     return this.#track(
       new ServiceBusSessionHandle(
@@ -200,6 +211,7 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
         this.#publisher,
         this.capabilities.lockDurationMs,
         this.#receiveSliceMs,
+        this.#life,
         accepted.first,
       ),
     );
@@ -221,6 +233,7 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
         this.#publisher,
         this.capabilities.lockDurationMs,
         this.#receiveSliceMs,
+        this.#life,
         messages,
         'parked',
       ),
@@ -270,9 +283,20 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
     return this.#views.purge(input, target);
   }
 
+  /** What a session handle asks of the transport's life (its closing signal and the closed guard). */
+  readonly #life: TransportLife = {
+    closing: this.#closing.signal,
+    assertUsable: (operation) => this.#assertOpen(operation),
+  };
+
   async #release(deadline: AbortSignal): Promise<void> {
-    const releases = Promise.all([...this.#sessions].map((s) => s.release()));
-    await Promise.race([releases, whenAborted(deadline)]);
+    this.#closing.abort();
+    // `abort()` (the deadline aborted from the start) does not release held sessions one by one: closing the
+    // clients gives them all up.
+    if (!deadline.aborted) {
+      const releases = Promise.all([...this.#sessions].map((s) => s.release()));
+      await Promise.race([releases, whenAborted(deadline)]);
+    }
     await this.#publisher.close();
     await this.#views.close();
     await this.#client.close();

@@ -4,10 +4,12 @@ import type {
   ServiceBusSessionReceiver,
 } from '@azure/service-bus';
 import {
+  type DeadLetterOptions,
   NimBusError,
   NimBusErrorCode,
   type ParkedMessage,
   type ReceivedMessage,
+  type ReceiveOptions,
   type SessionHandle,
   type SessionState,
   type SettleEffects,
@@ -26,6 +28,7 @@ import { DEAD_LETTERED_AT_PROPERTY } from './names.js';
 import { MAX_BATCH_BYTES } from './options.js';
 import { ParkedLine } from './parked-line.js';
 import type { Publisher } from './publisher.js';
+import { unlessClosing } from './unless-closing.js';
 
 /**
  * What a handle needs of a session lease: a session receiver of `@azure/service-bus`, or the settlement a host
@@ -45,6 +48,12 @@ export type HeldSession = Pick<
   | 'renewSessionLock'
   | 'close'
 >;
+
+/** What a handle knows of its transport's life: a signal aborted when it closes, and the guard throwing `Closed`. */
+export interface TransportLife {
+  readonly closing: AbortSignal;
+  assertUsable(operation: string): void;
+}
 
 /** Where the engine's session state lives: the input session's own state, or the parked line's session. */
 export type StatePlace = 'input' | 'parked';
@@ -72,6 +81,7 @@ export class ServiceBusSessionHandle implements SessionHandle {
     readonly publisher: Publisher,
     lockDurationMs: number,
     readonly receiveSliceMs: number,
+    readonly life: TransportLife,
     first: ServiceBusReceivedMessage[] = [],
     readonly statePlace: StatePlace = 'input',
   ) {
@@ -88,17 +98,30 @@ export class ServiceBusSessionHandle implements SessionHandle {
     return this.#lockedUntil;
   }
 
-  async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
-    this.#assertHeld();
+  async receive({ max, waitMs, signal }: ReceiveOptions): Promise<ReceivedMessage[]> {
+    this.#assertHeld('receive');
+    if (signal?.aborted) return [];
     if (!(max >= 1))
       throw new NimBusError(NimBusErrorCode.InvalidArgument, `receive: max must be ≥ 1, got ${max}`);
     const taken = this.#buffered.splice(0, max);
     if (taken.length < max) {
-      const more = await guarded(`receive from '${this.input}'`, () =>
-        this.receiver.receiveMessages(max - taken.length, {
-          // With some in hand, only collect what is already there; otherwise wait at most one slice.
-          maxWaitTimeInMs: taken.length > 0 ? COLLECT_MS : Math.max(1, Math.min(waitMs, this.receiveSliceMs)),
+      const { closing } = this.life;
+      const abortSignal = signal ? AbortSignal.any([signal, closing]) : closing;
+      const more = await unlessClosing(
+        guarded(`receive from '${this.input}'`, () =>
+          this.receiver.receiveMessages(max - taken.length, {
+            // With some in hand, only collect what is already there; otherwise wait at most one slice.
+            maxWaitTimeInMs:
+              taken.length > 0 ? COLLECT_MS : Math.max(1, Math.min(waitMs, this.receiveSliceMs)),
+            abortSignal,
+          }),
+        ).catch((error: unknown) => {
+          // The caller's signal ended the wait (the SDK rejects it with an AbortError): nothing more came.
+          if (signal?.aborted && !closing.aborted) return [];
+          throw error;
         }),
+        closing,
+        () => this.life.assertUsable('receive') as never,
       );
       taken.push(...more);
     }
@@ -118,7 +141,7 @@ export class ServiceBusSessionHandle implements SessionHandle {
   }
 
   async getState(): Promise<SessionState | null> {
-    this.#assertHeld();
+    this.#assertHeld('getState');
     const state =
       this.statePlace === 'parked'
         ? await this.#parked.getState()
@@ -129,7 +152,7 @@ export class ServiceBusSessionHandle implements SessionHandle {
   }
 
   async setState(state: SessionState | null): Promise<void> {
-    this.#assertHeld();
+    this.#assertHeld('setState');
     assertSessionState(state);
     const encoded = state === null ? null : Buffer.from(JSON.stringify(state));
     if (this.statePlace === 'parked') await this.#parked.setState(encoded);
@@ -137,27 +160,22 @@ export class ServiceBusSessionHandle implements SessionHandle {
   }
 
   async complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void> {
-    const held = this.#message(message);
+    const held = this.#message(message, 'complete');
     await this.#applyEffects(effects);
     await guarded('complete', () => this.receiver.completeMessage(held));
     this.#held.delete(message.lockToken);
   }
 
   async abandon(message: ReceivedMessage): Promise<void> {
-    const held = this.#message(message);
+    const held = this.#message(message, 'abandon');
     await guarded('abandon', () => this.receiver.abandonMessage(held));
     this.#held.delete(message.lockToken);
   }
 
-  async deadLetter(
-    message: ReceivedMessage,
-    reason: string,
-    description: string | null,
-    effects?: SettleEffects,
-  ): Promise<void> {
-    const outcome = deadLetterOutcome(reason, description);
-    const held = this.#message(message);
-    await this.#applyEffects(effects);
+  async deadLetter(message: ReceivedMessage, options: DeadLetterOptions): Promise<void> {
+    const outcome = deadLetterOutcome(options);
+    const held = this.#message(message, 'deadLetter');
+    await this.#applyEffects(options.effects);
     await guarded('dead-letter', () =>
       this.receiver.deadLetterMessage(held, {
         deadLetterReason: outcome.reason,
@@ -169,12 +187,12 @@ export class ServiceBusSessionHandle implements SessionHandle {
   }
 
   async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {
-    this.#assertHeld();
+    this.#assertHeld('readParked');
     return this.#parked.read(fromSequence, max);
   }
 
   async renewLock(): Promise<Date> {
-    this.#assertHeld();
+    this.#assertHeld('renewLock');
     this.#lockedUntil = await guarded('renew session lock', () => this.receiver.renewSessionLock());
     await this.#parked.renew();
     return this.#lockedUntil;
@@ -204,8 +222,8 @@ export class ServiceBusSessionHandle implements SessionHandle {
     if (effects.state !== undefined) await this.setState(effects.state);
   }
 
-  #message(message: ReceivedMessage): ServiceBusReceivedMessage {
-    this.#assertHeld();
+  #message(message: ReceivedMessage, operation: string): ServiceBusReceivedMessage {
+    this.#assertHeld(operation);
     const held = this.#held.get(message.lockToken);
     if (!held) {
       throw new TransportError(
@@ -216,7 +234,8 @@ export class ServiceBusSessionHandle implements SessionHandle {
     return held;
   }
 
-  #assertHeld(): void {
+  #assertHeld(operation: string): void {
+    this.life.assertUsable(operation);
     if (this.#released) {
       throw new TransportError(
         TransportErrorCode.SessionLockLost,

@@ -23,7 +23,8 @@ describe('Service Bus transport: a settlement repeated after a crash between its
       ]);
       const session = (await transport.acceptSession('Erp', { sessionId: 's', waitMs: 2_000 }))!;
       const received = [];
-      while (received.length < 3) received.push(...(await session.receive(3 - received.length, 1_000)));
+      while (received.length < 3)
+        received.push(...(await session.receive({ max: 3 - received.length, waitMs: 1_000 })));
       const [trigger, next, redelivered] = received;
       await session.complete(trigger!, { park: [{ sequence: 1, message: message('s', 'p1') }] });
       await session.renewLock();

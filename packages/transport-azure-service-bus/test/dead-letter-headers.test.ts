@@ -21,10 +21,10 @@ it('keeps DeadLetterReason/DeadLetterErrorDescription headers of a live message;
       },
     ]);
     const session = await transport.acceptSession('Erp', { sessionId: 's', waitMs: 5_000 });
-    const [received] = (await session?.receive(1, 1_000)) ?? [];
+    const [received] = (await session?.receive({ max: 1, waitMs: 1_000 })) ?? [];
     expect(received?.headers).toMatchObject(headers);
 
-    await session!.deadLetter(received!, 'BrokerReason', 'broker description');
+    await session!.deadLetter(received!, { reason: 'BrokerReason', description: 'broker description' });
     await session!.release();
     const [dead] = await transport.peekDeadLetters('Erp');
     expect(dead).toMatchObject({ reason: 'BrokerReason', description: 'broker description' });

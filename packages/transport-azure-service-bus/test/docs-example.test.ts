@@ -29,7 +29,7 @@ it('docs/transport-azure-service-bus.md example: provision, publish, receive in 
     },
   ]);
   const session = await transport.acceptSession('Erp', { waitMs: 5_000 });
-  const [received] = (await session?.receive(10, 1_000)) ?? [];
+  const [received] = (await session?.receive({ max: 10, waitMs: 1_000 })) ?? [];
   await session?.complete(received!);
   await session?.release();
   await transport.close();

@@ -40,9 +40,9 @@ it('a receive whose drain is answered late keeps its session: the messages in ha
 
     proxy.replyDelayMs = 300;
     // Ten asked, two there: the receive ends with a drain of the eight left, answered 300 ms later.
-    const received = [...(await session!.receive(10, 1_000))];
+    const received = [...(await session!.receive({ max: 10, waitMs: 1_000 }))];
     for (let round = 0; round < 5 && received.length < 2; round++) {
-      received.push(...(await session!.receive(10 - received.length, 1_000)));
+      received.push(...(await session!.receive({ max: 10 - received.length, waitMs: 1_000 })));
     }
     expect(received.map((m) => JSON.parse(m.body).n)).toEqual([1, 2]);
     for (const message of received) await session!.complete(message);

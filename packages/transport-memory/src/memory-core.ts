@@ -1,5 +1,6 @@
 import {
   type Clock,
+  type LifecycleRunner,
   RESOLVER_INPUT,
   replyInputOf,
   type Topology,
@@ -38,9 +39,12 @@ export class MemoryCore {
   /** Per input, the sessions that have messages, in round-robin order (a leased session moves to the back). */
   readonly #ready = new Map<string, Set<SessionEntry>>();
   #arrival = 0;
-  #closed = false;
 
-  constructor(readonly options: MemoryCoreOptions) {
+  constructor(
+    readonly options: MemoryCoreOptions,
+    /** The transport's lifecycle: the one place that knows whether it was stopped. */
+    readonly lifecycle: Pick<LifecycleRunner, 'assertUsable'>,
+  ) {
     this.waiters = new WorkWaiters(options.clock);
   }
 
@@ -53,14 +57,9 @@ export class MemoryCore {
     return this.#arrival++;
   }
 
-  assertOpen(): void {
-    if (this.#closed) throw new TransportError(TransportErrorCode.Closed, 'The memory transport is closed');
-  }
-
-  close(): void {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.waiters.close(new TransportError(TransportErrorCode.Closed, 'The memory transport was closed'));
+  /** The stop step: every waiting accept and receive ends with `Closed` (later calls fail through the lifecycle). */
+  shutDown(): void {
+    this.waiters.close(new TransportError(TransportErrorCode.Closed, 'The memory transport was stopped'));
   }
 
   // ---- topology (applied by topology-apply.ts) ---------------------------------------------------------

@@ -40,7 +40,8 @@ const DEFAULTS = { lockDurationMs: 30_000, maxDeliveryCount: 10, maxBatchBytes: 
 
 /**
  * An in-process transport with Service Bus session semantics; for tests, `nimbus dev` and examples. Usable from
- * construction (`running`); `stop()` wakes every waiting accept with `Closed`, and later calls fail with `Closed`.
+ * construction (`running`); `stop()` (= `close()`, and `abort()`: nothing to drain) ends every waiting accept and
+ * receive with `Closed`, and later calls fail with `Closed`.
  */
 export class MemoryTransport extends RunnerLifecycle implements Transport {
   readonly name = 'memory';
@@ -48,7 +49,7 @@ export class MemoryTransport extends RunnerLifecycle implements Transport {
   readonly #core: MemoryCore;
   readonly control: MemoryInputControl;
   protected readonly lifecycle = new LifecycleRunner(
-    { stop: async () => this.#core.close() },
+    { stop: async () => this.#core.shutDown() },
     { name: 'the memory transport', closedError: (m) => new TransportError(TransportErrorCode.Closed, m) },
   );
 
@@ -73,12 +74,7 @@ export class MemoryTransport extends RunnerLifecycle implements Transport {
     };
     const clock = options.clock ?? systemClock;
     this.control = new MemoryInputControl(() => clock.now());
-    this.#core = new MemoryCore({
-      clock,
-      lockDurationMs,
-      maxDeliveryCount,
-      maxBatchBytes,
-    });
+    this.#core = new MemoryCore({ clock, lockDurationMs, maxDeliveryCount, maxBatchBytes }, this.lifecycle);
   }
 
   async applyTopology(topology: Topology): Promise<TopologyChanges> {
@@ -86,19 +82,19 @@ export class MemoryTransport extends RunnerLifecycle implements Transport {
   }
 
   async getTopology(): Promise<Topology> {
-    this.#core.assertOpen();
+    this.lifecycle.assertUsable('getTopology');
     return this.#core.topology;
   }
 
   async publish(requests: readonly PublishRequest[]): Promise<void> {
-    this.#core.assertOpen();
+    this.lifecycle.assertUsable('publish');
     assertBatchSize(this.#core, requests);
     this.#core.promoteDue();
     applyPublish(this.#core, planPublish(this.#core, requests));
   }
 
   async schedule(source: string, message: TransportMessage, at: Date): Promise<ScheduleHandle> {
-    this.#core.assertOpen();
+    this.lifecycle.assertUsable('schedule');
     assertBatchSize(this.#core, [{ source, messages: [message] }]);
     if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
       throw new TransportError(TransportErrorCode.InvalidArgument, 'schedule: at must be a valid Date');
@@ -107,13 +103,13 @@ export class MemoryTransport extends RunnerLifecycle implements Transport {
   }
 
   async cancelScheduled(handle: ScheduleHandle): Promise<void> {
-    this.#core.assertOpen();
+    this.lifecycle.assertUsable('cancelScheduled');
     cancelScheduled(this.#core, handle.id, handle.source);
   }
 
   async acceptSession(input: string, options: AcceptOptions): Promise<SessionHandle | null> {
     const core = this.#core;
-    core.assertOpen();
+    this.lifecycle.assertUsable('acceptSession');
     core.assertInput(input);
     if (!(options.waitMs >= 0))
       throw new NimBusError(
@@ -123,7 +119,7 @@ export class MemoryTransport extends RunnerLifecycle implements Transport {
     const deadline = core.now() + options.waitMs;
     let woken = false;
     for (;;) {
-      core.assertOpen();
+      this.lifecycle.assertUsable('acceptSession');
       if (options.signal?.aborted) return null;
       const lease = tryLease(core, input, options.sessionId ?? null);
       if (lease) {
@@ -145,27 +141,27 @@ export class MemoryTransport extends RunnerLifecycle implements Transport {
     input: string,
     options?: { readonly max?: number; readonly sessionId?: string },
   ): Promise<PeekedMessage[]> {
-    this.#core.assertOpen();
+    this.lifecycle.assertUsable('peek');
     return this.#core.views.peek(input, options?.max ?? 100, options?.sessionId);
   }
 
   async counts(input: string): Promise<TransportCounts> {
-    this.#core.assertOpen();
+    this.lifecycle.assertUsable('counts');
     return this.#core.views.counts(input);
   }
 
   async peekDeadLetters(input: string, max = 100): Promise<DeadLetteredMessage[]> {
-    this.#core.assertOpen();
+    this.lifecycle.assertUsable('peekDeadLetters');
     return this.#core.views.peekDeadLetters(input, max);
   }
 
   async requeueDeadLetters(input: string, ids?: readonly string[]): Promise<number> {
-    this.#core.assertOpen();
+    this.lifecycle.assertUsable('requeueDeadLetters');
     return this.#core.views.requeueDeadLetters(input, ids);
   }
 
   async purge(input: string, target: PurgeTarget): Promise<number> {
-    this.#core.assertOpen();
+    this.lifecycle.assertUsable('purge');
     return this.#core.views.purge(input, target);
   }
 }

@@ -1,7 +1,9 @@
 import type {
   BatchSettlement,
+  DeadLetterOptions,
   ParkedMessage,
   ReceivedMessage,
+  ReceiveOptions,
   SessionHandle,
   SessionState,
   SettleEffects,
@@ -34,7 +36,7 @@ export class MemorySessionHandle implements SessionHandle {
     return new Date(this.#lockedUntil);
   }
 
-  async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
+  async receive({ max, waitMs, signal }: ReceiveOptions): Promise<ReceivedMessage[]> {
     if (!Number.isInteger(max) || max < 1)
       throw new NimBusError(
         NimBusErrorCode.InvalidArgument,
@@ -42,6 +44,7 @@ export class MemorySessionHandle implements SessionHandle {
       );
     const deadline = this.core.now() + Math.max(0, waitMs);
     for (;;) {
+      if (signal?.aborted) return [];
       const received = tryReceive(this.core, this.entry, this.token, max);
       if (received.length > 0) {
         this.core.waiters.taken(this.input, this.sessionId);
@@ -56,6 +59,7 @@ export class MemorySessionHandle implements SessionHandle {
       const wakeAt = Math.min(deadline, this.core.nextWakeTime(), this.entry.lockedUntil);
       const woken = await this.core.waiters.wait(this.input, this.sessionId, wakeAt - now, {
         holdsSession: true,
+        ...(signal ? { signal } : {}),
       });
       // Another session has work and no accept loop is free: give this idle one up for it.
       if (woken === 'yield') return [];
@@ -83,13 +87,8 @@ export class MemorySessionHandle implements SessionHandle {
     abandon(this.core, this.entry, this.token, message);
   }
 
-  async deadLetter(
-    message: ReceivedMessage,
-    reason: string,
-    description: string | null,
-    effects?: SettleEffects,
-  ): Promise<void> {
-    settle(this.core, this.entry, this.token, message, effects, deadLetterOutcome(reason, description));
+  async deadLetter(message: ReceivedMessage, options: DeadLetterOptions): Promise<void> {
+    settle(this.core, this.entry, this.token, message, options.effects, deadLetterOutcome(options));
   }
 
   async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {

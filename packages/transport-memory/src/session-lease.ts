@@ -33,7 +33,7 @@ export function tryLease(
 }
 
 export function assertLease(core: MemoryCore, entry: SessionEntry, token: string): void {
-  core.assertOpen();
+  core.lifecycle.assertUsable('a session handle');
   if (entry.leaseToken !== token || entry.lockedUntil <= core.now()) {
     throw new TransportError(
       TransportErrorCode.SessionLockLost,

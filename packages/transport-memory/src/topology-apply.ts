@@ -4,7 +4,7 @@ import type { MemoryCore } from './memory-core.js';
 
 /** Replaces the topology; inputs of removed endpoints that still hold messages are kept and reported. */
 export function applyTopology(core: MemoryCore, topology: Topology): TopologyChanges {
-  core.assertOpen();
+  core.lifecycle.assertUsable('applyTopology');
   const diff = diffTopology(core.topology, topology);
   const retainedInputs = diff.removedEndpoints
     .flatMap((endpoint) => [endpoint, replyInputOf(endpoint)])

@@ -42,10 +42,10 @@ describe('MemoryTransport (memory-specific behaviour)', () => {
     const { clock, transport } = await setup();
     await transport.publish([{ source: 'Erp', messages: [toErp('s1', 'first')] }]);
     const session = (await transport.acceptSession('Erp', { waitMs: 0 }))!;
-    const [first] = await session.receive(1, 0);
+    const [first] = await session.receive({ max: 1, waitMs: 0 });
     await session.complete(first!);
     await transport.schedule('Erp', toErp('s1', 'later'), new Date(clock.now() + 5_000));
-    const receiving = session.receive(1, 10_000);
+    const receiving = session.receive({ max: 1, waitMs: 10_000 });
     clock.advance(5_000);
     const [later] = await receiving;
     expect(later?.body).toBe('later');
@@ -97,9 +97,9 @@ describe('MemoryTransport (memory-specific behaviour)', () => {
     await transport.applyTopology(topology);
     await transport.publish([{ source: 'Erp', messages: [toErp('s1', 'a')] }]);
     const session = (await transport.acceptSession('Erp', { waitMs: 0 }))!;
-    await session.receive(1, 0);
+    await session.receive({ max: 1, waitMs: 0 });
     const started = Date.now();
-    expect(await session.receive(1, 50)).toEqual([]);
+    expect(await session.receive({ max: 1, waitMs: 50 })).toEqual([]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(45);
     await transport.close();
   });
@@ -108,14 +108,14 @@ describe('MemoryTransport (memory-specific behaviour)', () => {
     const { clock, transport } = await setup({ lockDurationMs: 1_000 });
     await transport.publish([{ source: 'Erp', messages: [toErp('s1', 'a')] }]);
     const first = (await transport.acceptSession('Erp', { waitMs: 0 }))!;
-    const [message] = await first.receive(1, 0);
+    const [message] = await first.receive({ max: 1, waitMs: 0 });
     clock.advance(1_000);
     const second = (await transport.acceptSession('Erp', { waitMs: 0 }))!;
     expect(second.sessionId).toBe('s1');
     await expect(first.complete(message!)).rejects.toMatchObject({
       code: TransportErrorCode.SessionLockLost,
     });
-    const [again] = await second.receive(1, 0);
+    const [again] = await second.receive({ max: 1, waitMs: 0 });
     expect(again?.deliveryCount).toBe(2);
   });
 
@@ -126,11 +126,11 @@ describe('MemoryTransport (memory-specific behaviour)', () => {
     await transport.publish([{ source: 'Erp', messages: [toErp('s1', 'stuck'), toErp('s1', 'after')] }]);
     for (let lapse = 0; lapse < 2; lapse++) {
       const session = (await transport.acceptSession('Erp', { waitMs: 0 }))!;
-      await session.receive(1, 0);
+      await session.receive({ max: 1, waitMs: 0 });
       clock.advance(1_000);
     }
     const session = (await transport.acceptSession('Erp', { waitMs: 0 }))!;
-    const [next] = await session.receive(1, 0);
+    const [next] = await session.receive({ max: 1, waitMs: 0 });
     expect(next?.body).toBe('after');
     const [dead] = await transport.peekDeadLetters('Erp');
     expect(dead).toMatchObject({ body: 'stuck', deliveryCount: 2, reason: 'MaxDeliveryCountExceeded' });

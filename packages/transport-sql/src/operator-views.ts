@@ -21,7 +21,7 @@ export async function peek(
   input: string,
   options?: { readonly max?: number; readonly sessionId?: string },
 ): Promise<PeekedMessage[]> {
-  core.assertOpen();
+  core.lifecycle.assertUsable('peek');
   await core.assertInput(input);
   await core.promoteDue(input);
   const session = options?.sessionId === undefined ? '' : ' AND session_id = ?';
@@ -36,7 +36,7 @@ export async function peek(
 }
 
 export async function counts(core: SqlCore, input: string): Promise<TransportCounts> {
-  core.assertOpen();
+  core.lifecycle.assertUsable('counts');
   await core.assertInput(input);
   await core.promoteDue(input);
   return countRows(core.db, core, input);
@@ -47,7 +47,7 @@ export async function peekDeadLetters(
   input: string,
   max = 100,
 ): Promise<DeadLetteredMessage[]> {
-  core.assertOpen();
+  core.lifecycle.assertUsable('peekDeadLetters');
   await core.assertInput(input);
   const rows = await core.db.all(
     `SELECT * FROM ${core.t.deadLetters} WHERE input = ? ORDER BY dead_lettered_at, id LIMIT ?`,
@@ -61,7 +61,7 @@ export async function requeueDeadLetters(
   input: string,
   ids?: readonly string[],
 ): Promise<number> {
-  core.assertOpen();
+  core.lifecycle.assertUsable('requeueDeadLetters');
   await core.assertInput(input);
   if (ids !== undefined && ids.length === 0) return 0;
   const { t } = core;
@@ -93,7 +93,7 @@ export async function requeueDeadLetters(
 }
 
 export async function purge(core: SqlCore, input: string, target: PurgeTarget): Promise<number> {
-  core.assertOpen();
+  core.lifecycle.assertUsable('purge');
   await core.assertInput(input);
   if (!['active', 'scheduled', 'deadLettered', 'parked', 'all'].includes(target)) {
     throw new TransportError(TransportErrorCode.InvalidArgument, `purge: unknown target '${String(target)}'`);

@@ -8,7 +8,7 @@ import type { HeldLease } from './held-lease.js';
  */
 export async function releaseLease(lease: HeldLease): Promise<void> {
   const { core } = lease;
-  core.assertOpen();
+  core.lifecycle.assertUsable('release');
   const released = await core.db.transaction((tx) => core.dialect.release.endLease(lease, tx));
   if (released) core.wakeLocal(released);
 }

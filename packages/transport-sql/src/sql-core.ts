@@ -1,5 +1,6 @@
 import {
   isTransportError,
+  type LifecycleRunner,
   type Logger,
   type PublishRequest,
   RESOLVER_INPUT,
@@ -61,7 +62,6 @@ export class SqlCore {
   #lineWriter: LineWriterContext | null = null;
   readonly #notifier: WorkNotifier;
   #cache: CachedTopology | null = null;
-  #closed = false;
 
   constructor(
     /** The dialect chosen at open: every statement that differs between SQLite and PostgreSQL comes from it. */
@@ -70,6 +70,8 @@ export class SqlCore {
     readonly t: Tables,
     readonly options: ResolvedOptions,
     readonly logger: Logger,
+    /** The transport's lifecycle: the one place that knows whether it was stopped. */
+    readonly lifecycle: Pick<LifecycleRunner, 'assertUsable'>,
     /** The co-located message store's projection, when the store lives in this database. */
     readonly projection: ColocatedProjection | null = null,
   ) {
@@ -110,12 +112,8 @@ export class SqlCore {
     return this.db.nowMs;
   }
 
-  assertOpen(): void {
-    if (this.#closed) throw new TransportError(TransportErrorCode.Closed, 'The SQL transport is closed');
-  }
-
-  markClosed(): void {
-    this.#closed = true;
+  /** The stop step: pending NOTIFYs are dropped and every waiting accept and receive ends with `Closed`. */
+  shutDown(): void {
     this.#notifier.close();
     this.wakeups.shutDown();
   }

@@ -1,4 +1,10 @@
-import { NimBusError, NimBusErrorCode, type ReceivedMessage, uuidv7 } from '@nimbus/core';
+import {
+  NimBusError,
+  NimBusErrorCode,
+  type ReceivedMessage,
+  type ReceiveOptions,
+  uuidv7,
+} from '@nimbus/core';
 import type { HeldLease } from './held-lease.js';
 import { readableReceivedFromRow, UNREADABLE_MESSAGE_REASON } from './rows.js';
 import type { Row } from './sql/database.js';
@@ -11,8 +17,7 @@ import type { Row } from './sql/database.js';
  */
 export async function receiveFromLine(
   lease: HeldLease,
-  max: number,
-  waitMs: number,
+  { max, waitMs, signal }: ReceiveOptions,
 ): Promise<ReceivedMessage[]> {
   if (!Number.isInteger(max) || max < 1)
     throw new NimBusError(NimBusErrorCode.InvalidArgument, `receive: max must be an integer ≥ 1, got ${max}`);
@@ -22,7 +27,8 @@ export async function receiveFromLine(
   const deadline = Date.now() + waitMs;
   const interval = core.dialect.wakeups.receivePollMs(core.options);
   for (;;) {
-    core.assertOpen();
+    core.lifecycle.assertUsable('receive');
+    if (signal?.aborted) return [];
     const { rows, nextDue, othersWaiting } = await core.takeGroup.take(lease, max);
     if (rows.length > 0) {
       const received = await handOver(lease, rows);
@@ -48,9 +54,7 @@ export async function receiveFromLine(
       lease.input,
       lease.sessionId,
       Math.max(1, Math.min(cap, interval)),
-      {
-        holdsSession: true,
-      },
+      { holdsSession: true, ...(signal ? { signal } : {}) },
     );
     if (woken === 'yield') return [];
   }

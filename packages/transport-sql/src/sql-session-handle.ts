@@ -1,8 +1,11 @@
 import {
   type BatchSettlement,
+  type DeadLetterOptions,
+  type DeadLetterReason,
   MAX_DELIVERY_COUNT_REASON,
   type ParkedMessage,
   type ReceivedMessage,
+  type ReceiveOptions,
   type SessionHandle,
   type SessionState,
   type SettleEffects,
@@ -62,8 +65,8 @@ export class SqlSessionHandle implements SessionHandle {
     return [this.input, this.sessionId, this.token];
   }
 
-  receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
-    return receiveFromLine(this.#held, max, waitMs);
+  receive(options: ReceiveOptions): Promise<ReceivedMessage[]> {
+    return receiveFromLine(this.#held, options);
   }
 
   /** This lease as the receive path sees it. */
@@ -82,7 +85,7 @@ export class SqlSessionHandle implements SessionHandle {
   }
 
   async getState(): Promise<SessionState | null> {
-    this.core.assertOpen();
+    this.core.lifecycle.assertUsable('getState');
     const known = this.#stateAtLease;
     this.#stateAtLease = undefined;
     // The lease is certainly live before its local expiry (see localExpiry), so the state read with it holds.
@@ -98,7 +101,7 @@ export class SqlSessionHandle implements SessionHandle {
   }
 
   async setState(state: SessionState | null): Promise<void> {
-    this.core.assertOpen();
+    this.core.lifecycle.assertUsable('setState');
     assertSessionState(state);
     this.#stateAtLease = undefined;
     const changed = await this.core.db.run(
@@ -112,17 +115,12 @@ export class SqlSessionHandle implements SessionHandle {
     return this.#settle(message, effects, null);
   }
 
-  async deadLetter(
-    message: ReceivedMessage,
-    reason: string,
-    description: string | null,
-    effects?: SettleEffects,
-  ): Promise<void> {
-    await this.#settle(message, effects, deadLetterOutcome(reason, description));
+  async deadLetter(message: ReceivedMessage, options: DeadLetterOptions): Promise<void> {
+    await this.#settle(message, options.effects, deadLetterOutcome(options));
   }
 
   async abandon(message: ReceivedMessage): Promise<void> {
-    this.core.assertOpen();
+    this.core.lifecycle.assertUsable('abandon');
     this.#assertHeldShape(message);
     if (message.deliveryCount >= this.core.options.maxDeliveryCount) {
       const max = this.core.options.maxDeliveryCount;
@@ -145,10 +143,10 @@ export class SqlSessionHandle implements SessionHandle {
   async #settle(
     message: ReceivedMessage,
     effects: SettleEffects | undefined,
-    deadLetter: { reason: string; description: string | null } | null,
+    deadLetter: DeadLetterReason | null,
   ): Promise<void> {
     const { core } = this;
-    core.assertOpen();
+    core.lifecycle.assertUsable('a settlement');
     this.#assertHeldShape(message);
     this.#stateAtLease = undefined;
     const publish = effects?.publish ?? [];
@@ -160,7 +158,7 @@ export class SqlSessionHandle implements SessionHandle {
 
   async settleMany(settlements: readonly BatchSettlement[]): Promise<void> {
     const { core } = this;
-    core.assertOpen();
+    core.lifecycle.assertUsable('settleMany');
     this.#stateAtLease = undefined;
     if (!Array.isArray(settlements)) {
       throw new TransportError(
@@ -186,7 +184,7 @@ export class SqlSessionHandle implements SessionHandle {
   }
 
   async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {
-    this.core.assertOpen();
+    this.core.lifecycle.assertUsable('readParked');
     await this.#assertLease(this.core.db);
     const rows = await this.core.db.all(
       `SELECT * FROM ${this.core.t.parked} WHERE input = ? AND session_id = ? AND seq >= ? ORDER BY seq LIMIT ?`,
@@ -196,7 +194,7 @@ export class SqlSessionHandle implements SessionHandle {
   }
 
   async renewLock(): Promise<Date> {
-    this.core.assertOpen();
+    this.core.lifecycle.assertUsable('renewLock');
     const { t, now } = this.core;
     const askedAt = Date.now();
     const rows = await this.core.db.all(

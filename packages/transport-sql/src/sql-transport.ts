@@ -48,8 +48,9 @@ const MAX_SWEEP_BATCHES = 20;
 
 /**
  * The durable transport over SQLite (one machine, many processes) or PostgreSQL (many machines). Opened by
- * `createSqlTransport` (`running`). `stop({ timeoutMs })`: later calls fail with `Closed`, an idle-session sweep in
- * progress may finish (at most `timeoutMs`), then the LISTEN connection and the database are closed.
+ * `createSqlTransport` (`running`). `stop({ timeoutMs })` (= `close()`): later calls fail with `Closed`, waiting
+ * accepts and receives end with it at once, an idle-session sweep in progress may finish (at most `timeoutMs`), then
+ * the LISTEN connection and the database are closed. `abort()`: the same without waiting for the sweep.
  */
 export class SqlTransport extends RunnerLifecycle implements Transport {
   readonly name: string;
@@ -60,11 +61,21 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     { name: 'the SQL transport', closedError: (m) => new TransportError(TransportErrorCode.Closed, m) },
   );
 
-  private constructor(
-    private readonly core: SqlCore,
-    private readonly listener: WakeupListener | null,
-  ) {
+  private readonly core: SqlCore;
+  #listener: WakeupListener | null = null;
+
+  private constructor(parts: CoreParts) {
     super();
+    const core = new SqlCore(
+      parts.dialect,
+      parts.db,
+      parts.tables,
+      parts.options,
+      parts.logger,
+      this.lifecycle,
+      parts.projection,
+    );
+    this.core = core;
     this.name = `sql-${core.dialect.name}`;
     this.control = new SqlInputControl(core.db, core.t);
     const { options } = core;
@@ -107,19 +118,22 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     const opened = dialect.database.open(connection, resolved.busyTimeoutMs);
     const { db, tables, namespace } = opened;
     const logger = options.logger ?? consoleLogger;
-    const core = new SqlCore(dialect, db, tables, resolved, logger, projection);
-    let listener: WakeupListener | null = null;
     try {
       await migrateTransportSchema(dialect, db, tables, namespace, {
         mode: options.migrationMode ?? 'AutoApply',
         ...(options.onMigrationProgress ? { onProgress: options.onMigrationProgress } : {}),
       });
-      listener = await opened.listen(core.wakeups, logger, resolved);
     } catch (error) {
       await db.close();
       throw error;
     }
-    const transport = new SqlTransport(core, listener);
+    const transport = new SqlTransport({ dialect, db, tables, options: resolved, logger, projection });
+    try {
+      transport.#listener = await opened.listen(transport.core.wakeups, logger, resolved);
+    } catch (error) {
+      await transport.abort(); // closes the database
+      throw error;
+    }
     transport.#startSweeping();
     return transport;
   }
@@ -129,7 +143,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
    * per batch until none are left; returns how many went. Runs every `idleSessionSweepMs` on its own.
    */
   async sweepIdleSessions(limit = 500): Promise<number> {
-    this.core.assertOpen();
+    this.lifecycle.assertUsable('sweepIdleSessions');
     let removed = 0;
     for (let batch = 0; batch < MAX_SWEEP_BATCHES; batch++) {
       const deleted = await sweepIdleSessionRows(this.core, limit);
@@ -173,14 +187,14 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
   }
 
   async getTopology(): Promise<Topology> {
-    this.core.assertOpen();
+    this.lifecycle.assertUsable('getTopology');
     this.core.invalidateTopology();
     return (await this.core.topology()).topology;
   }
 
   async publish(requests: readonly PublishRequest[]): Promise<void> {
     const { core } = this;
-    core.assertOpen();
+    this.lifecycle.assertUsable('publish');
     assertPublishBatchSize(requests, core.options.maxBatchBytes);
     const plans = await core.planPublish(requests);
     if (plans.every((plan) => plan.deliveries.length === 0) && !hasProjected(plans)) return;
@@ -189,7 +203,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
 
   async schedule(source: string, message: TransportMessage, at: Date): Promise<ScheduleHandle> {
     const { core } = this;
-    core.assertOpen();
+    this.lifecycle.assertUsable('schedule');
     if (!(at instanceof Date) || Number.isNaN(at.getTime())) {
       throw new TransportError(TransportErrorCode.InvalidArgument, 'schedule: at must be a valid Date');
     }
@@ -203,7 +217,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
   }
 
   async cancelScheduled(handle: ScheduleHandle): Promise<void> {
-    this.core.assertOpen();
+    this.lifecycle.assertUsable('cancelScheduled');
     const removed = await this.core.db.run(
       `DELETE FROM ${this.core.t.scheduled} WHERE schedule_id = ? AND source = ?`,
       [handle.id, handle.source],
@@ -247,7 +261,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     lease: () => Promise<SessionHandle[]>,
   ): Promise<SessionHandle[]> {
     const { core } = this;
-    core.assertOpen();
+    this.lifecycle.assertUsable('acceptSession');
     await core.assertInput(input);
     if (!(options.waitMs >= 0))
       throw new NimBusError(
@@ -277,7 +291,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     const deadline = Date.now() + options.waitMs;
     let interval = core.dialect.wakeups.firstPollMs(core.options);
     for (;;) {
-      core.assertOpen();
+      this.lifecycle.assertUsable('acceptSession');
       if (options.signal?.aborted) return [];
       const handles = await lease();
       if (handles.length > 0) {
@@ -329,11 +343,21 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
   async #release(deadline: AbortSignal): Promise<void> {
     if (this.#sweepTimer) clearInterval(this.#sweepTimer);
     const sweeping = this.#sweeping;
-    this.core.markClosed();
+    this.core.shutDown();
     await Promise.race([sweeping, whenAborted(deadline)]); // the sweep never rejects: failures were logged
-    await this.listener?.stop();
+    await this.#listener?.stop();
     await this.core.db.close();
   }
+}
+
+/** What the transport's shared core is made of (it is built with the transport's lifecycle). */
+interface CoreParts {
+  readonly dialect: SqlCore['dialect'];
+  readonly db: SqlCore['db'];
+  readonly tables: SqlCore['t'];
+  readonly options: SqlCore['options'];
+  readonly logger: SqlCore['logger'];
+  readonly projection: SqlCore['projection'];
 }
 
 /** Creates the SQL transport; the schema is created or verified on the way. */

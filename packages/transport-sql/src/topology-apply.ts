@@ -12,7 +12,7 @@ import type { SqlCore } from './sql-core.js';
 
 /** Writes `topology` into `inputs` and `routes` (diffed, so a repeated apply changes and reports nothing). */
 export async function applyTopology(core: SqlCore, topology: Topology): Promise<TopologyChanges> {
-  core.assertOpen();
+  core.lifecycle.assertUsable('applyTopology');
   const { db, t } = core;
   const changes = await db.transaction(async (tx) => {
     await core.dialect.locks.lockTopology(tx, t);

@@ -22,7 +22,7 @@ export function describeSqlBehaviour(open: Open): void {
     // Reported on the local clock: 30 s (the default lease) from when the accept was sent.
     expect(session!.lockedUntil.getTime()).toBeGreaterThanOrEqual(before + 29_000);
     expect(session!.lockedUntil.getTime()).toBeLessThanOrEqual(after + 30_000);
-    const received = await session!.receive(10, 0);
+    const received = await session!.receive({ max: 10, waitMs: 0 });
     expect(received.map((m) => JSON.parse(m.body).n)).toEqual([1, 2]);
     expect(received.map((m) => m.sequence)).toEqual([1, 2]);
     expect(received[0]!.headers[Header.From]).toBe('Crm');
@@ -40,10 +40,10 @@ export function describeSqlBehaviour(open: Open): void {
     const first = await transport.acceptSession('Erp', { waitMs: 0 });
     expect(first?.sessionId).toBe('only');
     expect(await transport.acceptSession('Erp', { waitMs: 30 })).toBeNull();
-    const [message] = await first!.receive(1, 0);
+    const [message] = await first!.receive({ max: 1, waitMs: 0 });
     await first!.release();
     const second = await transport.acceptSession('Erp', { waitMs: 0 });
-    const [again] = await second!.receive(1, 0);
+    const [again] = await second!.receive({ max: 1, waitMs: 0 });
     expect(again!.messageId).toBe(message!.messageId);
     expect(again!.deliveryCount).toBe(1);
     await expect(first!.complete(message!)).rejects.toMatchObject({
@@ -67,15 +67,15 @@ export function describeSqlBehaviour(open: Open): void {
     await transport.applyTopology(topology);
     await transport.publish([{ source: 'Crm', messages: [event('a')] }]);
     const session = await transport.acceptSession('Erp', { waitMs: 0 });
-    const [first] = await session!.receive(1, 0);
+    const [first] = await session!.receive({ max: 1, waitMs: 0 });
     await session!.abandon(first!);
-    const [second] = await session!.receive(1, 0);
+    const [second] = await session!.receive({ max: 1, waitMs: 0 });
     expect(second!.deliveryCount).toBe(2);
     await expect(session!.complete(first!)).rejects.toMatchObject({
       code: TransportErrorCode.MessageLockLost,
     });
     await session!.abandon(second!);
-    expect(await session!.receive(1, 0)).toEqual([]);
+    expect(await session!.receive({ max: 1, waitMs: 0 })).toEqual([]);
     const [dead] = await transport.peekDeadLetters('Erp');
     expect(dead).toMatchObject({
       reason: 'MaxDeliveryCountExceeded',
@@ -91,7 +91,7 @@ export function describeSqlBehaviour(open: Open): void {
     await transport.applyTopology(topology);
     await transport.publish([{ source: 'Crm', messages: [event('s', { n: 1 }), event('s', { n: 2 })] }]);
     const session = await transport.acceptSession('Erp', { waitMs: 0 });
-    const [one, two] = await session!.receive(2, 0);
+    const [one, two] = await session!.receive({ max: 2, waitMs: 0 });
     const response = {
       ...event('s'),
       headers: { [Header.To]: RESOLVER_INPUT, [Header.MessageType]: 'ResolutionResponse' },
@@ -115,18 +115,22 @@ export function describeSqlBehaviour(open: Open): void {
     await transport.applyTopology(topology);
     await transport.publish([{ source: 'Crm', messages: [event('own', { n: 1 }), event('own', { n: 2 })] }]);
     const session = await transport.acceptSession('Erp', { waitMs: 0 });
-    const [first] = await session!.receive(1, 0);
+    const [first] = await session!.receive({ max: 1, waitMs: 0 });
     const retry = { ...event('own', { n: 'retry' }), headers: { [Header.To]: 'Retry' } };
     await session!.complete(first!, {
       publish: [{ source: 'Erp', messages: [retry] }],
       state: { mode: 'open', n: 1 },
     });
     expect(await session!.getState()).toEqual({ mode: 'open', n: 1 });
-    const rest = await session!.receive(10, 0);
+    const rest = await session!.receive({ max: 10, waitMs: 0 });
     expect(rest.map((m) => JSON.parse(m.body).n)).toEqual([2, 'retry']);
     expect(rest.map((m) => m.sequence)).toEqual([2, 3]);
     expect(rest[1]!.headers[Header.From]).toBe('Retry');
-    await session!.deadLetter(rest[0]!, 'Rejected', 'bad payload', { state: null });
+    await session!.deadLetter(rest[0]!, {
+      reason: 'Rejected',
+      description: 'bad payload',
+      effects: { state: null },
+    });
     expect(await session!.getState()).toBeNull();
     expect(await transport.peekDeadLetters('Erp')).toMatchObject([
       { reason: 'Rejected', description: 'bad payload' },
@@ -142,7 +146,7 @@ export function describeSqlBehaviour(open: Open): void {
     await transport.applyTopology(topology);
     await transport.publish([{ source: 'Crm', messages: [event('x')] }]);
     const session = await transport.acceptSession('Erp', { waitMs: 0 });
-    const [message] = await session!.receive(1, 0);
+    const [message] = await session!.receive({ max: 1, waitMs: 0 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const response = { ...event('x'), headers: { [Header.To]: RESOLVER_INPUT } };
     const before = (await transport.counts(RESOLVER_INPUT)).active;
@@ -155,7 +159,7 @@ export function describeSqlBehaviour(open: Open): void {
     expect((await transport.counts(RESOLVER_INPUT)).active).toBe(before);
     expect((await transport.counts('Erp')).active).toBe(1);
     const next = await transport.acceptSession('Erp', { waitMs: 0 });
-    const [redelivered] = await next!.receive(1, 0);
+    const [redelivered] = await next!.receive({ max: 1, waitMs: 0 });
     expect(redelivered!.deliveryCount).toBe(2);
     expect(await next!.getState()).toBeNull();
   });
@@ -165,13 +169,13 @@ export function describeSqlBehaviour(open: Open): void {
     await transport.applyTopology(topology);
     await transport.publish([{ source: 'Crm', messages: [event('crashed')] }]);
     const session = await transport.acceptSession('Erp', { waitMs: 0 });
-    for (const message of await session!.receive(10, 0)) await session!.complete(message);
+    for (const message of await session!.receive({ max: 10, waitMs: 0 })) await session!.complete(message);
     // The holder "dies" here: no release. Once the lease lapses the session has nothing to offer.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await transport.acceptSession('Erp', { waitMs: 0 })).toBeNull();
     await transport.publish([{ source: 'Crm', messages: [event('crashed', { n: 2 })] }]);
     const next = await transport.acceptSession('Erp', { waitMs: 0 });
-    expect((await next!.receive(10, 0)).map((m) => JSON.parse(m.body).n)).toEqual([2]);
+    expect((await next!.receive({ max: 10, waitMs: 0 })).map((m) => JSON.parse(m.body).n)).toEqual([2]);
   });
 
   it('schedules, cancels and promotes scheduled messages with sequences in visibility order', async () => {
@@ -186,8 +190,8 @@ export function describeSqlBehaviour(open: Open): void {
     await transport.schedule('Crm', event('s', { n: 'later' }), new Date(Date.now() + 150));
     await transport.publish([{ source: 'Crm', messages: [event('s', { n: 'now' })] }]);
     const session = await transport.acceptSession('Erp', { waitMs: 0 });
-    const [now] = await session!.receive(1, 0);
-    const [later] = await session!.receive(1, 2000);
+    const [now] = await session!.receive({ max: 1, waitMs: 0 });
+    const [later] = await session!.receive({ max: 1, waitMs: 2000 });
     expect(JSON.parse(now!.body).n).toBe('now');
     expect(JSON.parse(later!.body).n).toBe('later');
     expect(later!.sequence).toBeGreaterThan(now!.sequence);
@@ -232,7 +236,7 @@ export function describeSqlBehaviour(open: Open): void {
     expect(await transport.acceptSession('Erp', { waitMs: 0 })).toBeNull();
     await transport.publish([{ source: 'Erp', messages: [direct('Erp', 'p1')] }]);
     const session = await transport.acceptSession('Erp', { waitMs: 0 });
-    expect((await session!.receive(5, 0)).length).toBe(1);
+    expect((await session!.receive({ max: 5, waitMs: 0 })).length).toBe(1);
   });
 
   it('rejects a publish over the batch budget', async () => {

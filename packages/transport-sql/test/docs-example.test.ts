@@ -36,7 +36,7 @@ it('docs/transport-sql.md example: publish, receive in a session, complete with 
     // Resolver-bound response: both commit in one transaction.
     const session = await transport.acceptSession('Erp', { waitMs: 1_000 });
     if (session) {
-      for (const message of await session.receive(10, 0)) {
+      for (const message of await session.receive({ max: 10, waitMs: 0 })) {
         const response = {
           messageId: uuidv7(),
           sessionId: message.sessionId,

@@ -6,7 +6,7 @@ import { direct, event, topology } from './fixtures.js';
 async function sequenceOfNext(transport: SqlTransport, sessionId: string): Promise<number> {
   await transport.publish([{ source: 'Crm', messages: [event(sessionId)] }]);
   const session = await transport.acceptSession('Erp', { sessionId, waitMs: 0 });
-  const [message] = await session!.receive(1, 0);
+  const [message] = await session!.receive({ max: 1, waitMs: 0 });
   await session!.complete(message!);
   await session!.release();
   return message!.sequence;
@@ -22,10 +22,10 @@ export function describeIdleSessionCleanup(open: Open): void {
 
     await transport.publish([{ source: 'Crm', messages: [event('stateful'), event('parking')] }]);
     const stateful = await transport.acceptSession('Erp', { sessionId: 'stateful', waitMs: 0 });
-    await stateful!.complete((await stateful!.receive(1, 0))[0]!, { state: { step: 1 } });
+    await stateful!.complete((await stateful!.receive({ max: 1, waitMs: 0 }))[0]!, { state: { step: 1 } });
     await stateful!.release();
     const parking = await transport.acceptSession('Erp', { sessionId: 'parking', waitMs: 0 });
-    const [trigger] = await parking!.receive(1, 0);
+    const [trigger] = await parking!.receive({ max: 1, waitMs: 0 });
     await parking!.complete(trigger!, { park: [{ sequence: 5, message: direct('Erp', 'parking') }] });
     await parking!.release();
     expect(await transport.sweepIdleSessions()).toBe(0);
@@ -38,11 +38,11 @@ export function describeIdleSessionCleanup(open: Open): void {
     await transport.applyTopology(topology);
     await transport.publish([{ source: 'Crm', messages: [event('crashed'), event('live')] }]);
     const crashed = await transport.acceptSession('Erp', { sessionId: 'crashed', waitMs: 0 });
-    await crashed!.complete((await crashed!.receive(1, 0))[0]!);
+    await crashed!.complete((await crashed!.receive({ max: 1, waitMs: 0 }))[0]!);
     // The holder dies here, without release; the row stays until the lease lapses and a sweep runs.
     await new Promise((resolve) => setTimeout(resolve, 250));
     const live = await transport.acceptSession('Erp', { sessionId: 'live', waitMs: 0 });
-    await live!.complete((await live!.receive(1, 0))[0]!);
+    await live!.complete((await live!.receive({ max: 1, waitMs: 0 }))[0]!);
     await live!.setState(null);
     expect(await transport.sweepIdleSessions()).toBeGreaterThanOrEqual(1);
     expect(await transport.sweepIdleSessions()).toBe(0);
@@ -72,7 +72,7 @@ export function describeIdleSessionCleanup(open: Open): void {
       ]);
       const session = await transport.acceptSession('Erp', { sessionId: 'race', waitMs: 1000 });
       expect(session, `accept ${n}`).not.toBeNull();
-      for (const message of await session!.receive(10, 0)) {
+      for (const message of await session!.receive({ max: 10, waitMs: 0 })) {
         received.push(JSON.parse(message.body).n);
         await session!.complete(message);
       }

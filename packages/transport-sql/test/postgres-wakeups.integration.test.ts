@@ -62,7 +62,7 @@ describe.runIf(runPg)('SQL transport on PostgreSQL: LISTEN/NOTIFY wake-ups', () 
     await holderSide.publish([{ source: 'Crm', messages: [event('r1'), event('r1')] }]);
     const held = await holderSide.acceptSession('Erp', { waitMs: 2_000 });
     expect(held?.sessionId).toBe('r1');
-    const [first] = await held!.receive(1, 1_000);
+    const [first] = await held!.receive({ max: 1, waitMs: 1_000 });
     await held!.complete(first!);
     // The other transport waits for a session; the only one with work is held, so it sleeps until told.
     const waiting = consumer.acceptSession('Erp', { waitMs: 8_000 });
@@ -72,7 +72,7 @@ describe.runIf(runPg)('SQL transport on PostgreSQL: LISTEN/NOTIFY wake-ups', () 
     const next = await waiting;
     expect(next?.sessionId).toBe('r1');
     expect(Date.now() - started).toBeLessThan(3_000);
-    const [second] = await next!.receive(1, 1_000);
+    const [second] = await next!.receive({ max: 1, waitMs: 1_000 });
     expect(second?.sequence).toBe(2);
     await next!.complete(second!);
     await next!.release();
@@ -103,7 +103,7 @@ describe.runIf(runPg)('SQL transport on PostgreSQL: LISTEN/NOTIFY wake-ups', () 
         const session = await consumer.acceptSession('Erp', { waitMs: 3_000 });
         if (!session) return;
         accepted.push(session.sessionId);
-        for (const message of await session.receive(10, 0)) await session.complete(message);
+        for (const message of await session.receive({ max: 10, waitMs: 0 })) await session.complete(message);
         await session.release();
       }
     });

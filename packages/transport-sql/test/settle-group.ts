@@ -15,7 +15,7 @@ async function leaseEach(transport: SqlTransport, keys: readonly string[], perKe
   const held: Held[] = [];
   for (const key of keys) {
     const session = (await transport.acceptSession('Erp', { sessionId: key, waitMs: 0 }))!;
-    held.push({ session, messages: await session.receive(perKey, 0) });
+    held.push({ session, messages: await session.receive({ max: perKey, waitMs: 0 }) });
   }
   return held;
 }
@@ -44,7 +44,7 @@ export function describeSettleGroup(open: Open): void {
     // Nothing was left behind or settled twice: the next message is the only one on its line.
     await transport.publish([{ source: 'Crm', messages: [event('a', { i: 99 })] }]);
     const again = (await transport.acceptSession('Erp', { sessionId: 'a', waitMs: 0 }))!;
-    const next = await again.receive(5, 0);
+    const next = await again.receive({ max: 5, waitMs: 0 });
     expect(next.map((message) => JSON.parse(message.body))).toEqual([{ i: 99 }]);
     await again.complete(next[0]!);
     await again.release();
@@ -70,7 +70,7 @@ export function describeSettleGroup(open: Open): void {
     expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
     expect(transport.settleGroupStats.refusedGroups).toBeGreaterThanOrEqual(1);
     // The new holder gets the message the former holder could not settle.
-    const [again] = await taker.receive(1, 0);
+    const [again] = await taker.receive({ max: 1, waitMs: 0 });
     expect(again!.sequence).toBe(1);
     await taker.complete(again!);
     await taker.release();
@@ -87,8 +87,8 @@ export function describeSettleGroup(open: Open): void {
     const sessions = await Promise.all(
       keys.map(async (key) => (await transport.acceptSession('Erp', { sessionId: key, waitMs: 0 }))!),
     );
-    const first = await Promise.all(sessions.map((session) => session.receive(2, 0)));
-    const second = await Promise.all(sessions.map((session) => session.receive(5, 0)));
+    const first = await Promise.all(sessions.map((session) => session.receive({ max: 2, waitMs: 0 })));
+    const second = await Promise.all(sessions.map((session) => session.receive({ max: 5, waitMs: 0 })));
     // PostgreSQL takes heads of several leases in one statement; SQLite takes each on its own.
     if (transport.name === 'sql-postgres')
       expect(transport.settleGroupStats.receiveGroups).toBeGreaterThanOrEqual(1);

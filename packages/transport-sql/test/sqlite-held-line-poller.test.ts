@@ -21,9 +21,9 @@ describe('SQLite: work another process writes for a held session', () => {
       await publisher.publish([{ source: 'Crm', messages: [event('s1')] }]);
       const session = await consumer.acceptSession('Erp', { sessionId: 's1', waitMs: 1_000 });
       expect(session).not.toBeNull();
-      expect(await session!.receive(10, 0)).toHaveLength(1);
+      expect(await session!.receive({ max: 10, waitMs: 0 })).toHaveLength(1);
 
-      const receiving = session!.receive(10, 4_000);
+      const receiving = session!.receive({ max: 10, waitMs: 4_000 });
       const startedAt = Date.now();
       setTimeout(() => void publisher.publish([{ source: 'Crm', messages: [event('s1', { n: 2 })] }]), 100);
       const received = await receiving;

@@ -50,8 +50,11 @@ describe.runIf(hasChromium)('Dead letters page in a real browser', () => {
       },
     ]);
     const session = await h.transport.acceptSession(ERP, { sessionId: 'ui-1', waitMs: 0 });
-    const [received] = await session!.receive(1, 0);
-    await session!.deadLetter(received!, "Invalid message: missing required header 'MessageType'", 'no type');
+    const [received] = await session!.receive({ max: 1, waitMs: 0 });
+    await session!.deadLetter(received!, {
+      reason: "Invalid message: missing required header 'MessageType'",
+      description: 'no type',
+    });
     await session!.release();
 
     await page.goto(`${h.url}/dead-letters/${ERP}`);

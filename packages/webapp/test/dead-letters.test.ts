@@ -30,8 +30,11 @@ describe('WebApp: transport dead letters', () => {
       },
     ]);
     const session = await h.transport.acceptSession(ERP, { sessionId, waitMs: 0 });
-    const [received] = await session!.receive(1, 0);
-    await session!.deadLetter(received!, "Invalid message: missing required header 'MessageType'", 'no type');
+    const [received] = await session!.receive({ max: 1, waitMs: 0 });
+    await session!.deadLetter(received!, {
+      reason: "Invalid message: missing required header 'MessageType'",
+      description: 'no type',
+    });
     await session!.release();
     return messageId;
   };
@@ -84,7 +87,7 @@ describe('WebApp: transport dead letters', () => {
     expect(rows.find((r) => !r.audit.accessDenied)?.audit.data).toContain(`"ids":["${id}"]`);
     // Consume the requeued message so later cases see a clean line.
     const session = await h.transport.acceptSession(ERP, { sessionId: 'dl-2', waitMs: 0 });
-    for (const m of await session!.receive(10, 0)) await session!.complete(m);
+    for (const m of await session!.receive({ max: 10, waitMs: 0 })) await session!.complete(m);
     await session!.release();
   });
 

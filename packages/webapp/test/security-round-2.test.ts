@@ -106,8 +106,8 @@ describe('WebApp security, second round', () => {
         },
       ]);
       const session = await transport.acceptSession(ERP, { sessionId, waitMs: 1_000 });
-      const [received] = await session!.receive(1, 1_000);
-      await session!.deadLetter(received!, 'test', 'dead-lettered by the test');
+      const [received] = await session!.receive({ max: 1, waitMs: 1_000 });
+      await session!.deadLetter(received!, { reason: 'test', description: 'dead-lettered by the test' });
       await session!.release();
       return messageId;
     };

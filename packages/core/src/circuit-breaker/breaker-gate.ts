@@ -1,17 +1,23 @@
 import type { SessionMessageHandler } from '../processing/session-processor-options.js';
-import type { AcceptOptions, ReceivedMessage, SessionHandle, Transport } from '../transport/transport.js';
+import type {
+  AcceptOptions,
+  ReceivedMessage,
+  ReceiveOptions,
+  SessionHandle,
+  Transport,
+} from '../transport/transport.js';
 import type { EndpointCircuitBreaker } from './circuit-breaker.js';
 
 function gateSession(session: SessionHandle, breaker: EndpointCircuitBreaker): SessionHandle {
   return new Proxy(session, {
     get(target, property) {
       if (property === 'receive') {
-        return async (max: number, waitMs: number): Promise<ReceivedMessage[]> => {
+        return async (options: ReceiveOptions): Promise<ReceivedMessage[]> => {
           // An empty batch makes the processor release the session and go back to (gated) accepting.
           if (!breaker.allowRequest()) return [];
           let messages: ReceivedMessage[];
           try {
-            messages = await target.receive(max, waitMs);
+            messages = await target.receive(options);
           } catch (error) {
             breaker.releaseRequest();
             throw error;

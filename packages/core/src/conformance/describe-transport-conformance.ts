@@ -3,6 +3,7 @@ import { NimBusErrorCode } from '../errors/error-codes.js';
 import { NimBusError } from '../errors/nimbus-error.js';
 import { hasChanges } from '../transport/topology.js';
 import { acceptSessionsCases } from './cases/accept-sessions.js';
+import { closingCases } from './cases/closing.js';
 import { engineReplayCases } from './cases/engine-replay.js';
 import { fairnessCases } from './cases/fairness.js';
 import { fencingCases } from './cases/fencing.js';
@@ -69,6 +70,7 @@ export function describeTransportConformance(name: string, factory: TransportCon
     describe('operator views and topology', () => operatorViewCases(current));
     describe('the engine over this transport', () => engineReplayCases(current));
     describe('messages that cannot be read (poison)', () => unreadableMessageCases(current));
+    describe('closing: close() drains, abort() now, closed()', () => closingCases(current));
     describe('lifecycle (start, stop, state, Symbol.asyncDispose)', () =>
       lifecycleCases(async () => {
         const h = current();

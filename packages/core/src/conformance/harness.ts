@@ -114,7 +114,7 @@ export class Harness {
   }
 
   async receiveOne(session: SessionHandle): Promise<ReceivedMessage> {
-    const [received] = await session.receive(1, this.presenceWaitMs);
+    const [received] = await session.receive({ max: 1, waitMs: this.presenceWaitMs });
     if (!received)
       throw new NimBusError(
         NimBusErrorCode.ExpectationFailed,
@@ -127,7 +127,7 @@ export class Harness {
   async receiveAll(session: SessionHandle, count: number): Promise<ReceivedMessage[]> {
     const all: ReceivedMessage[] = [];
     while (all.length < count) {
-      const batch = await session.receive(count - all.length, this.presenceWaitMs);
+      const batch = await session.receive({ max: count - all.length, waitMs: this.presenceWaitMs });
       if (batch.length === 0) break;
       all.push(...batch);
     }

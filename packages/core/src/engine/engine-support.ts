@@ -238,13 +238,17 @@ export async function deadLetterUnsettleable(
       deadLetterErrorDescription: description,
     };
     try {
-      await session.deadLetter(received, SETTLEMENT_REFUSED_REASON, description, {
-        publish: [{ source: deps.endpointId, messages: [encodeEnvelope(told)] }],
+      await session.deadLetter(received, {
+        reason: SETTLEMENT_REFUSED_REASON,
+        description,
+        effects: {
+          publish: [{ source: deps.endpointId, messages: [encodeEnvelope(told)] }],
+        },
       });
       return;
     } catch (second) {
       if (!isUnsettleable(second)) throw second;
     }
   }
-  await session.deadLetter(received, SETTLEMENT_REFUSED_REASON, description);
+  await session.deadLetter(received, { reason: SETTLEMENT_REFUSED_REASON, description });
 }

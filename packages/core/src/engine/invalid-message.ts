@@ -18,7 +18,11 @@ export async function deadLetterInvalid(
   const notices = notice ? [notice] : [];
   const publish =
     notices.length > 0 ? [{ source: deps.endpointId, messages: notices.map(encodeEnvelope) }] : [];
-  await session.deadLetter(received, reason, reason, publish.length > 0 ? { publish } : {});
+  await session.deadLetter(received, {
+    reason,
+    description: reason,
+    effects: publish.length > 0 ? { publish } : {},
+  });
   await afterCommit(session, async () => {
     deps.logger.warn(
       { messageId: received.messageId, sessionId: received.sessionId, reason },

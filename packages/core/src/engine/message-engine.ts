@@ -299,7 +299,7 @@ export class MessageEngine {
         const { reason } = verdict;
         const description = describe(verdict);
         await this.#telemetry.settle('deadLetter', () =>
-          session.deadLetter(received, reason, description, settleEffects),
+          session.deadLetter(received, { reason, description, effects: settleEffects }),
         );
       } else {
         await this.#telemetry.settle('complete', () => session.complete(received, settleEffects));

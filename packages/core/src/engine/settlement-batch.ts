@@ -3,8 +3,10 @@ import { NimBusError } from '../errors/nimbus-error.js';
 import { deadLetterOutcome } from '../transport/settle-validation.js';
 import type {
   BatchSettlement,
+  DeadLetterOptions,
   ParkedMessage,
   ReceivedMessage,
+  ReceiveOptions,
   SessionHandle,
   SessionState,
   SettleEffects,
@@ -71,17 +73,9 @@ export class SettlementBatch implements SessionHandle {
     this.#pending.push(effects ? { message, effects } : { message });
   }
 
-  async deadLetter(
-    message: ReceivedMessage,
-    reason: string,
-    description: string | null,
-    effects?: SettleEffects,
-  ): Promise<void> {
-    this.#pending.push({
-      message,
-      deadLetter: deadLetterOutcome(reason, description),
-      ...(effects ? { effects } : {}),
-    });
+  async deadLetter(message: ReceivedMessage, options: DeadLetterOptions): Promise<void> {
+    const { effects } = options;
+    this.#pending.push({ message, deadLetter: deadLetterOutcome(options), ...(effects ? { effects } : {}) });
   }
 
   /** Runs `work` after the settlements collected so far are committed (right away when none are pending). */
@@ -107,9 +101,9 @@ export class SettlementBatch implements SessionHandle {
     for (const work of waiting) await work();
   }
 
-  async receive(max: number, waitMs: number): Promise<ReceivedMessage[]> {
+  async receive(options: ReceiveOptions): Promise<ReceivedMessage[]> {
     await this.flush();
-    return this.#session.receive(max, waitMs);
+    return this.#session.receive(options);
   }
 
   async getState(): Promise<SessionState | null> {

@@ -67,6 +67,11 @@ export class LifecycleRunner {
   #state: LifecycleState;
   #starting: Promise<void> | null = null;
   #stopping: Promise<void> | null = null;
+  /** The deadline of the stop run under way; `abort()` aborts it now. */
+  #deadline: AbortController | null = null;
+  #abortRequested = false;
+  readonly #stopped: Promise<void>;
+  #markStopped: () => void = () => undefined;
   readonly #name: string;
   readonly #closedError: (message: string) => Error;
 
@@ -79,6 +84,9 @@ export class LifecycleRunner {
       options.closedError ?? ((message) => new NimBusError(NimBusErrorCode.Closed, message));
     this.#state = steps.start ? 'created' : 'running';
     if (!steps.start) this.#starting = Promise.resolve();
+    this.#stopped = new Promise((resolve) => {
+      this.#markStopped = resolve;
+    });
   }
 
   get state(): LifecycleState {
@@ -86,7 +94,7 @@ export class LifecycleRunner {
   }
 
   start(): Promise<void> {
-    if (this.#stopping)
+    if (this.#stopping || this.#state === 'stopping')
       return Promise.reject(
         this.#closedError(
           `${capitalized(this.#name)} was stopped and cannot be started again; create a new one`,
@@ -112,6 +120,8 @@ export class LifecycleRunner {
       if (this.#state === 'starting') await this.#starting?.catch(() => undefined);
       this.#state = 'stopping';
       const deadline = new AbortController();
+      this.#deadline = deadline;
+      if (this.#abortRequested) deadline.abort();
       const timer =
         options.timeoutMs === undefined ? undefined : setTimeout(() => deadline.abort(), options.timeoutMs);
       timer?.unref();
@@ -120,15 +130,32 @@ export class LifecycleRunner {
       } finally {
         clearTimeout(timer);
         this.#state = 'stopped';
+        this.#markStopped();
       }
     })();
     return this.#stopping;
   }
 
+  /**
+   * `stop()` without the wait: the stop step's deadline signal is aborted from the start (so it abandons work under
+   * way at once), and a `stop()` already running has its deadline aborted now. Shares the one stop run.
+   */
+  abort(): Promise<void> {
+    this.#abortRequested = true;
+    this.#deadline?.abort();
+    return this.stop();
+  }
+
+  /** Resolves once the component is stopped (its stop step ended, also when it threw); never rejects. */
+  closed(): Promise<void> {
+    return this.#stopped;
+  }
+
   /** Throws the closed error (naming `operation` when given) once `stop()` was called or `start()` failed. */
   assertUsable(operation?: string): void {
     const what = operation ? `${operation} cannot be called` : 'it cannot be used';
-    if (this.#stopping)
+    // `stopping` too: a stop step that wakes waiters synchronously runs before `#stopping` is assigned.
+    if (this.#stopping || this.#state === 'stopping')
       throw this.#closedError(`${capitalized(this.#name)} was stopped; ${what} after stop()`);
     if (this.#state === 'failed')
       throw this.#closedError(`${capitalized(this.#name)} failed to start; ${what}`);
@@ -156,6 +183,16 @@ export abstract class RunnerLifecycle implements ServiceLifecycle {
 
   close(): Promise<void> {
     return this.stop();
+  }
+
+  /** Stops without waiting for work under way (`LifecycleRunner.abort`). */
+  abort(): Promise<void> {
+    return this.lifecycle.abort();
+  }
+
+  /** Resolves once stopped, by `stop()`, `close()` or `abort()`; never rejects. */
+  closed(): Promise<void> {
+    return this.lifecycle.closed();
   }
 
   [Symbol.asyncDispose](): Promise<void> {

@@ -337,7 +337,7 @@ export class SessionProcessor {
 
   /** A receive that gives way to `stop()`; the session is then released, which returns anything unsettled. */
   async #receiveUnlessStopped(session: SessionHandle, max: number, waitMs: number) {
-    const receiving = session.receive(max, waitMs);
+    const receiving = session.receive({ max, waitMs, signal: this.#stopController.signal });
     const winner = await Promise.race([receiving, this.#stopped]);
     if (winner === STOPPED) {
       receiving.catch(() => undefined);

@@ -1,7 +1,7 @@
 import { NimBusErrorCode } from '../errors/error-codes.js';
 import { NimBusError } from '../errors/nimbus-error.js';
 import { assertTransportMessage } from './message-validation.js';
-import type { BatchSettlement, PublishRequest, SessionState, SettleEffects } from './transport.js';
+import type { DeadLetterReason, PublishRequest, SessionState, SettleEffects } from './transport.js';
 import { TransportError, TransportErrorCode } from './transport-error.js';
 import type { TransportMessage } from './transport-message.js';
 
@@ -61,12 +61,9 @@ export function assertDeadLetterReason(reason: unknown): asserts reason is strin
 }
 
 /** The `deadLetter` part of a settlement for a `SessionHandle.deadLetter` call, after checking its reason. */
-export function deadLetterOutcome(
-  reason: string,
-  description: string | null,
-): NonNullable<BatchSettlement['deadLetter']> {
-  assertDeadLetterReason(reason);
-  return { reason, description };
+export function deadLetterOutcome(options: DeadLetterReason): DeadLetterReason {
+  assertDeadLetterReason(options.reason);
+  return { reason: options.reason, description: options.description };
 }
 
 /** Checks everything in `effects` except `publish` (routing checks that), before a transport changes anything. */

@@ -31,11 +31,23 @@ export interface PublishRequest {
   readonly enqueueAt?: Date;
 }
 
-/** A parked message of the settling session that a settlement moves to the input's dead-letter list. */
-export interface ParkedDeadLetter {
-  readonly sequence: number;
+/**
+ * Why a message goes to the dead-letter list: the one shape of every dead-lettering (`SessionHandle.deadLetter`,
+ * `BatchSettlement.deadLetter`, `SettleEffects.deadLetterParked`). `reason` is a short non-empty code-like text.
+ */
+export interface DeadLetterReason {
   readonly reason: string;
   readonly description: string | null;
+}
+
+/** `SessionHandle.deadLetter`'s bag: the reason and the effects to apply with the settlement. */
+export interface DeadLetterOptions extends DeadLetterReason {
+  readonly effects?: SettleEffects;
+}
+
+/** A parked message of the settling session that a settlement moves to the input's dead-letter list. */
+export interface ParkedDeadLetter extends DeadLetterReason {
+  readonly sequence: number;
 }
 
 /**
@@ -62,7 +74,17 @@ export interface SettleEffects {
 export interface BatchSettlement {
   readonly message: ReceivedMessage;
   readonly effects?: SettleEffects;
-  readonly deadLetter?: { readonly reason: string; readonly description: string | null };
+  readonly deadLetter?: DeadLetterReason;
+}
+
+/** What `SessionHandle.receive` takes. */
+export interface ReceiveOptions {
+  /** Up to this many messages (an integer ≥ 1). */
+  readonly max: number;
+  /** How long to wait for the first one. */
+  readonly waitMs: number;
+  /** Ends the wait at once: the receive resolves with what it has in hand (usually nothing), like an accept's. */
+  readonly signal?: AbortSignal;
 }
 
 /** An exclusive lease on one session of one input. */
@@ -70,19 +92,15 @@ export interface SessionHandle {
   readonly input: string;
   readonly sessionId: string;
   readonly lockedUntil: Date;
-  /** Up to `max` messages in FIFO order, waiting at most `waitMs` for the first one. */
-  receive(max: number, waitMs: number): Promise<ReceivedMessage[]>;
+  /** Up to `max` messages in FIFO order, waiting at most `waitMs` for the first one (or until `signal` aborts). */
+  receive(options: ReceiveOptions): Promise<ReceivedMessage[]>;
   getState(): Promise<SessionState | null>;
   setState(state: SessionState | null): Promise<void>;
   complete(message: ReceivedMessage, effects?: SettleEffects): Promise<void>;
   /** Makes the message available again with its delivery count + 1; at the limit it is dead-lettered. */
   abandon(message: ReceivedMessage): Promise<void>;
-  deadLetter(
-    message: ReceivedMessage,
-    reason: string,
-    description: string | null,
-    effects?: SettleEffects,
-  ): Promise<void>;
+  /** Moves the message to the input's dead-letter list with `reason`, applying `effects` with it. */
+  deadLetter(message: ReceivedMessage, options: DeadLetterOptions): Promise<void>;
   /**
    * Optional (declared by `capabilities.settleMany`): applies the settlements in order, exactly as the same
    * `complete`/`deadLetter` calls one after another would, but all or none, in one transaction. A failing
@@ -195,5 +213,19 @@ export interface Transport {
   purge(input: string, target: PurgeTarget): Promise<number>;
   /** Paused inputs, thresholds and custom-check results shared with every host (absent: not supported). */
   readonly control?: InputControl;
+  /**
+   * Closes by draining (the transport's `stop()`): later calls of the transport and its session handles fail with
+   * `TransportError(Closed)`, waiting `acceptSession` and `receive` calls end at once with it, work under way may
+   * finish (the transport's documented drain: releasing held sessions, a sweep), then connections close.
+   * Idempotent; resolves when closed.
+   */
   close(): Promise<void>;
+  /**
+   * Closes now: like `close()`, but nothing waits for work under way (e.g. Service Bus closes its clients without
+   * releasing held sessions one by one first). During a `close()` it cuts the drain short. Idempotent; resolves
+   * when closed.
+   */
+  abort(): Promise<void>;
+  /** Resolves once the transport is fully closed, by `close()` or `abort()` (never rejects). */
+  closed(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import {
   type BatchSettlement,
   createEnvelope,
+  type DeadLetterOptions,
   decodeEnvelope,
   type EnvelopeInit,
   type EventContextHandler,
@@ -83,12 +84,8 @@ export class FakeSession implements SessionHandle {
   async abandon(message: ReceivedMessage) {
     this.settlements.push({ kind: 'abandon', message });
   }
-  async deadLetter(
-    message: ReceivedMessage,
-    reason: string,
-    description: string | null,
-    effects: SettleEffects = {},
-  ) {
+  async deadLetter(message: ReceivedMessage, options: DeadLetterOptions) {
+    const { reason, description, effects = {} } = options;
     this.settlements.push({ kind: 'deadLetter', message, reason, description, effects });
     this.#apply(effects);
   }
@@ -157,7 +154,7 @@ export class BatchingFakeSession extends FakeSession {
     }
     this.batches.push([...settlements]);
     for (const { message, effects, deadLetter } of settlements) {
-      if (deadLetter) await this.deadLetter(message, deadLetter.reason, deadLetter.description, effects);
+      if (deadLetter) await this.deadLetter(message, { ...deadLetter, effects });
       else await this.complete(message, effects);
     }
   }

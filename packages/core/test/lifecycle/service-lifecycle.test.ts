@@ -109,6 +109,74 @@ describe('LifecycleRunner', () => {
     expect(seen[1]?.signal.aborted).toBe(false);
   });
 
+  it('abort() stops with the deadline already aborted, and cuts a running stop short', async () => {
+    const signals: AbortSignal[] = [];
+    const waitForDeadline = async (context: StopContext) => {
+      signals.push(context.signal);
+      if (!context.signal.aborted)
+        await new Promise<void>((resolve) => context.signal.addEventListener('abort', () => resolve()));
+    };
+    const aborted = new LifecycleRunner({ stop: waitForDeadline });
+    await aborted.abort();
+    expect(signals[0]?.aborted).toBe(true);
+    expect(aborted.state).toBe('stopped');
+
+    const draining = new LifecycleRunner({ stop: waitForDeadline });
+    const drain = draining.stop({ timeoutMs: 60_000 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(signals[1]?.aborted).toBe(false);
+    const began = Date.now();
+    await Promise.all([draining.abort(), drain]);
+    expect(Date.now() - began).toBeLessThan(1_000);
+    expect(signals[1]?.aborted).toBe(true);
+    expect(
+      isNimBusError(
+        failureOf(() => draining.assertUsable()),
+        NimBusErrorCode.Closed,
+      ),
+    ).toBe(true);
+  });
+
+  it('is unusable already inside the stop step (a waiter it wakes synchronously sees it stopped)', async () => {
+    let seen: unknown = 'not called';
+    const runner: LifecycleRunner = new LifecycleRunner({
+      stop: async () => {
+        seen = failureOf(() => runner.assertUsable('receive'));
+      },
+    });
+    await runner.stop();
+    expect(isNimBusError(seen, NimBusErrorCode.Closed), String(seen)).toBe(true);
+  });
+
+  it('closed() resolves when the stop step ends (after stop or abort, also when it threw), not before', async () => {
+    let finish = () => {};
+    const runner = new LifecycleRunner({
+      stop: () =>
+        new Promise<void>((resolve) => {
+          finish = resolve;
+        }),
+    });
+    let closed = false;
+    void runner.closed().then(() => {
+      closed = true;
+    });
+    const stopping = runner.stop();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    finish();
+    await stopping;
+    await runner.closed();
+    expect(closed).toBe(true);
+
+    const failing = new LifecycleRunner({
+      stop: async () => {
+        throw new TransportError(TransportErrorCode.ServiceUnavailable, 'disk gone');
+      },
+    });
+    await expect(failing.abort()).rejects.toThrow('disk gone');
+    await expect(failing.closed()).resolves.toBeUndefined();
+  });
+
   it('after stop: assertUsable and start fail with the component’s own Closed error, naming it', async () => {
     const runner = new LifecycleRunner(
       { stop: async () => {} },

@@ -148,7 +148,7 @@ describe('SessionProcessor', () => {
     expect(states).toEqual(['running', 'stopping', 'stopped']);
     expect(processor.running).toBe(false);
     const again = await transport.acceptSession(INPUT, { waitMs: 0 });
-    const [next] = (await again?.receive(1, 0)) ?? [];
+    const [next] = (await again?.receive({ max: 1, waitMs: 0 })) ?? [];
     expect(next).toMatchObject({ body: 'two', deliveryCount: 1 });
   });
 
@@ -360,7 +360,7 @@ describe('SessionProcessor', () => {
     gate.resolve();
     await stopping;
     const session = await transport.acceptSession(INPUT, { waitMs: 0 });
-    const rest = (await session?.receive(5, 0)) ?? [];
+    const rest = (await session?.receive({ max: 5, waitMs: 0 })) ?? [];
     expect(rest.map((m) => [m.body, m.deliveryCount])).toEqual([
       ['b', 1],
       ['c', 1],

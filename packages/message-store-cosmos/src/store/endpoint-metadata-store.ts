@@ -1,15 +1,17 @@
+import type {
+  EndpointMetadata,
+  EndpointMetadataStore,
+  EndpointMetadataWrite,
+  Heartbeat,
+  HeartbeatOptIn,
+  HeartbeatOverviewItem,
+  HeartbeatSettings,
+  HeartbeatSettingsUpdate,
+  HeartbeatWrite,
+} from '@nimbus/message-store';
 import {
   DEFAULT_HEARTBEAT_SETTINGS,
-  type EndpointMetadata,
-  type EndpointMetadataStore,
-  type EndpointMetadataWrite,
-  type Heartbeat,
-  type HeartbeatOptIn,
-  type HeartbeatOverviewItem,
-  type HeartbeatSettings,
-  type HeartbeatSettingsUpdate,
   HeartbeatStatus,
-  type HeartbeatWrite,
   InvalidStoreArgumentError,
 } from '@nimbus/message-store';
 import {

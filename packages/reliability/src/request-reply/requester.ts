@@ -129,7 +129,7 @@ export function createRequester(options: RequesterOptions): Requester {
         if (accepted === TIMED_OUT || accepted === null) throw new RequestTimeoutError(describe, timeoutMs);
         session = accepted;
         const received: ReceivedMessage[] | typeof TIMED_OUT = await Promise.race([
-          session.receive(1, Math.max(1, deadline - clock.now())),
+          session.receive({ max: 1, waitMs: Math.max(1, deadline - clock.now()) }),
           timer,
         ]);
         requestOptions.signal?.throwIfAborted();

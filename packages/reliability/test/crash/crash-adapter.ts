@@ -74,7 +74,7 @@ if (mode === 'commit') {
     for (;;) {
       const session = await transport.acceptSession('Erp', { waitMs: 50 });
       if (!session) return;
-      for (const message of await session.receive(10, 50)) {
+      for (const message of await session.receive({ max: 10, waitMs: 50 })) {
         if ((await inbox.check('Erp', message.messageId)) === 'duplicate') {
           duplicates += 1;
         } else {

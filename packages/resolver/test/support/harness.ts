@@ -94,7 +94,7 @@ export async function createHarness(options: HarnessOptions = {}) {
         if (!session) return handled;
         try {
           for (;;) {
-            const batch = await session.receive(50, 0);
+            const batch = await session.receive({ max: 50, waitMs: 0 });
             if (batch.length === 0) break;
             for (const message of batch) {
               await handler.handleMessage(session, message);

@@ -31,7 +31,7 @@ export function acceptSessionsCases(harness: () => Harness): void {
     // Each is its own lease: releasing one leaves the others held and working.
     await three[1]!.release();
     expect(ids(await acceptMany(h, 2))).toEqual(['second']);
-    const [first] = await three[0]!.receive(1, h.presenceWaitMs);
+    const [first] = await three[0]!.receive({ max: 1, waitMs: h.presenceWaitMs });
     expect(first?.body).toBe('first-1');
     await three[0]!.complete(first!);
     expect((await h.transport.counts('Erp')).active).toBe(3);
@@ -75,7 +75,7 @@ export function acceptSessionsCases(harness: () => Harness): void {
     await h.sendTo('Erp', 'other', 'z');
     const [stale, other] = await acceptMany(h, 2);
     expect([stale?.sessionId, other?.sessionId]).toEqual(['stale', 'other']);
-    const [a] = await stale!.receive(1, h.presenceWaitMs);
+    const [a] = await stale!.receive({ max: 1, waitMs: h.presenceWaitMs });
     await other!.release();
     await h.elapse(h.transport.capabilities.lockDurationMs + 50);
     const takers = await acceptMany(h, 2);

@@ -56,7 +56,11 @@ export function engineReplayCases(harness: () => Harness): void {
     const drain = async () => {
       const session = await h.accept('Erp', 's1');
       await engine.onSessionAccepted(session);
-      for (let batch = await session.receive(10, 0); batch.length > 0; batch = await session.receive(10, 0)) {
+      for (
+        let batch = await session.receive({ max: 10, waitMs: 0 });
+        batch.length > 0;
+        batch = await session.receive({ max: 10, waitMs: 0 })
+      ) {
         for (const received of batch) await engine.handleMessage(session, received);
       }
       await session.release();

@@ -57,7 +57,7 @@ export function fairnessCases(harness: () => Harness): void {
     await h.sendTo('Erp', 'holder', '1');
     const holder = await h.accept('Erp', 'holder');
     await holder.complete(await h.receiveOne(holder));
-    const waiting = holder.receive(1, 60_000);
+    const waiting = holder.receive({ max: 1, waitMs: 60_000 });
     await realDelay(50, undefined);
     await h.sendTo('Erp', 'other', 'x');
     const outcome = await Promise.race([waiting, realDelay(WAKE_BOUND_MS, 'still waiting' as const)]);
@@ -80,7 +80,7 @@ export function fairnessCases(harness: () => Harness): void {
       await holder.renewLock();
     }
     const outcome = await Promise.race([
-      holder.receive(1, 60_000),
+      holder.receive({ max: 1, waitMs: 60_000 }),
       realDelay(WAKE_BOUND_MS, 'still waiting' as const),
     ]);
     expect(outcome).toEqual([]);
@@ -96,8 +96,8 @@ export function fairnessCases(harness: () => Harness): void {
     const b = await h.accept('Erp', 'b');
     await a.complete(await h.receiveOne(a));
     await b.complete(await h.receiveOne(b));
-    const aWaiting = a.receive(1, 60_000);
-    const bWaiting = b.receive(1, 60_000);
+    const aWaiting = a.receive({ max: 1, waitMs: 60_000 });
+    const bWaiting = b.receive({ max: 1, waitMs: 60_000 });
     await realDelay(50, undefined);
     await h.sendTo('Erp', 'b', '2');
     const bOutcome = await Promise.race([bWaiting, realDelay(WAKE_BOUND_MS, 'still waiting' as const)]);

@@ -45,7 +45,9 @@ export function fencingCases(harness: () => Harness): void {
       },
     ];
     await expect(old.complete(a!, { publish, state: { by: 'old holder' } })).rejects.toMatchObject(lockLost);
-    await expect(old.deadLetter(b!, 'Late', 'from the old holder')).rejects.toMatchObject(lockLost);
+    await expect(
+      old.deadLetter(b!, { reason: 'Late', description: 'from the old holder' }),
+    ).rejects.toMatchObject(lockLost);
     await expect(old.abandon(c!)).rejects.toMatchObject(lockLost);
     await expect(old.setState({ by: 'old holder' })).rejects.toMatchObject(lockLost);
     if (old.settleMany)

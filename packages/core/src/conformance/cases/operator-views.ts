@@ -9,7 +9,8 @@ async function deadLetterAll(h: Harness, sessionId: string, count: number): Prom
 
 async function deadLetterAllAt(h: Harness, input: string, sessionId: string, count: number): Promise<void> {
   const session = await h.accept(input, sessionId);
-  for (const received of await h.receiveAll(session, count)) await session.deadLetter(received, 'Test', null);
+  for (const received of await h.receiveAll(session, count))
+    await session.deadLetter(received, { reason: 'Test', description: null });
   await session.release();
 }
 
@@ -30,7 +31,11 @@ export function operatorViewCases(harness: () => Harness): void {
     await h.transport.schedule('Erp', message({ sessionId: 'c', to: 'Retry' }), new Date(h.now() + 60_000));
     const session = await h.accept('Erp', 'b');
     const received = await h.receiveOne(session);
-    await session.deadLetter(received, 'Test', null, { park: [{ sequence: 7, message: received }] });
+    await session.deadLetter(received, {
+      reason: 'Test',
+      description: null,
+      effects: { park: [{ sequence: 7, message: received }] },
+    });
     expect(await h.transport.counts('Erp')).toEqual({ active: 3, scheduled: 1, deadLettered: 1, parked: 1 });
     expect(await h.transport.counts('Crm')).toEqual({ active: 0, scheduled: 0, deadLettered: 0, parked: 0 });
   });

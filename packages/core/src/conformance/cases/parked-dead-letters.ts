@@ -60,8 +60,12 @@ export function parkedDeadLetterCases(harness: () => Harness): void {
   it('dead-letters parked messages together with a dead-lettered received message', async () => {
     const h = harness();
     const session = await parkInSession(h, 'replay', 'p1');
-    await session.deadLetter(await h.receiveOne(session), 'Poison', null, {
-      deadLetterParked: [{ sequence: 1, reason: 'ReplayFailed', description: null }],
+    await session.deadLetter(await h.receiveOne(session), {
+      reason: 'Poison',
+      description: null,
+      effects: {
+        deadLetterParked: [{ sequence: 1, reason: 'ReplayFailed', description: null }],
+      },
     });
     const dead = await h.transport.peekDeadLetters('Erp');
     expect(dead.map((d) => [d.body, d.reason]).sort()).toEqual([

@@ -17,7 +17,7 @@ export function settlementCases(harness: () => Harness): void {
     await session.release();
     const again = await h.accept('Erp', 'done');
     expect(bodiesOf(await h.receiveAll(again, 1))).toEqual(['b']);
-    expect(await again.receive(1, 0)).toEqual([]);
+    expect(await again.receive({ max: 1, waitMs: 0 })).toEqual([]);
     expect((await h.transport.counts('Erp')).active).toBe(1);
   });
 
@@ -46,7 +46,7 @@ export function settlementCases(harness: () => Harness): void {
       expect(received.deliveryCount).toBe(attempt);
       await session.abandon(received);
     }
-    expect(await session.receive(1, 0)).toEqual([]);
+    expect(await session.receive({ max: 1, waitMs: 0 })).toEqual([]);
     const [dead] = await h.transport.peekDeadLetters('Erp');
     expect(dead).toMatchObject({
       messageId: sent!.messageId,
@@ -63,9 +63,12 @@ export function settlementCases(harness: () => Harness): void {
     const [sent] = await h.sendTo('Erp', 'dl', '{"bad":true}', 'next');
     const session = await h.accept('Erp', 'dl');
     const received = await h.receiveOne(session);
-    await session.deadLetter(received, 'InvalidMessage', 'Body field "id" is missing');
+    await session.deadLetter(received, {
+      reason: 'InvalidMessage',
+      description: 'Body field "id" is missing',
+    });
     const other = await h.receiveOne(session);
-    await session.deadLetter(other, 'Skipped', null);
+    await session.deadLetter(other, { reason: 'Skipped', description: null });
     const dead = await h.transport.peekDeadLetters('Erp');
     expect(dead).toHaveLength(2);
     expect(dead[0]).toMatchObject({
@@ -100,7 +103,11 @@ export function settlementCases(harness: () => Harness): void {
     expect((await session.readParked(0, 10)).map((p) => p.sequence)).toEqual([first.sequence]);
     expect(bodiesOf(await h.transport.peek('Resolver'))).toContain('response');
     const second = await h.receiveOne(session);
-    await session.deadLetter(second, 'Broken', 'details', { unpark: [first.sequence], state: null });
+    await session.deadLetter(second, {
+      reason: 'Broken',
+      description: 'details',
+      effects: { unpark: [first.sequence], state: null },
+    });
     expect(await session.readParked(0, 10)).toEqual([]);
     expect(await session.getState()).toBeNull();
   });

@@ -32,7 +32,7 @@ export function unreadableMessageCases(harness: () => Harness): void {
       const [bad] = await h.sendTo('Erp', 'poison', 'bad', 'good');
       await corrupt.call(h.fixture, 'Erp', bad!.messageId, raw);
       const session = await h.accept('Erp', 'poison');
-      const received = await session.receive(10, h.presenceWaitMs);
+      const received = await session.receive({ max: 10, waitMs: h.presenceWaitMs });
       expect(received.map((m) => m.body)).toEqual(['good']);
       await session.complete(received[0]!);
       await session.release();
@@ -55,7 +55,7 @@ export function unreadableMessageCases(harness: () => Harness): void {
       await h.sendTo('Erp', 'big', 'x'.repeat(64 * 1024), 'small');
       const session = await consumer.acceptSession('Erp', { sessionId: 'big', waitMs: h.presenceWaitMs });
       expect(session).not.toBeNull();
-      const received = await session!.receive(10, h.presenceWaitMs);
+      const received = await session!.receive({ max: 10, waitMs: h.presenceWaitMs });
       expect(received.map((m) => m.body)).toEqual(['small']);
       await session!.complete(received[0]!);
       await session!.release();
@@ -97,7 +97,7 @@ export function unreadableMessageCases(harness: () => Harness): void {
       },
     });
     const session = await h.accept('Erp', 'too-big-to-answer');
-    const [received] = await session.receive(1, h.presenceWaitMs);
+    const [received] = await session.receive({ max: 1, waitMs: h.presenceWaitMs });
     await engine.handleMessage(session, received!);
     await session.release();
     const [dead] = await h.transport.peekDeadLetters('Erp');
