@@ -1,5 +1,6 @@
 import type {
   AcceptOptions,
+  AcceptSessionsOptions,
   InputControl,
   Logger,
   ReceiveOptions,
@@ -124,6 +125,18 @@ export function pausableTransport(transport: Transport, watch: PauseWatch): Tran
           }
           const session = await target.acceptSession(input, options);
           return session ? pauseSession(session, watch) : null;
+        };
+      }
+      // Stopped the same way, or a processor leasing several sessions at once would get around the pause.
+      if (property === 'acceptSessions') {
+        const acceptMany = target.acceptSessions?.bind(target);
+        if (!acceptMany) return undefined;
+        return async (options: AcceptSessionsOptions): Promise<SessionHandle[]> => {
+          if (watch.paused) {
+            await watch.waitWhilePaused(options.waitMs, options.signal);
+            if (watch.paused || options.signal?.aborted) return [];
+          }
+          return (await acceptMany(options)).map((session) => pauseSession(session, watch));
         };
       }
       const value = Reflect.get(target, property);

@@ -117,6 +117,28 @@ describe('pausing an input (SDK)', () => {
     watch.stop();
   });
 
+  it('holds acceptSessions too while the flag is set (a processor leasing several at once does not get around it)', async () => {
+    const control = new MemoryInputControl();
+    const asked: number[] = [];
+    const inner = Object.assign(new FakeTransport(), {
+      acceptSessions: async ({ max }: { max: number }) => {
+        asked.push(max);
+        return [];
+      },
+    });
+    const watch = new PauseWatch(control, 'Billing', 20, silentLogger);
+    const transport = pausableTransport(inner, watch);
+    await control.setPaused('Billing', { paused: true, by: 'Ada' });
+    await watch.start();
+    expect(await transport.acceptSessions!({ input: 'Billing', max: 4, waitMs: 60 })).toEqual([]);
+    expect(asked).toEqual([]);
+    await control.setPaused('Billing', { paused: false, by: 'Ada' });
+    await transport.acceptSessions!({ input: 'Billing', max: 4, waitMs: 10_000 });
+    expect(asked).toEqual([4]);
+    expect(pausableTransport(new FakeTransport(), watch).acceptSessions).toBeUndefined();
+    watch.stop();
+  });
+
   it('a database outage keeps the last known state and is logged once when it begins and once when it ends', async () => {
     const control = new MemoryInputControl();
     await control.setPaused('Billing', { paused: true, by: 'Ada' });

@@ -1,6 +1,7 @@
 import type { SessionMessageHandler } from '../processing/session-processor-options.js';
 import type {
   AcceptOptions,
+  AcceptSessionsOptions,
   ReceivedMessage,
   ReceiveOptions,
   SessionHandle,
@@ -33,7 +34,7 @@ function gateSession(session: SessionHandle, breaker: EndpointCircuitBreaker): S
 }
 
 /**
- * A transport whose receiving pauses while the breaker is open: `acceptSession` waits until the breaker lets a
+ * A transport whose receiving pauses while the breaker is open: `acceptSession` (and `acceptSessions`) waits until the breaker lets a
  * request through, and a session's `receive` returns nothing while it does not. Everything else is delegated.
  * Give it to the `SessionProcessor` instead of the raw transport; publishing is not gated.
  */
@@ -46,6 +47,16 @@ export function gateTransport(transport: Transport, breaker: EndpointCircuitBrea
           if (options.signal?.aborted) return null;
           const session = await target.acceptSession(input, options);
           return session ? gateSession(session, breaker) : null;
+        };
+      }
+      // Gated the same way, or a processor leasing several sessions at once would get around the breaker.
+      if (property === 'acceptSessions') {
+        const acceptMany = target.acceptSessions?.bind(target);
+        if (!acceptMany) return undefined;
+        return async (options: AcceptSessionsOptions): Promise<SessionHandle[]> => {
+          await breaker.waitUntilRequestAllowed(options.signal);
+          if (options.signal?.aborted) return [];
+          return (await acceptMany(options)).map((session) => gateSession(session, breaker));
         };
       }
       const value = Reflect.get(target, property);

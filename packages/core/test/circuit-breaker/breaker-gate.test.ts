@@ -6,6 +6,7 @@ import {
   type ReceivedMessage,
   SessionProcessor,
   silentLogger,
+  type Transport,
   withCircuitBreaker,
 } from '../../src/index.js';
 import { INPUT, memorySetup, settleTicks, until } from '../processing/processor-fixtures.js';
@@ -80,5 +81,38 @@ describe('a breaker-gated receive loop', () => {
     await until(() => breaker.state === CircuitState.Closed, 'breaker closed after the probe');
     await until(() => processor!.stats.messagesHandled >= 2, 'processor finished the probe');
     expect((await transport.counts(INPUT)).active).toBe(0);
+  });
+
+  it('gates acceptSessions like acceptSession: an open breaker takes no sessions, a closed one passes through', async () => {
+    const { clock } = await memorySetup();
+    const breaker = new EndpointCircuitBreaker(INPUT, {
+      minimumThroughput: 2,
+      failurePercentageThreshold: 100,
+      breakDurationMs: 60_000,
+      clock,
+      logger: silentLogger,
+    });
+    const asked: number[] = [];
+    const inner = {
+      acceptSessions: async ({ max }: { max: number }) => {
+        asked.push(max);
+        return [];
+      },
+    } as unknown as Transport;
+    const gated = gateTransport(inner, breaker);
+    breaker.recordFailure(new UnavailableError('down'));
+    breaker.recordFailure(new UnavailableError('down'));
+    expect(breaker.state).toBe(CircuitState.Open);
+    const stop = new AbortController();
+    const waiting = gated.acceptSessions!({ input: INPUT, max: 3, waitMs: 0, signal: stop.signal });
+    for (let i = 0; i < 10; i++) await settleTicks();
+    stop.abort();
+    expect(await waiting).toEqual([]);
+    expect(asked).toEqual([]);
+    breaker.reset();
+    expect(await gated.acceptSessions!({ input: INPUT, max: 3, waitMs: 0 })).toEqual([]);
+    expect(asked).toEqual([3]);
+    // A transport without acceptSessions stays without it behind the gate.
+    expect(gateTransport({} as Transport, breaker).acceptSessions).toBeUndefined();
   });
 });
