@@ -1,4 +1,4 @@
-import { EventValidationError } from '@nimbus/core';
+import { EventValidationError, isNimBusError, NimBusErrorCode } from '@nimbus/core';
 import { Command, CommanderError } from 'commander';
 import { deadLettersCommand } from './commands/dead-letters-command.js';
 import { devCommand } from './commands/dev-command.js';
@@ -64,6 +64,11 @@ export function exitCodeFor(error: unknown, io: CliIo = processIo): number {
   if (error instanceof CliError) {
     if (error.message) io.err(`nimbus: ${error.message}\n`);
     return error.exitCode;
+  }
+  if (isNimBusError(error, NimBusErrorCode.SchemaOutOfDate)) {
+    // A VerifyOnly start found a schema behind (the WebApp's own tables, say): the documented exit 3.
+    io.err(`nimbus: ${error.message}\n`);
+    return ExitCode.SchemaOutOfDate;
   }
   if (error instanceof EventValidationError) {
     io.err(`nimbus: ${error.message}\n`);
