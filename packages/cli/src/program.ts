@@ -65,6 +65,11 @@ export function exitCodeFor(error: unknown, io: CliIo = processIo): number {
     if (error.message) io.err(`nimbus: ${error.message}\n`);
     return error.exitCode;
   }
+  if (isNimBusError(error, NimBusErrorCode.SchemaOutOfDate)) {
+    // A VerifyOnly start found a schema behind (the WebApp's own tables, say): the documented exit 3.
+    io.err(`nimbus: ${error.message}\n`);
+    return ExitCode.SchemaOutOfDate;
+  }
   if (isNimBusError(error, NimBusErrorCode.EventValidation)) {
     io.err(`nimbus: ${error.message}\n`);
     return ExitCode.Usage;

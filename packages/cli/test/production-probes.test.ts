@@ -35,10 +35,11 @@ describe('health and metrics of separate processes (SQLite): resolver --health-p
     );
     healthUrl = (await resolver.waitFor(/health at (http:\/\/\S+)/, 30_000))[1] as string;
     await resolver.waitFor(/NimBus resolver ready/, 30_000);
-    webapp = new CliDaemon(['webapp', '--port', '0', '--platform', '@nimbus/example-crm-erp'], {
-      ...env,
-      NIMBUS_METRICS_TOKEN: METRICS_TOKEN,
-    });
+    // The WebApp's own tables (identity, alerts, bulk jobs) are migrated by the WebApp, as the resolver does the store's.
+    webapp = new CliDaemon(
+      ['webapp', '--port', '0', '--migration-mode', 'AutoApply', '--platform', '@nimbus/example-crm-erp'],
+      { ...env, NIMBUS_METRICS_TOKEN: METRICS_TOKEN },
+    );
     webUrl = (await webapp.waitFor(/NimBus webapp ready at (http:\/\/\S+)/, 30_000))[1] as string;
   }, 70_000);
 

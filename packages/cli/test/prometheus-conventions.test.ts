@@ -80,7 +80,7 @@ describe('Prometheus conventions on /metrics of the Resolver, the WebApp and an 
     daemons.push(resolver);
     healthUrl = (await resolver.waitFor(/health at (http:\/\/\S+)/, 90_000))[1] as string;
     await resolver.waitFor(/NimBus resolver ready/, 90_000);
-    const webapp = new CliDaemon(['webapp', '--port', '0', ...platform], {
+    const webapp = new CliDaemon(['webapp', '--port', '0', '--migration-mode', 'AutoApply', ...platform], {
       ...env,
       NIMBUS_METRICS_TOKEN: METRICS_TOKEN,
     });

@@ -28,7 +28,11 @@ describe.runIf(runPg)(
     let adapters: CliDaemon | null = null;
 
     const startWebApp = async () => {
-      const daemon = new CliDaemon(['webapp', '--port', '0', '--platform', '@nimbus/example-crm-erp'], env);
+      // Instances starting together apply the WebApp tables' migrations once (the migration lock).
+      const daemon = new CliDaemon(
+        ['webapp', '--port', '0', '--migration-mode', 'AutoApply', '--platform', '@nimbus/example-crm-erp'],
+        env,
+      );
       const url = (await daemon.waitFor(/NimBus webapp ready at (http:\/\/\S+)/, 40_000))[1] as string;
       return { daemon, url };
     };

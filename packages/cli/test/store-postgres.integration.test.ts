@@ -8,6 +8,7 @@ import {
   type TemporaryDatabase,
 } from '@nimbus/testing/postgres';
 import { TRANSPORT_MIGRATIONS } from '@nimbus/transport-sql';
+import { webAppMigrationNames } from '@nimbus/webapp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertCliBuilt, cleanEnv, runCli } from './support/cli-process.js';
 
@@ -30,20 +31,40 @@ describe.runIf(runPg)('nimbus store and topology on PostgreSQL (compiled bin)', 
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('verify on an unmigrated database exits 3 and lists every missing migration', async () => {
-    const result = await runCli(['store', 'verify', '--data-dir', dataDir], env);
+  it('verify on an unmigrated database exits 3 and lists every missing migration of every schema', async () => {
+    const result = await runCli(['store', 'verify', '--data-dir', dataDir, '--reliability', 'postgres'], env);
     expect(result.code).toBe(3);
     for (const migration of ALL_MIGRATIONS) expect(result.stdout).toContain(`missing ${migration.name}`);
+    for (const label of ['store', 'transport', 'identity', 'alerts', 'bulk jobs', 'outbox', 'inbox'])
+      expect(result.stdout).toMatch(
+        new RegExp(`^${label}: \\d+ unapplied migration\\(s\\) at PostgreSQL`, 'm'),
+      );
     expect(result.stdout).toContain('nimbus store migrate');
+    expect(result.stdout).not.toContain(db.url);
 
     const json = await runCli(['store', 'verify', '--json'], env);
     expect(json.code).toBe(3);
-    expect(JSON.parse(json.stdout)).toEqual({ upToDate: false, missing: ALL_MIGRATIONS.map((m) => m.name) });
+    expect(JSON.parse(json.stdout)).toEqual({
+      upToDate: false,
+      missing: ALL_MIGRATIONS.map((m) => m.name),
+      schemas: {
+        store: ALL_MIGRATIONS.map((m) => m.name),
+        transport: TRANSPORT_MIGRATIONS.map((m) => m.name),
+        identity: webAppMigrationNames('identity'),
+        alerts: webAppMigrationNames('alerts'),
+        bulkJobs: webAppMigrationNames('bulkJobs'),
+      },
+    });
   });
 
   it('migrate applies them with a progress line per step, after which verify passes and migrate is a no-op', async () => {
-    const migrate = await runCli(['store', 'migrate'], env);
+    const migrate = await runCli(
+      ['store', 'migrate', '--reliability', 'postgres', '--reliability-schema', 'adapter'],
+      env,
+    );
     expect(migrate.code).toBe(0);
+    expect(migrate.stdout).toContain('identity: applied 1 migration(s) at PostgreSQL (NIMBUS_POSTGRES_URL)');
+    expect(migrate.stdout).toContain('outbox: applied 1 migration(s) at PostgreSQL (NIMBUS_POSTGRES_URL)');
     const total = ALL_MIGRATIONS.length;
     ALL_MIGRATIONS.forEach((m, i) => {
       expect(migrate.stdout).toContain(`store: applying ${m.name} (${i + 1}/${total})`);
@@ -51,9 +72,13 @@ describe.runIf(runPg)('nimbus store and topology on PostgreSQL (compiled bin)', 
     });
     expect(migrate.stdout).not.toContain(db.url);
 
-    const verify = await runCli(['store', 'verify'], env);
+    const verify = await runCli(
+      ['store', 'verify', '--reliability', 'postgres', '--reliability-schema', 'adapter'],
+      env,
+    );
     expect(verify.code).toBe(0);
     expect(verify.stdout).toContain('schema is up to date');
+    expect(verify.stdout).toContain('inbox: schema is up to date (1 migrations)');
 
     const again = await runCli(['store', 'migrate', '--json'], env);
     expect(again.code).toBe(0);
@@ -61,6 +86,9 @@ describe.runIf(runPg)('nimbus store and topology on PostgreSQL (compiled bin)', 
       applied: [],
       alreadyApplied: ALL_MIGRATIONS.map((m) => m.name),
       transport: { applied: [], alreadyApplied: TRANSPORT_MIGRATIONS.map((m) => m.name) },
+      identity: { applied: [], alreadyApplied: webAppMigrationNames('identity') },
+      alerts: { applied: [], alreadyApplied: webAppMigrationNames('alerts') },
+      bulkJobs: { applied: [], alreadyApplied: webAppMigrationNames('bulkJobs') },
     });
     TRANSPORT_MIGRATIONS.forEach((m, i) => {
       expect(migrate.stdout).toContain(

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import type { MigrationMode } from '@nimbus/sql';
 import {
   type AlertStore,
   createMemoryAlertStore,
@@ -8,17 +8,16 @@ import {
 import type { DatabaseTimeouts } from '../commands/timeout-options.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError } from '../exit-codes.js';
+import { webAppDatabase } from './webapp-database.js';
 
 /** Alert state of the WebApp, beside the bulk jobs: the store's PostgreSQL database, or `alerts.db` in the data dir. */
-export function openAlertStore(config: NimbusConfig, timeouts?: DatabaseTimeouts): AlertStore {
-  if (config.store === 'memory') return createMemoryAlertStore();
-  if (config.store === 'postgres')
-    return createSqlAlertStore({
-      dialect: 'postgres',
-      connectionString: config.postgresUrl ?? '',
-      ...timeouts,
-    });
-  return createSqlAlertStore({ dialect: 'sqlite', filename: join(config.dataDir, 'alerts.db') });
+export function openAlertStore(
+  config: NimbusConfig,
+  timeouts?: DatabaseTimeouts,
+  migrationMode?: MigrationMode,
+): AlertStore {
+  const database = webAppDatabase(config, 'alerts', { timeouts, migrationMode });
+  return database === null ? createMemoryAlertStore() : createSqlAlertStore(database);
 }
 
 /**

@@ -1,163 +1,136 @@
-import { ALL_MIGRATIONS, type MigrationMode, migrateSqlMessageStore } from '@nimbus/message-store-sql';
-import { isSchemaOutOfDate, type MigrationRunResult } from '@nimbus/sql';
-import { migrateSqlTransport, TRANSPORT_MIGRATIONS } from '@nimbus/transport-sql';
+import { isNimBusError, NimBusErrorCode } from '@nimbus/core';
+import type { MigrationMode, MigrationRunResult, SchemaOutOfDateError } from '@nimbus/sql';
 import { Command } from 'commander';
-import { ensureDataDir } from '../backends/data-dir.js';
 import type { NimbusConfig } from '../config.js';
 import { CliError, ExitCode, usageError } from '../exit-codes.js';
 import { migrationProgressLine } from '../migration-progress.js';
 import { configFrom, withBackendOptions } from './backend-options.js';
+import { type ReliabilityTarget, type SchemaPart, schemaParts } from './schema-parts.js';
 
 interface StoreOptions {
   dataDir?: string;
   store?: string;
   json?: boolean;
+  reliability?: string;
+  outboxTable?: string;
+  inboxTable?: string;
+  reliabilitySchema?: string;
 }
 
-function describe(config: NimbusConfig): string {
-  if (config.store === 'cosmos') return 'Cosmos DB (NIMBUS_COSMOS_*)';
-  return config.store === 'sqlite' ? `SQLite ${config.storeSqlitePath}` : 'PostgreSQL (NIMBUS_POSTGRES_URL)';
-}
-
-async function run(config: NimbusConfig, mode: MigrationMode, print: (line: string) => void) {
+function partsFor(options: StoreOptions): SchemaPart[] {
+  const config: NimbusConfig = configFrom(options);
   if (config.store === 'memory') throw usageError('The memory store has no schema to migrate or verify.');
-  if (config.store === 'cosmos') {
-    // Nothing to apply for the store itself; the SQL transport beside it still has its schema.
-    print('store: Cosmos DB creates its database and containers when it opens; no migrations');
-    return { applied: [], alreadyApplied: [] };
-  }
-  if (config.store === 'sqlite') ensureDataDir(config.dataDir);
-  try {
-    return await migrateSqlMessageStore({
-      dialect: config.store,
-      ...(config.store === 'sqlite'
-        ? { filename: config.storeSqlitePath }
-        : { connectionString: config.postgresUrl ?? '' }),
-      mode,
-      onProgress: (progress) => print(migrationProgressLine(progress)),
-    });
-  } catch (error) {
-    if (isSchemaOutOfDate(error)) throw error;
-    throw new CliError(
-      `Could not reach the message store (${describe(config)}): ${(error as Error).message}`,
+  const reliability: ReliabilityTarget | null = options.reliability
+    ? {
+        database: options.reliability,
+        ...(options.outboxTable ? { outboxTable: options.outboxTable } : {}),
+        ...(options.inboxTable ? { inboxTable: options.inboxTable } : {}),
+        ...(options.reliabilitySchema ? { schema: options.reliabilitySchema } : {}),
+      }
+    : null;
+  if (!reliability && (options.outboxTable || options.inboxTable || options.reliabilitySchema))
+    throw usageError(
+      '--outbox-table, --inbox-table and --reliability-schema go with --reliability <database>.',
     );
-  }
+  return schemaParts(config, reliability);
 }
 
-function describeTransport(config: NimbusConfig): string {
-  return config.transport === 'sqlite'
-    ? `SQLite ${config.transportSqlitePath}`
-    : 'PostgreSQL (NIMBUS_POSTGRES_URL)';
-}
-
-/** The transport schema (SQL transports only; null for the memory transport), with the same mode as the store. */
-async function runTransport(
-  config: NimbusConfig,
+/** Runs one part; an unreachable database is exit 1 naming where, a schema behind is returned to the caller. */
+async function runPart(
+  part: SchemaPart,
   mode: MigrationMode,
   print: (line: string) => void,
-): Promise<MigrationRunResult | null> {
-  if (config.transport === 'memory') return null;
-  if (config.transport === 'sqlite') ensureDataDir(config.dataDir);
+): Promise<MigrationRunResult | SchemaOutOfDateError> {
   try {
-    return await migrateSqlTransport(
-      config.transport === 'sqlite'
-        ? { dialect: 'sqlite', path: config.transportSqlitePath }
-        : { dialect: 'postgres', connectionString: config.postgresUrl ?? '' },
-      { mode, onProgress: (progress) => print(migrationProgressLine(progress, 'transport')) },
-    );
+    return await part.run(mode, (progress) => print(migrationProgressLine(progress, part.label)));
   } catch (error) {
-    if (isSchemaOutOfDate(error)) throw error;
+    if (isNimBusError(error, NimBusErrorCode.SchemaOutOfDate) && 'unapplied' in error)
+      return error as SchemaOutOfDateError;
+    if (isNimBusError(error, NimBusErrorCode.InvalidOption)) throw usageError(error.message);
     throw new CliError(
-      `Could not reach the transport database (${describeTransport(config)}): ${(error as Error).message}`,
+      `Could not reach the ${part.label} database (${part.where}): ${(error as Error).message}`,
     );
   }
+}
+
+function withReliabilityOptions(command: Command): Command {
+  return command
+    .option(
+      '--reliability <database>',
+      "also the outbox and inbox tables of an adapter's database: a SQLite file, or 'postgres' for NIMBUS_POSTGRES_URL",
+    )
+    .option('--outbox-table <name>', 'outbox table with --reliability (default nimbus_outbox)')
+    .option('--inbox-table <name>', 'inbox table with --reliability (default nimbus_inbox)')
+    .option('--reliability-schema <schema>', 'PostgreSQL schema of those tables (default: the search path)');
 }
 
 export function storeCommand(print: (line: string) => void): Command {
   const store = new Command('store').description(
-    'Apply or check the database schemas: the message store and the SQL transport.',
+    'Apply or check every database schema: the message store, the SQL transport, the WebApp tables, and with --reliability an outbox and inbox.',
   );
 
   const migrate = store
     .command('migrate')
-    .description('Apply every pending store migration (AutoApply), printing each step.')
+    .description('Apply every pending migration (AutoApply), printing each step.')
     .option('--json', 'print the result as JSON');
-  withBackendOptions(migrate).action(async (options: StoreOptions) => {
-    const config = configFrom(options);
+  withReliabilityOptions(withBackendOptions(migrate)).action(async (options: StoreOptions) => {
+    const parts = partsFor(options);
     const quiet = options.json ? () => undefined : print;
-    const result = await run(config, 'AutoApply', quiet);
-    const transport = await runTransport(config, 'AutoApply', quiet);
+    const results: Record<string, MigrationRunResult> = {};
+    for (const part of parts) {
+      const result = await runPart(part, 'AutoApply', quiet);
+      if (result instanceof Error) throw result;
+      results[part.key] = result;
+      if (part.note) quiet(part.note);
+      else
+        quiet(
+          result.applied.length === 0
+            ? `${part.label}: schema is up to date (${result.alreadyApplied.length} migrations) at ${part.where}`
+            : `${part.label}: applied ${result.applied.length} migration(s) at ${part.where}`,
+        );
+    }
     if (options.json) {
+      const { store: storeResult, ...others } = results;
+      const brief = (r: MigrationRunResult) => ({ applied: r.applied, alreadyApplied: r.alreadyApplied });
       print(
         JSON.stringify({
-          applied: result.applied,
-          alreadyApplied: result.alreadyApplied,
-          ...(transport
-            ? { transport: { applied: transport.applied, alreadyApplied: transport.alreadyApplied } }
-            : {}),
+          ...brief(storeResult ?? { applied: [], alreadyApplied: [] }),
+          ...Object.fromEntries(Object.entries(others).map(([key, r]) => [key, brief(r)])),
         }),
       );
-    } else {
-      print(
-        result.applied.length === 0
-          ? `store: schema is up to date (${result.alreadyApplied.length} migrations) at ${describe(config)}`
-          : `store: applied ${result.applied.length} migration(s) at ${describe(config)}`,
-      );
-      if (transport) {
-        print(
-          transport.applied.length === 0
-            ? `transport: schema is up to date (${transport.alreadyApplied.length} migrations) at ${describeTransport(config)}`
-            : `transport: applied ${transport.applied.length} migration(s) at ${describeTransport(config)}`,
-        );
-      }
     }
   });
 
   const verify = store
     .command('verify')
     .description(
-      `Check that every migration is applied (VerifyOnly); exits ${ExitCode.SchemaOutOfDate} listing the missing ones.`,
+      `Check that every migration of every schema is applied (VerifyOnly); exits ${ExitCode.SchemaOutOfDate} listing the missing ones.`,
     )
     .option('--json', 'print the result as JSON');
-  withBackendOptions(verify).action(async (options: StoreOptions) => {
-    const config = configFrom(options);
-    // One SchemaOutOfDateError class for every schema: which one is behind is the step that threw.
-    let storeChecked = false;
-    try {
-      await run(config, 'VerifyOnly', print);
-      storeChecked = true;
-      await runTransport(config, 'VerifyOnly', print);
-    } catch (error) {
-      if (storeChecked && isSchemaOutOfDate(error)) {
-        if (options.json)
-          print(JSON.stringify({ upToDate: false, missing: [], transportMissing: error.unapplied }));
-        else {
-          print(
-            `transport: ${error.unapplied.length} unapplied migration(s) at ${describeTransport(config)}:`,
+  withReliabilityOptions(withBackendOptions(verify)).action(async (options: StoreOptions) => {
+    const parts = partsFor(options);
+    const quiet = options.json ? () => undefined : print;
+    const missing: Record<string, readonly string[]> = {};
+    for (const part of parts) {
+      const result = await runPart(part, 'VerifyOnly', quiet);
+      if (result instanceof Error) {
+        missing[part.key] = result.unapplied;
+        quiet(`${part.label}: ${result.unapplied.length} unapplied migration(s) at ${part.where}:`);
+        for (const name of result.unapplied) quiet(`  missing ${name}`);
+      } else {
+        missing[part.key] = [];
+        if (part.note) quiet(part.note);
+        else
+          quiet(
+            `${part.label}: schema is up to date (${result.alreadyApplied.length} migrations) at ${part.where}`,
           );
-          for (const name of error.unapplied) print(`  missing ${name}`);
-          print('Run `nimbus store migrate` to apply them.');
-        }
-        throw new CliError('', ExitCode.SchemaOutOfDate);
-      }
-      if (!isSchemaOutOfDate(error)) throw error;
-      if (options.json) print(JSON.stringify({ upToDate: false, missing: error.unapplied }));
-      else {
-        print(`store: ${error.unapplied.length} unapplied migration(s) at ${describe(config)}:`);
-        for (const name of error.unapplied) print(`  missing ${name}`);
-        print('Run `nimbus store migrate` to apply them.');
-      }
-      throw new CliError('', ExitCode.SchemaOutOfDate);
-    }
-    if (options.json) print(JSON.stringify({ upToDate: true, missing: [] }));
-    else {
-      print(`store: schema is up to date (${ALL_MIGRATIONS.length} migrations) at ${describe(config)}`);
-      if (config.transport !== 'memory') {
-        print(
-          `transport: schema is up to date (${TRANSPORT_MIGRATIONS.length} migrations) at ${describeTransport(config)}`,
-        );
       }
     }
+    const upToDate = Object.values(missing).every((names) => names.length === 0);
+    if (options.json) print(JSON.stringify({ upToDate, missing: missing.store ?? [], schemas: missing }));
+    if (upToDate) return;
+    quiet('Run `nimbus store migrate` to apply them.');
+    throw new CliError('', ExitCode.SchemaOutOfDate);
   });
   return store;
 }

@@ -192,11 +192,11 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
     let url: string | null = null;
     let bootstrap: BootstrapResult | null = null;
     if (options.webapp) {
-      const identityStore = openIdentityStore(config, options.timeouts);
+      const identityStore = openIdentityStore(config, options.timeouts, options.migrationMode);
       closers.add('the identity store', () => identityStore.close());
-      const bulkJobStore = openBulkJobStore(config, options.timeouts);
+      const bulkJobStore = openBulkJobStore(config, options.timeouts, options.migrationMode);
       closers.add('the bulk job store', () => bulkJobStore.close());
-      const alertStore = openAlertStore(config, options.timeouts);
+      const alertStore = openAlertStore(config, options.timeouts, options.migrationMode);
       closers.add('the alert store', () => alertStore.close());
       const smtp = smtpFromEnv(process.env);
       const oidc = oidcOptionsFromEnv(process.env);

@@ -76,7 +76,15 @@ export async function runAcceptanceScenario(options: ScenarioOptions): Promise<v
   const webPort = await freePort();
   const startWebApp = async (): Promise<string> => {
     processes.webapp = new CliDaemon(
-      ['webapp', '--port', String(webPort), '--platform', '@nimbus/example-crm-erp'],
+      [
+        'webapp',
+        '--port',
+        String(webPort),
+        '--migration-mode',
+        'AutoApply',
+        '--platform',
+        '@nimbus/example-crm-erp',
+      ],
       options.webAppEnv ?? env,
     );
     return (await processes.webapp.waitFor(/NimBus webapp ready at (http:\/\/\S+)/, 40_000))[1] as string;
