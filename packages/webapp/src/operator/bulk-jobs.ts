@@ -174,7 +174,9 @@ export class BulkJobs {
 
   #run(initial: StoredBulkJob, run: BulkItemRun): Promise<BulkJobStatus> {
     if (initial.state !== 'running') return Promise.resolve(this.status(initial));
-    const finished = this.#work(initial, run).finally(() => {
+    const pacer = new EventLoopPacer();
+    const finished = this.#work(initial, run, pacer).finally(() => {
+      pacer.close();
       this.#running.delete(initial.jobId);
       this.#cancelledHere.delete(initial.jobId);
     });
@@ -182,7 +184,7 @@ export class BulkJobs {
     return finished;
   }
 
-  async #work(initial: StoredBulkJob, run: BulkItemRun): Promise<BulkJobStatus> {
+  async #work(initial: StoredBulkJob, run: BulkItemRun, pacer: EventLoopPacer): Promise<BulkJobStatus> {
     let job = initial;
     let writes: Promise<void> = Promise.resolve();
     let pushedAt = 0;
@@ -220,7 +222,6 @@ export class BulkJobs {
         errors,
       });
     };
-    const pacer = new EventLoopPacer();
     // A cancel through this instance stops at once; one through another instance is read from the store, at most
     // every 250 ms.
     let cancelReadAt = 0;
@@ -256,7 +257,8 @@ export class BulkJobs {
               null,
             );
           }
-          // Between events the WebApp answers its requests (on SQLite nothing else would run until the end).
+          // Between events the WebApp answers its requests (on SQLite nothing else would run until the end), and
+          // the job waits while the loop runs late (the endpoint and the Resolver working off what it sent).
           await pacer.pace();
         }
       };

@@ -1,7 +1,7 @@
 import { type NimBusMessageStore, ResolutionStatus, type UnresolvedEvent } from '@nimbus/message-store';
 import { badRequest } from '../http/http-error.js';
 import type { BulkJobItem } from './bulk-job-store.js';
-import { yieldToEventLoop } from './yield-to-event-loop.js';
+import { EventLoopPacer } from './yield-to-event-loop.js';
 
 /** The statuses a bulk resubmit or skip acts on (the ones an operator can resubmit or skip). */
 export const BULK_STATUSES = [
@@ -39,6 +39,21 @@ export async function collectBulkTargets(
   endpointIds: readonly string[],
   filter: BulkFilter,
 ): Promise<Target[]> {
+  // Reads only: the loop's lateness is someone else's work, so the snapshot waits for it briefly.
+  const pacer = new EventLoopPacer({ maxWaitMs: 100 });
+  try {
+    return await collect(store, endpointIds, filter, pacer);
+  } finally {
+    pacer.close();
+  }
+}
+
+async function collect(
+  store: NimBusMessageStore,
+  endpointIds: readonly string[],
+  filter: BulkFilter,
+  pacer: EventLoopPacer,
+): Promise<Target[]> {
   const rows: UnresolvedEvent[] = [];
   for (const endpointId of endpointIds) {
     const seen = new Set<string>();
@@ -73,7 +88,7 @@ export async function collectBulkTargets(
         throw badRequest(
           `body.filter: matches more than ${MAX_BULK_EVENTS} events; narrow it (endpoint, event type, time range, failure group).`,
         );
-      await yieldToEventLoop();
+      await pacer.pace();
       const oldest = page.events.at(-1)?.updatedAt;
       if (!page.continuationToken || !oldest) break;
       if (updatedAtTo !== null && oldest.getTime() === updatedAtTo.getTime()) {
