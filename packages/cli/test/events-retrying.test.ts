@@ -1,21 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MessageType, silentLogger, topologyFromPlatform } from '@nimbus/core';
+import { MessageType, topologyFromPlatform } from '@nimbus/core';
 import { platform } from '@nimbus/example-crm-erp';
 import { type NimBusMessageStore, ResolutionStatus, type RetryState } from '@nimbus/message-store';
 import { createSqlMessageStore } from '@nimbus/message-store-sql';
-import { createMemoryTransport } from '@nimbus/transport-memory';
 import { createSqlTransport } from '@nimbus/transport-sql';
-import {
-  createMemoryIdentityStore,
-  createWebApp,
-  DEFAULT_ADMIN_EMAIL,
-  DEFAULT_ADMIN_PASSWORD,
-} from '@nimbus/webapp';
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '@nimbus/webapp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertCliBuilt, cleanEnv, runCli } from './support/cli-process.js';
-import { SEEDED_ADMIN_ENV } from './support/seeded-admin.js';
+import { startTestWebApp } from './support/test-web-app.js';
 
 // A Failed row the retry policy will run again (`retry` set) is Retrying in every CLI output about it, as the
 // WebApp shows it: the list's status column, `--json` (`state`, `retry`), `events show`, locally and remotely.
@@ -120,19 +114,9 @@ describe('nimbus events: a retrying failure is Retrying, not Failed', () => {
       env: {},
       retentionSweep: false,
     });
-    const transport = createMemoryTransport();
-    await transport.applyTopology(topologyFromPlatform(platform));
-    const app = await createWebApp({
-      store,
-      identityStore: createMemoryIdentityStore(),
-      transport,
-      platform,
-      logger: silentLogger,
-      env: SEEDED_ADMIN_ENV,
-      uiDistDir: '/nonexistent',
-    });
+    const app = await startTestWebApp(store);
     try {
-      const url = await app.listen();
+      const { url } = app;
       const created = await runCli(
         ['tokens', 'create', 'ops', '--json'],
         cleanEnv({
@@ -153,7 +137,6 @@ describe('nimbus events: a retrying failure is Retrying, not Failed', () => {
       expectRetryingShown(list.stdout, JSON.parse(json.stdout) as JsonRow[], show.stdout);
     } finally {
       await app.close();
-      await transport.close();
       await store.close();
     }
   }, 60_000);

@@ -1,23 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MessageType, silentLogger, topologyFromPlatform } from '@nimbus/core';
+import { MessageType, topologyFromPlatform } from '@nimbus/core';
 import { platform } from '@nimbus/example-crm-erp';
 import { createMemoryMessageStore, type NimBusMessageStore, ResolutionStatus } from '@nimbus/message-store';
 import { createSqlMessageStore } from '@nimbus/message-store-sql';
-import { createMemoryTransport } from '@nimbus/transport-memory';
 import { createSqlTransport } from '@nimbus/transport-sql';
-import {
-  createMemoryIdentityStore,
-  createWebApp,
-  DEFAULT_ADMIN_EMAIL,
-  DEFAULT_ADMIN_PASSWORD,
-} from '@nimbus/webapp';
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '@nimbus/webapp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { recordPlatformModule } from '../src/operator/recorded-platform.js';
 import { type CliIo, runCli } from '../src/program.js';
-import { SEEDED_ADMIN_ENV } from './support/seeded-admin.js';
+import { startTestWebApp } from './support/test-web-app.js';
 
 // Every exit code of docs/cli.md, from the commands an operator runs: 0 done, 1 failed/refused, 2 usage (a
 // payload that fails its schema, locally or through a WebApp), 3 schema out of date, 4 not found.
@@ -193,19 +187,9 @@ describe('exit codes on the local SQLite stack', () => {
 describe('exit codes through a remote WebApp', () => {
   it('2 for a payload the WebApp refuses as invalid, 4 for an unknown event, 1 for a refused action', async () => {
     const store = createMemoryMessageStore();
-    const transport = createMemoryTransport();
-    await transport.applyTopology(topologyFromPlatform(platform));
-    const app = await createWebApp({
-      store,
-      identityStore: createMemoryIdentityStore(),
-      transport,
-      platform,
-      logger: silentLogger,
-      env: SEEDED_ADMIN_ENV,
-      uiDistDir: '/nonexistent',
-    });
+    const app = await startTestWebApp(store);
+    const { transport, url } = app;
     try {
-      const url = await app.listen();
       await seed(store, 'ev-remote', ResolutionStatus.Failed, new Date(), 'C-9');
       await seed(store, 'ev-remote-done', ResolutionStatus.Completed, new Date(), 'C-10');
       const created = capture();
@@ -229,7 +213,6 @@ describe('exit codes through a remote WebApp', () => {
       expect(await run('events', 'resubmit', 'Erp', 'ev-remote', '--set', 'vatNumber=DK3')).toBe(0);
     } finally {
       await app.close();
-      await transport.close();
     }
   }, 60_000);
 });

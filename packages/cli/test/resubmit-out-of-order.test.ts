@@ -1,22 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeEnvelope, MessageType, silentLogger, topologyFromPlatform } from '@nimbus/core';
+import { decodeEnvelope, MessageType, topologyFromPlatform } from '@nimbus/core';
 import { platform } from '@nimbus/example-crm-erp';
 import { createMemoryMessageStore, type NimBusMessageStore, ResolutionStatus } from '@nimbus/message-store';
 import { createSqlMessageStore } from '@nimbus/message-store-sql';
-import { createMemoryTransport } from '@nimbus/transport-memory';
 import { createSqlTransport } from '@nimbus/transport-sql';
-import {
-  createMemoryIdentityStore,
-  createWebApp,
-  DEFAULT_ADMIN_EMAIL,
-  DEFAULT_ADMIN_PASSWORD,
-} from '@nimbus/webapp';
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '@nimbus/webapp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { type CliIo, runCli } from '../src/program.js';
-import { SEEDED_ADMIN_ENV } from './support/seeded-admin.js';
+import { startTestWebApp } from './support/test-web-app.js';
 
 // `nimbus events resubmit` of a DeadLettered event runs it after later events of its session: only with
 // --out-of-order, locally and through a remote WebApp.
@@ -126,19 +120,9 @@ describe('nimbus events resubmit --out-of-order', () => {
 
   it('through a remote WebApp: the 409 is explained with the option to pass; with it the WebApp sends the acknowledgement', async () => {
     const store = createMemoryMessageStore();
-    const transport = createMemoryTransport();
-    await transport.applyTopology(topologyFromPlatform(platform));
-    const app = await createWebApp({
-      store,
-      identityStore: createMemoryIdentityStore(),
-      transport,
-      platform,
-      logger: silentLogger,
-      env: SEEDED_ADMIN_ENV,
-      uiDistDir: '/nonexistent',
-    });
+    const app = await startTestWebApp(store);
+    const { transport, url } = app;
     try {
-      const url = await app.listen();
       await seedDeadLettered(store, 'ev-remote-dead');
       const created = capture();
       const session = {
@@ -169,7 +153,6 @@ describe('nimbus events resubmit --out-of-order', () => {
       expect(sent?.headers).toMatchObject({ EventId: 'ev-remote-dead', AcknowledgeOutOfOrder: 'true' });
     } finally {
       await app.close();
-      await transport.close();
     }
   });
 });
