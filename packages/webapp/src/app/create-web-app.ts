@@ -14,7 +14,7 @@ import {
   uuidv7,
 } from '@nimbus/core';
 import { InProcessStateChangeNotifier } from '@nimbus/message-store';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { Alerting } from '../alerts/alerting.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { accountRoutes } from '../auth/account-routes.js';
@@ -134,7 +134,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   const server = Fastify({
     // A pino logger (the CLI's) also writes Fastify's request logs, each with its request id.
     ...(isPinoLogger(options.logger)
-      ? { loggerInstance: options.logger, disableRequestLogging: true }
+      ? { loggerInstance: options.logger, logController: new LogController({ disableRequestLogging: true }) }
       : { logger: false }),
     requestIdHeader: 'x-request-id',
     genReqId: () => uuidv7(),
