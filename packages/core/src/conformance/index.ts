@@ -2,6 +2,10 @@
 
 // The lifecycle cases, shared with the message-store conformance suite.
 export { type LifecycleSubject, lifecycleCases } from './cases/lifecycle.js';
+export {
+  describeInputControlConformance,
+  type InputControlFixture,
+} from './cases/input-control.js';
 export { describeTransportConformance } from './describe-transport-conformance.js';
 export {
   CONFORMANCE_TOPOLOGY,
