@@ -125,7 +125,10 @@ describe('pausing an input from the console on Service Bus (two hosts, emulator)
     await publish('slow', 1, 1);
     await expect.poll(() => slowStarted, WAIT).toBe(true);
     const paused = await admin.post('/api/monitoring/Erp/pause', { comment: 'ERP upgrade' });
-    expect(paused, JSON.stringify(paused.body)).toMatchObject({ status: 200, body: { input: 'Erp', paused: true } });
+    expect(paused, JSON.stringify(paused.body)).toMatchObject({
+      status: 200,
+      body: { input: 'Erp', paused: true },
+    });
     await sleep(POLL_MS * 3); // each host reads the flag within its poll
     releaseSlow();
     await expect.poll(() => handled.some((h) => h.orderId === 'slow'), WAIT).toBe(true);
@@ -157,7 +160,8 @@ describe('pausing an input from the console on Service Bus (two hosts, emulator)
     expect((await monitoring()).erp).toMatchObject({ paused: false });
 
     const audits = async (type: MessageAuditType) =>
-      (await store.searchAudits({ filter: { auditType: type }, continuationToken: null, maxItems: 20 })).audits;
+      (await store.searchAudits({ filter: { auditType: type }, continuationToken: null, maxItems: 20 }))
+        .audits;
     const pauses = await audits(MessageAuditType.PauseInput);
     expect(pauses).toHaveLength(1);
     expect(pauses[0]!.audit.data).toContain('ERP upgrade');

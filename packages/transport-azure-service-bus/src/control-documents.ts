@@ -13,7 +13,9 @@ export const CONTROL_VERSION_PROPERTY = 'NimBusControlVersion';
 export const REMEMBERED_WRITES = 16;
 
 export type InputDocument = Omit<InputState, 'changedAt'> & { readonly changedAt: string | null };
-export type CheckDocument = Omit<StoredCustomCheck, 'checkedAt' | 'endpointId'> & { readonly checkedAt: string };
+export type CheckDocument = Omit<StoredCustomCheck, 'checkedAt' | 'endpointId'> & {
+  readonly checkedAt: string;
+};
 
 export interface ControlDocument {
   /** Set on the `input/…` documents. */

@@ -90,7 +90,13 @@ export class ServiceBusInputControl implements InputControl {
   async setPaused(input: string, change: { readonly paused: boolean; readonly by: string }): Promise<void> {
     const changedAt = new Date(this.now()).toISOString();
     await this.#change(inputKey(input), 'setPaused', (current) => ({
-      input: { ...(current?.input ?? NO_STATE(input)), input, paused: change.paused, changedBy: change.by, changedAt },
+      input: {
+        ...(current?.input ?? NO_STATE(input)),
+        input,
+        paused: change.paused,
+        changedBy: change.by,
+        changedAt,
+      },
     }));
   }
 
@@ -229,7 +235,8 @@ export class ServiceBusInputControl implements InputControl {
         receiver.receiveMessages(PEEK_PAGE, { maxWaitTimeInMs: 200 }),
       );
       if (batch.length === 0) break;
-      for (const message of batch) await guarded('defer a control document', () => receiver.deferMessage(message));
+      for (const message of batch)
+        await guarded('defer a control document', () => receiver.deferMessage(message));
     }
     const messages = await this.#peekAll();
     const stored = messages.map(fromControlMessage).filter((d): d is StoredDocument => d !== null);
@@ -242,10 +249,12 @@ export class ServiceBusInputControl implements InputControl {
         const [taken] = await guarded('remove a superseded control document', () =>
           receiver.receiveDeferredMessages(message.sequenceNumber!),
         );
-        if (taken) await guarded('remove a superseded control document', () => receiver.completeMessage(taken));
+        if (taken)
+          await guarded('remove a superseded control document', () => receiver.completeMessage(taken));
       } catch (error) {
         const raced =
-          isCode(error, TransportErrorCode.MessageNotFound) || isCode(error, TransportErrorCode.MessageLockLost);
+          isCode(error, TransportErrorCode.MessageNotFound) ||
+          isCode(error, TransportErrorCode.MessageLockLost);
         if (!raced) throw error;
       }
     }

@@ -13,7 +13,9 @@ const transports: ServiceBusTransport[] = [];
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
-  admin = new ServiceBusAdministrationClient(emulator.connectionString, { tlsOptions: { ca: emulator.caPem! } });
+  admin = new ServiceBusAdministrationClient(emulator.connectionString, {
+    tlsOptions: { ca: emulator.caPem! },
+  });
 });
 afterAll(async () => {
   for (const transport of transports) await transport.close();

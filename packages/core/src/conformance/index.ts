@@ -1,11 +1,11 @@
 // Transport conformance suite: every transport's tests run it (see docs/transports.md).
 
-// The lifecycle cases, shared with the message-store conformance suite.
-export { type LifecycleSubject, lifecycleCases } from './cases/lifecycle.js';
 export {
   describeInputControlConformance,
   type InputControlFixture,
 } from './cases/input-control.js';
+// The lifecycle cases, shared with the message-store conformance suite.
+export { type LifecycleSubject, lifecycleCases } from './cases/lifecycle.js';
 export { describeTransportConformance } from './describe-transport-conformance.js';
 export {
   CONFORMANCE_TOPOLOGY,

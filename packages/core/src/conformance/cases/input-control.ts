@@ -12,7 +12,10 @@ export interface InputControlFixture {
  * registered as a vitest suite titled `InputControl [name]`. `open` is called by every case and must give empty
  * control state.
  */
-export function describeInputControlConformance(name: string, open: () => Promise<InputControlFixture>): void {
+export function describeInputControlConformance(
+  name: string,
+  open: () => Promise<InputControlFixture>,
+): void {
   describe(`InputControl [${name}]`, () => {
     it('pauses and resumes an input (case-insensitive key, spelling kept) with who and when', async () => {
       const { control, reopen } = await open();
