@@ -234,9 +234,10 @@ export class ServiceBusInputControl implements InputControl {
       const batch = await guarded('defer control documents', () =>
         receiver.receiveMessages(PEEK_PAGE, { maxWaitTimeInMs: 200 }),
       );
-      if (batch.length === 0) break;
       for (const message of batch)
         await guarded('defer a control document', () => receiver.deferMessage(message));
+      // A short batch took everything that was there: asking again would only wait out the receive.
+      if (batch.length < PEEK_PAGE) break;
     }
     const messages = await this.#peekAll();
     const stored = messages.map(fromControlMessage).filter((d): d is StoredDocument => d !== null);
