@@ -196,6 +196,32 @@ function describeRunner(name: string, opener: () => Promise<Opener>) {
   });
 }
 
+describe('bulk job runner: bounded chunks', () => {
+  it('reads the events it acts on at most 200 at a time, and shows progress from the first chunk', async () => {
+    const store = createMemoryBulkJobStore();
+    const reads: number[] = [];
+    const counting: BulkJobStore = {
+      ...store,
+      items: (jobId, page) => {
+        if (page.outcome === 'pending') reads.push(page.limit);
+        return store.items(jobId, page);
+      },
+    };
+    const jobs = instance(counting, new ManualClock());
+    let processedAtSecondChunk = -1;
+    const { finished } = await jobs.start(spec('job-chunks'), targets(450), async (item) => {
+      if (reads.length === 2 && processedAtSecondChunk < 0)
+        processedAtSecondChunk = (await store.get('job-chunks'))?.processed ?? -1;
+      return { messageId: `m-${item.eventId}` };
+    });
+    expect(await finished).toMatchObject({ state: 'completed', processed: 450 });
+    expect(reads.every((limit) => limit <= 200)).toBe(true);
+    expect(reads.length).toBeGreaterThanOrEqual(3);
+    // The first chunk's progress was stored before the second chunk was read.
+    expect(processedAtSecondChunk).toBeGreaterThanOrEqual(200);
+  });
+});
+
 describeRunner('memory', async () => {
   const store = createMemoryBulkJobStore();
   return async () => store;
