@@ -43,6 +43,7 @@ import { probeRouteDocs, registerProbeRoutes } from '../observability/probe-rout
 import { BulkJobResumer } from '../operator/bulk-job-resumer.js';
 import { createMemoryBulkJobStore } from '../operator/bulk-job-store.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
+import { type BulkFilter, collectBulkTargets } from '../operator/bulk-targets.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
 import { alertRoutes } from '../routes/alert-routes.js';
@@ -203,7 +204,9 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     version: VERSION,
   };
   const actions = new OperatorActions(deps);
-  const bulkJobs = new BulkJobs(hub, bulkJobStore, clock, logger);
+  const bulkJobs = new BulkJobs(hub, bulkJobStore, clock, logger, (job, goOn) =>
+    collectBulkTargets(store, job.endpointIds, job.filter as BulkFilter, goOn),
+  );
   const bulkJobResumer = new BulkJobResumer({ bulkJobs, actions, identityStore, auditLog, logger });
   const routes: AnyRouteSpec[] = [
     ...accountRoutes({
