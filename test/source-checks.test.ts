@@ -92,25 +92,19 @@ describe('copy check (npm run check:copies, .jscpd.json)', () => {
     expect(output).toContain('too many duplicates');
   });
 
-  it("fails on a block copied between two packages' tests", () => {
-    const root = workspace({
-      'packages/a/test/a.test.ts': `export const a = 'first';\n${block('sum', 14)}`,
-      'packages/b/test/support/b.ts': `export const b = 'second';\n${block('sum', 14)}`,
+  /** A workspace where the same 14-line block stands in the two files. */
+  const copiedBetween = (first: string, second: string) =>
+    workspace({
+      [first]: `export const a = 'first';\n${block('sum', 14)}`,
+      [second]: `export const b = 'second';\n${block('sum', 14)}`,
     });
-    expect(checkCopies(root)).toMatchObject({ status: 1 });
-  });
 
-  it('fails on a block copied into the top-level test folder, and between two UI .tsx files', () => {
-    const intoTests = workspace({
-      'packages/a/src/a.ts': `export const a = 'first';\n${block('sum', 14)}`,
-      'test/chaos/b.ts': `export const b = 'second';\n${block('sum', 14)}`,
-    });
-    expect(checkCopies(intoTests)).toMatchObject({ status: 1 });
-    const inUi = workspace({
-      'packages/webapp/ui/src/A.tsx': `export const a = 'first';\n${block('sum', 14)}`,
-      'packages/webapp/ui/src/pages/B.tsx': `export const b = 'second';\n${block('sum', 14)}`,
-    });
-    expect(checkCopies(inUi)).toMatchObject({ status: 1 });
+  it.each([
+    ["two packages' tests", 'packages/a/test/a.test.ts', 'packages/b/test/support/b.ts'],
+    ['a package and the top-level test folder', 'packages/a/src/a.ts', 'test/chaos/b.ts'],
+    ['two UI .tsx files', 'packages/webapp/ui/src/A.tsx', 'packages/webapp/ui/src/pages/B.tsx'],
+  ])('fails on a block copied between %s', (_where, first, second) => {
+    expect(checkCopies(copiedBetween(first, second))).toMatchObject({ status: 1 });
   });
 
   it('passes a copy between jscpd ignore markers (the few intentional ones, each with its reason)', () => {
