@@ -63,6 +63,8 @@ function block(name: string, lines: number): string {
 /** Runs the repository's jscpd configuration (`npm run check:copies`) over `root`. */
 function checkCopies(root: string): { status: number | null; output: string } {
   copyFileSync(join(repo, '.jscpd.json'), join(root, '.jscpd.json'));
+  // Every folder the configuration names must exist, as in the repository.
+  for (const path of ['packages', 'test']) mkdirSync(join(root, path), { recursive: true });
   const result = spawnSync(
     process.execPath,
     [join(repo, 'node_modules/jscpd/dist/bin/jscpd.js'), '--config', '.jscpd.json', '--silent'],
@@ -90,10 +92,27 @@ describe('copy check (npm run check:copies, .jscpd.json)', () => {
     expect(output).toContain('too many duplicates');
   });
 
-  it('ignores copies inside test folders', () => {
+  /** A workspace where the same 14-line block stands in the two files. */
+  const copiedBetween = (first: string, second: string) =>
+    workspace({
+      [first]: `export const a = 'first';\n${block('sum', 14)}`,
+      [second]: `export const b = 'second';\n${block('sum', 14)}`,
+    });
+
+  it.each([
+    ["two packages' tests", 'packages/a/test/a.test.ts', 'packages/b/test/support/b.ts'],
+    ['a package and the top-level test folder', 'packages/a/src/a.ts', 'test/chaos/b.ts'],
+    ['two UI .tsx files', 'packages/webapp/ui/src/A.tsx', 'packages/webapp/ui/src/pages/B.tsx'],
+  ])('fails on a block copied between %s', (_where, first, second) => {
+    expect(checkCopies(copiedBetween(first, second))).toMatchObject({ status: 1 });
+  });
+
+  it('passes a copy between jscpd ignore markers (the few intentional ones, each with its reason)', () => {
+    const marked = (name: string) =>
+      `export const ${name} = 1;\n/* jscpd:ignore-start */ // a docs example, kept whole\n${block('sum', 14)}/* jscpd:ignore-end */\n`;
     const root = workspace({
-      'packages/a/test/a.test.ts': `export const a = 'first';\n${block('sum', 14)}`,
-      'packages/b/test/b.test.ts': `export const b = 'second';\n${block('sum', 14)}`,
+      'packages/a/test/a.test.ts': marked('a'),
+      'packages/b/test/b.test.ts': marked('b'),
     });
     expect(checkCopies(root)).toMatchObject({ status: 0 });
   });

@@ -1,20 +1,11 @@
+/** A small deterministic PRNG (mulberry32), so a failing run can be repeated with its seed. */
+export { seededRandom as random } from '../../packages/testing/test/support/seeded-random.js';
+
 /** One planned publish: the n-th event of an order's session and how its handler will behave. */
 export interface PlannedEvent {
   readonly orderId: string;
   readonly n: number;
   readonly mode: 'ok' | 'transient' | 'block' | 'permanent';
-}
-
-/** A small deterministic PRNG (mulberry32), so a failing run can be repeated with its seed. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Mostly healthy traffic with every kind of handler failure mixed in, interleaved across sessions. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageType, topologyFromPlatform } from '@nimbus/core';
@@ -6,22 +6,15 @@ import { platform } from '@nimbus/example-crm-erp';
 import { createMemoryMessageStore, type NimBusMessageStore, ResolutionStatus } from '@nimbus/message-store';
 import { createSqlMessageStore } from '@nimbus/message-store-sql';
 import { createSqlTransport } from '@nimbus/transport-sql';
-import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '@nimbus/webapp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
 import { recordPlatformModule } from '../src/operator/recorded-platform.js';
-import { type CliIo, runCli } from '../src/program.js';
+import { runCli } from '../src/program.js';
+import { argv, capture, dirsRemovedAfterAll, remoteTokenEnv, withEnv } from './support/in-process-cli.js';
 import { startTestWebApp } from './support/test-web-app.js';
 
 // Every exit code of docs/cli.md, from the commands an operator runs: 0 done, 1 failed/refused, 2 usage (a
 // payload that fails its schema, locally or through a WebApp), 3 schema out of date, 4 not found.
-
-function capture(): CliIo & { lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return { lines, errors, out: (line) => lines.push(line), err: (text) => errors.push(text) };
-}
-const argv = (...args: string[]) => ['node', 'nimbus', ...args];
 
 const VALID = { customerId: 'C-7', name: 'Ada', email: 'ada@example.test', vatNumber: 'DK1', revision: 1 };
 
@@ -55,19 +48,6 @@ async function seed(
   });
 }
 
-async function withEnv(env: Record<string, string>, run: () => Promise<number>) {
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    return await run();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
-
 /** Runs with `name` unset (a developer's shell may have it). */
 async function withoutEnv<T>(name: string, run: () => Promise<T>): Promise<T> {
   const saved = process.env[name];
@@ -79,10 +59,7 @@ async function withoutEnv<T>(name: string, run: () => Promise<T>): Promise<T> {
   }
 }
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const dirs = dirsRemovedAfterAll();
 
 describe('exit codes on the local SQLite stack', () => {
   let dataDir = '';
@@ -255,16 +232,7 @@ describe('exit codes through a remote WebApp', () => {
     try {
       await seed(store, 'ev-remote', ResolutionStatus.Failed, new Date(), 'C-9');
       await seed(store, 'ev-remote-done', ResolutionStatus.Completed, new Date(), 'C-10');
-      const created = capture();
-      const session = {
-        NIMBUS_WEBAPP_URL: url,
-        NIMBUS_WEBAPP_EMAIL: DEFAULT_ADMIN_EMAIL,
-        NIMBUS_WEBAPP_PASSWORD: DEFAULT_ADMIN_PASSWORD,
-      };
-      expect(await withEnv(session, () => runCli(argv('tokens', 'create', 'ops', '--json'), created))).toBe(
-        0,
-      );
-      const remote = { NIMBUS_WEBAPP_URL: url, NIMBUS_API_TOKEN: JSON.parse(created.lines[0]!).token };
+      const remote = await remoteTokenEnv(url);
       const run = (...args: string[]) => withEnv(remote, () => runCli(argv(...args), capture()));
 
       expect(await run('events', 'resubmit', 'Erp', 'ev-remote', '--set', 'vatNumber=123')).toBe(

@@ -11,29 +11,9 @@ import {
 } from '@nimbus/webapp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { type CliIo, runCli } from '../src/program.js';
+import { runCli } from '../src/program.js';
+import { argv, capture, withEnv } from './support/in-process-cli.js';
 import { SEEDED_ADMIN_ENV } from './support/seeded-admin.js';
-
-function capture(): CliIo & { lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return { lines, errors, out: (line) => lines.push(line), err: (text) => errors.push(text) };
-}
-const argv = (...args: string[]) => ['node', 'nimbus', ...args];
-
-/** Runs the CLI with these environment variables set (the secrets never go through argv). */
-async function withEnv(env: Record<string, string>, run: () => Promise<number>) {
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    return await run();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
 
 describe('nimbus tokens and nimbus events against a remote WebApp', () => {
   let app: WebApp;

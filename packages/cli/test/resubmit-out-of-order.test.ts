@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeEnvelope, MessageType, topologyFromPlatform } from '@nimbus/core';
@@ -6,21 +6,14 @@ import { platform } from '@nimbus/example-crm-erp';
 import { createMemoryMessageStore, type NimBusMessageStore, ResolutionStatus } from '@nimbus/message-store';
 import { createSqlMessageStore } from '@nimbus/message-store-sql';
 import { createSqlTransport } from '@nimbus/transport-sql';
-import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '@nimbus/webapp';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExitCode } from '../src/exit-codes.js';
-import { type CliIo, runCli } from '../src/program.js';
+import { runCli } from '../src/program.js';
+import { argv, capture, dirsRemovedAfterAll, remoteTokenEnv, withEnv } from './support/in-process-cli.js';
 import { startTestWebApp } from './support/test-web-app.js';
 
 // `nimbus events resubmit` of a DeadLettered event runs it after later events of its session: only with
 // --out-of-order, locally and through a remote WebApp.
-
-function capture(): CliIo & { lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return { lines, errors, out: (line) => lines.push(line), err: (text) => errors.push(text) };
-}
-const argv = (...args: string[]) => ['node', 'nimbus', ...args];
 
 async function seedDeadLettered(store: NimBusMessageStore, eventId: string) {
   const base = { enqueuedTimeUtc: new Date(), eventTypeId: 'CustomerUpserted', from: 'Crm', to: 'Erp' };
@@ -43,23 +36,7 @@ async function seedDeadLettered(store: NimBusMessageStore, eventId: string) {
   });
 }
 
-async function withEnv(env: Record<string, string>, run: () => Promise<number>) {
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    return await run();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const dirs = dirsRemovedAfterAll();
 
 describe('nimbus events resubmit --out-of-order', () => {
   it('on the local SQLite store: refused without it (exit 1, nothing sent), sent with the acknowledgement and audited with it', async () => {
@@ -124,16 +101,7 @@ describe('nimbus events resubmit --out-of-order', () => {
     const { transport, url } = app;
     try {
       await seedDeadLettered(store, 'ev-remote-dead');
-      const created = capture();
-      const session = {
-        NIMBUS_WEBAPP_URL: url,
-        NIMBUS_WEBAPP_EMAIL: DEFAULT_ADMIN_EMAIL,
-        NIMBUS_WEBAPP_PASSWORD: DEFAULT_ADMIN_PASSWORD,
-      };
-      expect(await withEnv(session, () => runCli(argv('tokens', 'create', 'ops', '--json'), created))).toBe(
-        0,
-      );
-      const remote = { NIMBUS_WEBAPP_URL: url, NIMBUS_API_TOKEN: JSON.parse(created.lines[0]!).token };
+      const remote = await remoteTokenEnv(url);
 
       const refused = capture();
       expect(

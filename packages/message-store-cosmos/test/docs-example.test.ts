@@ -10,6 +10,7 @@ const env = {
 };
 
 async function runExample() {
+  /* jscpd:ignore-start */ // the docs page's example, kept whole as a reader copies it
   // --- example start ---
   const { MessageType } = await import('@nimbus/core');
   const { createCosmosMessageStore } = await import('@nimbus/message-store-cosmos');
@@ -49,6 +50,7 @@ async function runExample() {
     });
     const row = await store.getEventById({ endpointId: 'billing', id: 'order-42_customer-7' });
     // --- example end ---
+    /* jscpd:ignore-end */
     return { written, row, store };
   } finally {
     await store.close();

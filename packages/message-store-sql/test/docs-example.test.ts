@@ -9,6 +9,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('docs/storage-sql.md example runs', async () => {
   const filename = join(dir, 'store.db');
+  /* jscpd:ignore-start */ // the docs page's example, kept whole as a reader copies it
   // --- example start ---
   const { MessageType } = await import('@nimbus/core');
   const { createSqlMessageStore, migrateSqlMessageStore } = await import('@nimbus/message-store-sql');
@@ -56,6 +57,7 @@ it('docs/storage-sql.md example runs', async () => {
     });
     const row = await store.getEventById({ endpointId: 'billing', id: 'order-42_customer-7' });
     // --- example end ---
+    /* jscpd:ignore-end */
     expect(written).toBe(false);
     expect(row?.resolutionStatus).toBe('Completed');
     expect(store.providerName).toBe('SQLite');

@@ -12,6 +12,7 @@ import {
   OutboxDispatcher,
 } from '../src/index.js';
 
+/* jscpd:ignore-start */ // the test's own two-endpoint platform, read beside the assertions on Crm, Erp and sessions by orderId
 const OrderPlaced = defineEvent('OrderPlaced', {
   schema: z.object({ orderId: z.string() }),
   sessionKey: 'orderId',
@@ -20,6 +21,7 @@ const platform = definePlatform([
   defineEndpoint('Crm', { produces: [OrderPlaced] }),
   defineEndpoint('Erp', { consumes: [OrderPlaced] }),
 ]);
+/* jscpd:ignore-end */
 
 function setup(handle: (orderId: string) => void) {
   const bus = createTestBus({ platform });

@@ -6,38 +6,20 @@ import {
   MessageType,
   RESOLVER_INPUT,
   silentLogger,
-  topologyFromPlatform,
 } from '@nimbus/core';
 import {
   createEndpointHost,
   createSubscriber,
   EndpointHostConfigurationError,
   type EndpointInbox,
-  Publisher,
 } from '@nimbus/sdk';
-import { createMemoryTransport } from '@nimbus/transport-memory';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OrderPlaced, order, platform } from './fixtures.js';
+import { eventually, memorySalesBus, stopsAfterEach } from './support/host-fixtures.js';
 
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+const stops = stopsAfterEach();
 
-const stops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-});
-
-async function memoryBus() {
-  const transport = createMemoryTransport();
-  await transport.applyTopology(topologyFromPlatform(platform));
-  stops.push(() => transport.close());
-  return { transport, sales: new Publisher({ transport, endpoint: 'Sales', platform }) };
-}
+const memoryBus = () => memorySalesBus(stops);
 
 /** A structural inbox (what `createInbox` of @nimbus/reliability returns), over a set. */
 function setInbox() {

@@ -8,21 +8,11 @@ import {
 } from '@nimbus/core';
 import { createEndpointHost, createSubscriber, Publisher } from '@nimbus/sdk';
 import { createMemoryTransport } from '@nimbus/transport-memory';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OrderPlaced, order, platform } from './fixtures.js';
+import { eventually, stopsAfterEach } from './support/host-fixtures.js';
 
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-const stops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-});
+const stops = stopsAfterEach();
 
 describe('endpoint host (session processor + engine) with malformed input', () => {
   it('dead-letters messages with missing headers or an unparsable body, naming the problem, while other sessions keep processing', async () => {

@@ -3,18 +3,7 @@ import { createSubscriber } from '@nimbus/sdk';
 import { describe, expect, it } from 'vitest';
 import { createTestBus } from '../src/index.js';
 import { OrderPlaced, platform } from './fixtures.js';
-
-/** Small seeded PRNG (mulberry32) so a failing run can be replayed exactly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as prng } from './support/seeded-random.js';
 
 const SESSIONS = 12;
 const EVENTS_PER_SESSION = 15;

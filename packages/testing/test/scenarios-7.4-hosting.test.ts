@@ -18,39 +18,22 @@ import {
   type EndpointHostOptions,
   type EndpointInbox,
   HandlerRegistrationError,
-  Publisher,
 } from '@nimbus/sdk';
-import { createMemoryTransport } from '@nimbus/transport-memory';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestBus } from '../src/index.js';
 import { OrderPlaced, order, platform } from './fixtures.js';
+import { eventually, memorySalesBus, stopsAfterEach } from './support/host-fixtures.js';
 
 // Reference §7.4 NimBus.SDK.Tests about hosting: SubscriberRegistration, InboxRegistration,
 // InboxPurgeHostedService, DeferredMessageDispatcher/DeferredProcessorRegistration, HeartbeatAutoAnswer,
 // NimBusReceiverHostedService and ReceiverRegistration, adapted to createEndpointHost and the test bus.
 // There is no DI container: what .NET registers, NimBus TS takes as host options, checked at construction.
 
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-const stops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-});
+const stops = stopsAfterEach();
 
 const fastProcessor = { maxConcurrentSessions: 2, acceptWaitMs: 20, sessionIdleTimeoutMs: 20 } as const;
 
-async function memory() {
-  const transport = createMemoryTransport();
-  await transport.applyTopology(topologyFromPlatform(platform));
-  stops.push(() => transport.close());
-  return { transport, sales: new Publisher({ transport, endpoint: 'Sales', platform }) };
-}
+const memory = () => memorySalesBus(stops);
 
 function host(options: Partial<EndpointHostOptions> & Pick<EndpointHostOptions, 'transport'>) {
   const created = createEndpointHost({

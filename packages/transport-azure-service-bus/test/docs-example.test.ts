@@ -4,6 +4,7 @@ import { expect, it } from 'vitest';
 import { ServiceBusTransport } from '../src/index.js';
 
 it('docs/transport-azure-service-bus.md example: provision, publish, receive in a session, complete', async () => {
+  /* jscpd:ignore-start */ // the docs page's example, kept whole as a reader copies it
   // --- example start ---
   const emulator = await startEmulator({ port: 0 }); // or a real namespace: see "Pointing at Azure"
   const transport = new ServiceBusTransport({
@@ -35,6 +36,7 @@ it('docs/transport-azure-service-bus.md example: provision, publish, receive in 
   await transport.close();
   await emulator.stop();
   // --- example end ---
+  /* jscpd:ignore-end */
   expect(changes.addedEndpoints).toEqual(['Crm', 'Erp']);
   expect(received).toMatchObject({ sessionId: 'customer-42', deliveryCount: 1, input: 'Erp' });
   expect(received!.headers).toMatchObject({ To: 'Erp', From: 'Crm' });

@@ -9,6 +9,7 @@ it('docs/transport-sql.md example: publish, receive in a session, complete with 
   const dir = mkdtempSync(join(tmpdir(), 'nimbus-docs-'));
   const path = join(dir, 'transport.db');
   try {
+    /* jscpd:ignore-start */ // the docs page's example, kept whole as a reader copies it
     // --- example start ---
     const transport = await createSqlTransport({ dialect: 'sqlite', path }, { lockDurationMs: 30_000 });
     await transport.applyTopology({
@@ -51,6 +52,7 @@ it('docs/transport-sql.md example: publish, receive in a session, complete with 
     console.log(await transport.counts('Resolver')); // { active: 2, scheduled: 0, deadLettered: 0, parked: 0 }
     await transport.close();
     // --- example end ---
+    /* jscpd:ignore-end */
     expect(session?.sessionId).toBe('customer-42');
     const reopened = await createSqlTransport({ dialect: 'sqlite', path });
     expect(await reopened.counts('Resolver')).toEqual({

@@ -5,10 +5,10 @@ import { Header } from '@nimbus/core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '../src/index.js';
-import { buildUi, hasChromium, launchChromium, requireChromium } from './support/browser.js';
-import { type Harness, startHarness } from './support/harness.js';
+import { hasChromium, requireChromium } from './support/browser.js';
+import { closeBrowserHarness, startBrowserHarness } from './support/browser-harness.js';
+import type { Harness } from './support/harness.js';
 import { ERP } from './support/seed.js';
-import { memoryStores } from './support/store-factories.js';
 
 const WAIT = { timeout: 15_000 };
 requireChromium('dead-letters UI test');
@@ -21,18 +21,9 @@ describe.runIf(hasChromium)('Dead letters page in a real browser', () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-dlq-ui-'));
 
   beforeAll(async () => {
-    const uiDistDir = path.join(tmp, 'dist');
-    buildUi(uiDistDir);
-    h = await startHarness(memoryStores, { uiDistDir });
-    context = await launchChromium(path.join(tmp, 'profile'));
-    page = context.pages()[0] ?? (await context.newPage());
+    ({ h, context, page } = await startBrowserHarness(tmp));
   }, 120_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await h?.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => closeBrowserHarness({ h, context }, tmp));
 
   it('lists a dead letter without message type with its reason, shows its body, and requeues it', async () => {
     await h.transport.publish([

@@ -64,6 +64,25 @@ describe('WebApp security, second round', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A webhook subscription written to the store directly, past the checks of the API (as one stored before them). */
+  const storeWebhookSubscription = (url: string) =>
+    h.stores.store.subscribeToEndpointNotification({
+      endpointId: ERP,
+      type: 'webhook',
+      mail: '',
+      url,
+      author: 'test',
+      eventTypes: [],
+      payload: '',
+      frequency: 0,
+      alert: {
+        triggers: ['NewFailureGroup'],
+        blockedMinutes: 15,
+        webhookSecret: 'shared-secret-of-the-test',
+        createdAt: new Date().toISOString(),
+      },
+    });
+
   it('1: a slow-to-score 200-character password does not stall the event loop (/healthz stays fast)', async () => {
     const reader = await h.signedIn(READER);
     let slowest = 0;
@@ -161,22 +180,9 @@ describe('WebApp security, second round', () => {
     expect((refused.body as Json).message).toMatch(/body\.url: .*credentials/);
 
     // One stored before this check existed (or written to the store directly) is redacted when it fails.
-    const stored = await h.stores.store.subscribeToEndpointNotification({
-      endpointId: ERP,
-      type: 'webhook',
-      mail: '',
-      url: 'http://user:hunter2-pass@alerts.example.test/hook/abc?key=SECRETKEY',
-      author: 'test',
-      eventTypes: [],
-      payload: '',
-      frequency: 0,
-      alert: {
-        triggers: ['NewFailureGroup'],
-        blockedMinutes: 15,
-        webhookSecret: 'shared-secret-of-the-test',
-        createdAt: new Date().toISOString(),
-      },
-    });
+    const stored = await storeWebhookSubscription(
+      'http://user:hunter2-pass@alerts.example.test/hook/abc?key=SECRETKEY',
+    );
     expect((await h.admin.post(`/api/endpoints/${ERP}/alert-subscriptions/${stored.id}/test`)).status).toBe(
       202,
     );
@@ -217,22 +223,7 @@ describe('WebApp security, second round', () => {
         expect((answer.body as Json).message, url).toMatch(/loopback, private, link-local or reserved/);
       }
       // A name is checked against what it resolves to, at delivery (here one already stored).
-      const stored = await h.stores.store.subscribeToEndpointNotification({
-        endpointId: ERP,
-        type: 'webhook',
-        mail: '',
-        url: `http://localhost:${port}/hooks/probe`,
-        author: 'test',
-        eventTypes: [],
-        payload: '',
-        frequency: 0,
-        alert: {
-          triggers: ['NewFailureGroup'],
-          blockedMinutes: 15,
-          webhookSecret: 'shared-secret-of-the-test',
-          createdAt: new Date().toISOString(),
-        },
-      });
+      const stored = await storeWebhookSubscription(`http://localhost:${port}/hooks/probe`);
       await h.admin.post(`/api/endpoints/${ERP}/alert-subscriptions/${stored.id}/test`);
       const path = `/api/endpoints/${ERP}/alert-subscriptions/${stored.id}/deliveries`;
       await expect

@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '../src/index.js';
-import { buildUi, hasChromium, launchChromium, requireChromium } from './support/browser.js';
-import { type Harness, startHarness } from './support/harness.js';
-import { memoryStores } from './support/store-factories.js';
+import { hasChromium, requireChromium } from './support/browser.js';
+import { closeBrowserHarness, startBrowserHarness } from './support/browser-harness.js';
+import type { Harness } from './support/harness.js';
 
 const WAIT = { timeout: 15_000 };
 requireChromium('UI security test');
@@ -19,17 +19,9 @@ describe.runIf(hasChromium)('UI security in a real browser', () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-ui-security-'));
 
   beforeAll(async () => {
-    const uiDistDir = path.join(tmp, 'dist');
-    buildUi(uiDistDir);
-    h = await startHarness(memoryStores, { uiDistDir });
-    context = await launchChromium(path.join(tmp, 'profile'));
-    page = context.pages()[0] ?? (await context.newPage());
+    ({ h, context, page } = await startBrowserHarness(tmp));
   }, 120_000);
-  afterAll(async () => {
-    await context?.close();
-    await h?.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => closeBrowserHarness({ h, context }, tmp));
 
   it('stays on the origin after sign-in whatever the return path, and shows the default-password banner', async () => {
     const origin = new URL(h.url).origin;

@@ -1,8 +1,52 @@
-import type { Page } from 'playwright-core';
-import { expect, it } from 'vitest';
-import type { CliDaemon } from './cli-process.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { assertCliBuilt, CliDaemon } from './cli-process.js';
+import { openBrowser } from './operator-browser.js';
 
 const WAIT = { timeout: 20_000 };
+
+export interface DevInBrowser {
+  readonly dev: CliDaemon;
+  readonly page: Page;
+  readonly baseUrl: string;
+}
+
+/**
+ * `nimbus dev …backendArgs` on a fresh data directory (quiet sample traffic) and chromium with its profile
+ * there, started before the file's tests and stopped after them; the result reads the running parts.
+ */
+export function devInBrowser(backendArgs: readonly string[], tmpPrefix: string): () => DevInBrowser {
+  const dataDir = mkdtempSync(join(tmpdir(), tmpPrefix));
+  let running: DevInBrowser;
+  let context: BrowserContext | undefined;
+  let dev: CliDaemon | undefined;
+  beforeAll(async () => {
+    assertCliBuilt();
+    dev = new CliDaemon([
+      'dev',
+      ...backendArgs,
+      '--data-dir',
+      dataDir,
+      '--port',
+      '0',
+      '--traffic-interval',
+      '60000',
+    ]);
+    const baseUrl = (await dev.waitFor(/NimBus dev ready at (http:\/\/\S+)/, 40_000))[1] as string;
+    const browser = await openBrowser(dataDir);
+    context = browser.context;
+    running = { dev, page: browser.page, baseUrl };
+  }, 60_000);
+  afterAll(async () => {
+    await context?.close();
+    await dev?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return () => running;
+}
 
 /**
  * The README scenario in a browser, for any `nimbus dev` backend: an operator signs in, finds the blocked sample

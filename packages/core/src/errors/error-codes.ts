@@ -27,6 +27,8 @@ export const NimBusErrorCode = {
   InvalidState: 'InvalidState',
   NotSupported: 'NotSupported',
   SchemaOutOfDate: 'SchemaOutOfDate',
+  // The installation: an optional peer dependency the call needs (a SQL driver) is not installed.
+  DriverNotInstalled: 'DriverNotInstalled',
   // Alert destinations (webhook, e-mail) and NimBus's own parts (a worker thread).
   NotificationFailed: 'NotificationFailed',
   Internal: 'Internal',

@@ -12,6 +12,24 @@ import {
 import { setup } from './engine-fixture.js';
 import { control, event } from './fake-session.js';
 
+/** The engine fixture with retry policies that count how often the engine asks them (offering `policy`). */
+function setupCountingPolicyLookups(
+  policy: RetryPolicy | null = null,
+  options: Omit<Parameters<typeof setup>[0] & object, 'retryPolicies'> = {},
+) {
+  let consulted = 0;
+  const f = setup({
+    ...options,
+    retryPolicies: {
+      retryPolicyFor: () => {
+        consulted++;
+        return policy;
+      },
+    },
+  });
+  return { f, consulted: () => consulted };
+}
+
 // Reference §7.1 (StrictMessageHandlerTests), EventRequest group.
 describe('engine: EventRequest', () => {
   it('7.1-1 runs the handler once, sends one ResolutionResponse and completes', async () => {
@@ -83,33 +101,17 @@ describe('engine: EventRequest', () => {
   });
 
   it('7.1-7 (adapted: no cancellation tokens) a transient error consults no retry policy and sets no block', async () => {
-    let consulted = 0;
-    const f = setup({
-      retryPolicies: {
-        retryPolicyFor: () => {
-          consulted++;
-          return null;
-        },
-      },
-    });
+    const { f, consulted } = setupCountingPolicyLookups();
     f.handler.script = () => {
       throw new TransientError('lock lost');
     };
     await f.deliver(event());
-    expect(consulted).toBe(0);
+    expect(consulted()).toBe(0);
     expect(f.session.blockedBy()).toBeNull();
   });
 
   it('7.1-8 a PermanentFailureError dead-letters with a notification; no error response, retry or block', async () => {
-    let consulted = 0;
-    const f = setup({
-      retryPolicies: {
-        retryPolicyFor: () => {
-          consulted++;
-          return null;
-        },
-      },
-    });
+    const { f, consulted } = setupCountingPolicyLookups();
     f.handler.script = () => {
       throw new PermanentFailureError('payload is not valid JSON');
     };
@@ -122,7 +124,7 @@ describe('engine: EventRequest', () => {
     expect(notice?.deadLetterErrorDescription).toContain('payload is not valid JSON');
     expect(f.session.scheduled()).toHaveLength(0);
     expect(f.session.blockedBy()).toBeNull();
-    expect(consulted).toBe(0);
+    expect(consulted()).toBe(0);
   });
 
   const discarding: FailureClassifier = { name: 'DiscardAll', classify: () => 'discard' };
@@ -182,15 +184,8 @@ describe('engine: EventRequest', () => {
   });
 
   it('7.1-12 the permanent classifier dead-letters with a notification and never consults retries', async () => {
-    let consulted = 0;
-    const f = setup({
+    const { f, consulted } = setupCountingPolicyLookups(new RetryPolicy({ maxRetries: 3 }), {
       failureClassifier: new PermanentFailureClassifier(),
-      retryPolicies: {
-        retryPolicyFor: () => {
-          consulted++;
-          return new RetryPolicy({ maxRetries: 3 });
-        },
-      },
     });
     f.handler.script = () => {
       throw new SyntaxError('Unexpected token');
@@ -201,7 +196,7 @@ describe('engine: EventRequest', () => {
       'Permanent failure: SyntaxError: Unexpected token',
     );
     expect(f.session.responses(MessageType.ErrorResponse)[0]?.deadLetterReason).toContain('SyntaxError');
-    expect(consulted).toBe(0);
+    expect(consulted()).toBe(0);
     expect(f.session.scheduled()).toHaveLength(0);
   });
 

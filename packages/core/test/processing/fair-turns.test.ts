@@ -1,18 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { SessionProcessor, type SessionProcessorOptions } from '../../src/index.js';
-import { INPUT, memorySetup, quietLogger, settleTicks, until } from './processor-fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { INPUT, memorySetup, processorsStoppedAfterEach, settleTicks, until } from './processor-fixtures.js';
 
-const processors: SessionProcessor[] = [];
-
-function createProcessor(options: SessionProcessorOptions): SessionProcessor {
-  const processor = new SessionProcessor({ logger: quietLogger, errorBackoffMs: 0, ...options });
-  processors.push(processor);
-  return processor;
-}
-
-afterEach(async () => {
-  await Promise.all(processors.splice(0).map((p) => p.stop()));
-});
+const createProcessor = processorsStoppedAfterEach();
 
 /** Publishes `perSession` messages to each of `sessions` sessions, round by round. */
 async function backlog(

@@ -1,6 +1,14 @@
 import { createMemoryTransport } from '@nimbus/transport-memory';
-import { vi } from 'vitest';
-import { Header, ManualClock, silentLogger, type TransportMessage, uuidv7 } from '../../src/index.js';
+import { afterEach, vi } from 'vitest';
+import {
+  Header,
+  ManualClock,
+  SessionProcessor,
+  type SessionProcessorOptions,
+  silentLogger,
+  type TransportMessage,
+  uuidv7,
+} from '../../src/index.js';
 
 export const INPUT = 'Erp';
 
@@ -40,3 +48,19 @@ export function deferred(): { promise: Promise<void>; resolve: () => void } {
 }
 
 export const quietLogger = silentLogger;
+
+/**
+ * A `createProcessor` for one test file (quiet, no error back-off unless given): every processor it creates is
+ * stopped after each test.
+ */
+export function processorsStoppedAfterEach(): (options: SessionProcessorOptions) => SessionProcessor {
+  const processors: SessionProcessor[] = [];
+  afterEach(async () => {
+    await Promise.all(processors.splice(0).map((p) => p.stop()));
+  });
+  return (options) => {
+    const processor = new SessionProcessor({ logger: quietLogger, errorBackoffMs: 0, ...options });
+    processors.push(processor);
+    return processor;
+  };
+}

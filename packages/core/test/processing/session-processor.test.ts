@@ -1,26 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   isTransportError,
   type ProcessorErrorContext,
   type ReceivedMessage,
   type SessionHandle,
   SessionProcessor,
-  type SessionProcessorOptions,
   TransportErrorCode,
 } from '../../src/index.js';
-import { deferred, INPUT, memorySetup, quietLogger, settleTicks, until } from './processor-fixtures.js';
+import {
+  deferred,
+  INPUT,
+  memorySetup,
+  processorsStoppedAfterEach,
+  settleTicks,
+  until,
+} from './processor-fixtures.js';
 
-const processors: SessionProcessor[] = [];
-
-function createProcessor(options: SessionProcessorOptions): SessionProcessor {
-  const processor = new SessionProcessor({ logger: quietLogger, errorBackoffMs: 0, ...options });
-  processors.push(processor);
-  return processor;
-}
-
-afterEach(async () => {
-  await Promise.all(processors.splice(0).map((p) => p.stop()));
-});
+const createProcessor = processorsStoppedAfterEach();
 
 describe('SessionProcessor', () => {
   it('keeps FIFO per session while handling several sessions concurrently, never one session twice at once', async () => {

@@ -1,64 +1,16 @@
-// A consumer process for the multi-process test: runs a SessionProcessor on one input and appends a line per
-// handler start and finish to its record file (synchronously, so a SIGKILL loses nothing that was written).
-import { appendFileSync } from 'node:fs';
-import { type ReceivedMessage, type SessionHandle, SessionProcessor, silentLogger } from '@nimbus/core';
+// A consumer process for the multi-process test on the SQL transports (recording-consumer.ts says what it does).
 import { createSqlTransport, type SqlTransportConnection } from '../../src/index.js';
-import { watchLease } from './lease-watch.js';
+import { requiredEnv, runRecordingConsumer } from './recording-consumer.js';
 
-const env = (name: string): string => {
-  const value = process.env[name];
-  if (!value) throw new Error(`consumer: environment variable ${name} is required`);
-  return value;
-};
-
-const recordFile = env('RECORD_FILE');
 const connection: SqlTransportConnection =
-  env('DIALECT') === 'postgres'
-    ? { dialect: 'postgres', connectionString: env('DATABASE_URL'), schema: env('SCHEMA'), poolSize: 4 }
-    : { dialect: 'sqlite', path: env('DATABASE_PATH') };
-const transport = await createSqlTransport(connection, { lockDurationMs: 2000, pollIntervalMs: 100 });
-
-const record = (entry: Record<string, unknown>) =>
-  appendFileSync(recordFile, `${JSON.stringify({ pid: process.pid, at: Date.now(), ...entry })}\n`);
-
-const processor = new SessionProcessor({
-  transport,
-  input: 'Erp',
-  maxConcurrentSessions: 3,
-  sessionIdleTimeoutMs: 100,
-  acceptWaitMs: 300,
-  errorBackoffMs: 50,
-  maxErrorBackoffMs: 200,
-  logger: silentLogger,
-  onError: (error, context) => record({ kind: 'error', source: context.source, error: String(error) }),
-  handler: {
-    async handleMessage(session: SessionHandle, message: ReceivedMessage) {
-      const { n, hang } = JSON.parse(message.body) as { n: number; hang?: boolean };
-      const entry = {
-        session: message.sessionId,
-        n,
-        seq: message.sequence,
-        deliveryCount: message.deliveryCount,
-      };
-      record({ kind: 'start', ...entry });
-      if (hang && message.deliveryCount === 1) {
-        record({ kind: 'hanging', ...entry });
-        watchLease(session, record);
-        await new Promise(() => undefined);
+  requiredEnv('DIALECT') === 'postgres'
+    ? {
+        dialect: 'postgres',
+        connectionString: requiredEnv('DATABASE_URL'),
+        schema: requiredEnv('SCHEMA'),
+        poolSize: 4,
       }
-      await new Promise((resolve) => setTimeout(resolve, 2));
-      // Recorded before settling: a kill between the two shows up as a redelivery, never as a gap.
-      record({ kind: 'finish', ...entry });
-      await session.complete(message);
-    },
-  },
-});
-
-await processor.start();
-record({ kind: 'ready' });
-process.on('SIGTERM', () => {
-  void processor.stop().then(
-    () => transport.close().then(() => process.exit(0)),
-    () => process.exit(1),
-  );
-});
+    : { dialect: 'sqlite', path: requiredEnv('DATABASE_PATH') };
+await runRecordingConsumer(
+  await createSqlTransport(connection, { lockDurationMs: 2000, pollIntervalMs: 100 }),
+);

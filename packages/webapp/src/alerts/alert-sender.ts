@@ -1,10 +1,10 @@
-import type { Clock, Logger } from '@nimbus/core';
+import { type Clock, isNimBusError, type Logger } from '@nimbus/core';
 import type { NimBusMessageStore } from '@nimbus/message-store';
 import { redactSecrets } from '../http/redact.js';
 import type { AlertDelivery, AlertStore } from './alert-store.js';
 import { type AlertSubscription, isAlertSubscription } from './alert-subscriptions.js';
 import type { Mailer } from './mailer.js';
-import { postWebhook } from './webhook-destination.js';
+import { notificationFailed, postWebhook } from './webhook-destination.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, signAlertBody, TIMESTAMP_HEADER } from './webhook-signature.js';
 
 export interface RetryPolicy {
@@ -92,7 +92,7 @@ export class AlertSender {
   private async send(subscription: AlertSubscription, delivery: AlertDelivery): Promise<void> {
     if (subscription.type === 'mail') {
       if (!this.deps.mailer)
-        throw new Error('SMTP is not configured for this WebApp; the e-mail was not sent.');
+        throw notificationFailed('SMTP is not configured for this WebApp; the e-mail was not sent.');
       const payload = JSON.parse(delivery.payloadJson) as { summary: string };
       await this.deps.mailer.send(
         subscription.mail,
@@ -115,15 +115,20 @@ export class AlertSender {
       timeoutMs: this.deps.timeoutMs,
       allowPrivateTargets: this.deps.allowPrivateWebhookTargets ?? false,
     });
-    if (status < 200 || status >= 300) throw new Error(`The webhook answered HTTP ${status}.`);
+    if (status < 200 || status >= 300) throw notificationFailed(`The webhook answered HTTP ${status}.`);
   }
 }
 
-/** The message, with the cause's (a connection refused, a DNS failure) when the error has one. */
+/**
+ * The message, with the cause's (a connection refused, a DNS failure) when the error has one, and a system
+ * error's code (`ECONNREFUSED`). Not a NimBus error's code: every failed delivery is `NotificationFailed`, so
+ * the operator reads what failed (`The webhook answered HTTP 500.`), not the same word on every attempt.
+ */
 function describeError(e: unknown): string {
   const error = e as Error & { cause?: unknown; code?: string };
   const message = error?.message || String(e);
   const cause = error?.cause instanceof Error ? `: ${error.cause.message}` : '';
-  const code = error?.code && !message.includes(error.code) ? ` (${error.code})` : '';
+  const systemCode = isNimBusError(error) ? undefined : error?.code;
+  const code = systemCode && !message.includes(systemCode) ? ` (${systemCode})` : '';
   return `${message}${code}${cause}`;
 }

@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { NimBusError, NimBusErrorCode } from '@nimbus/core';
 
 /**
  * Where a webhook may point. By default not at this machine or its network: loopback, private, link-local
@@ -51,15 +52,16 @@ export function isDeniedAddress(address: string): boolean {
   return DENIED.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-export class WebhookDestinationError extends Error {
-  override readonly name = 'WebhookDestinationError';
+/** A webhook delivery that could not be made or was refused (what the attempt log records is the message). */
+export function notificationFailed(message: string): NimBusError {
+  return new NimBusError(NimBusErrorCode.NotificationFailed, message);
 }
 
 const OPEN_IT = 'an operator can allow such targets with alerts.allowPrivateWebhookTargets';
 
-function refusal(host: string, address: string): WebhookDestinationError {
+function refusal(host: string, address: string): NimBusError {
   const via = host === address ? '' : ` (it resolves to ${address})`;
-  return new WebhookDestinationError(
+  return notificationFailed(
     `webhook target ${host} is a loopback, private, link-local or reserved address${via}; ${OPEN_IT}`,
   );
 }
@@ -106,7 +108,7 @@ const guardedLookup: LookupFunction = (hostname, options, callback) => {
     if (denied) return callback(refusal(hostname, denied.address), '', 0);
     if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
     const [first] = addresses;
-    if (!first) return callback(new Error(`${hostname} has no address`), '', 0);
+    if (!first) return callback(notificationFailed(`${hostname} has no address`), '', 0);
     return callback(null, first.address, first.family);
   });
 };
@@ -121,7 +123,7 @@ export interface WebhookPost {
 /** POSTs the body and resolves the HTTP status; no redirect is followed, the answer's body is discarded. */
 export function postWebhook(raw: string, post: WebhookPost): Promise<number> {
   const problem = literalProblem(raw, post.allowPrivateTargets);
-  if (problem) return Promise.reject(new WebhookDestinationError(problem));
+  if (problem) return Promise.reject(notificationFailed(problem));
   const url = new URL(raw);
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -139,7 +141,9 @@ export function postWebhook(raw: string, post: WebhookPost): Promise<number> {
       },
     );
     request.on('error', (error) =>
-      reject(error.name === 'AbortError' ? new Error(`no answer within ${post.timeoutMs} ms`) : error),
+      reject(
+        error.name === 'AbortError' ? notificationFailed(`no answer within ${post.timeoutMs} ms`) : error,
+      ),
     );
     request.end(post.body);
   });

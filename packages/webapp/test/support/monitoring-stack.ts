@@ -1,12 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { consoleLogger, silentLogger, topologyFromPlatform } from '@nimbus/core';
-import { InProcessStateChangeNotifier, type NimBusMessageStore } from '@nimbus/message-store';
-import { createSqlMessageStore } from '@nimbus/message-store-sql';
-import { createResolver } from '@nimbus/resolver';
+import type { NimBusMessageStore } from '@nimbus/message-store';
 import { createEndpointHost, createPublisher, createSubscriber, type EndpointHost } from '@nimbus/sdk';
-import { createSqlTransport, type SqlTransport } from '@nimbus/transport-sql';
+import type { SqlTransport } from '@nimbus/transport-sql';
 import {
   createSqlIdentityStore,
   createWebApp,
@@ -17,8 +14,7 @@ import {
 import { ApiClient } from './api-client.js';
 import { CustomerChanged, livePlatform } from './live-stack.js';
 import { SEEDED_ADMIN_ENV } from './seeded-admin.js';
-
-const testLogger = process.env.NIMBUS_TEST_LOG === '1' ? consoleLogger : silentLogger;
+import { startSqliteBus, testLogger } from './sqlite-bus.js';
 
 export const MONITOR_READER = { email: 'monitor-reader@example.test', password: 'Reader!Pass1' };
 
@@ -52,20 +48,7 @@ export async function startMonitoringStack(options: { uiDistDir: string }): Prom
     for (const stop of stops.reverse()) await stop();
   };
   try {
-    const store = await createSqlMessageStore({
-      dialect: 'sqlite',
-      filename: path.join(dir, 'store.db'),
-      env: SEEDED_ADMIN_ENV,
-      retentionSweep: false,
-    });
-    stops.push(() => store.close());
-    const transport = await createSqlTransport({ dialect: 'sqlite', path: path.join(dir, 'transport.db') });
-    stops.push(() => transport.close());
-    await transport.applyTopology(topologyFromPlatform(livePlatform));
-    const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
-    const resolver = createResolver({ transport, store, notifier, logger: testLogger });
-    await resolver.start();
-    stops.push(() => resolver.stop());
+    const { store, transport, notifier } = await startSqliteBus(dir, SEEDED_ADMIN_ENV, stops);
 
     const state = { handled: 0, registryHealthy: true };
     let erp: EndpointHost | null = null;

@@ -1,12 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { consoleLogger, silentLogger, topologyFromPlatform } from '@nimbus/core';
-import { InProcessStateChangeNotifier, type NimBusMessageStore } from '@nimbus/message-store';
-import { createSqlMessageStore } from '@nimbus/message-store-sql';
-import { createResolver } from '@nimbus/resolver';
+import type { InProcessStateChangeNotifier, NimBusMessageStore } from '@nimbus/message-store';
 import { createEndpointHost, createSubscriber } from '@nimbus/sdk';
-import { createSqlTransport } from '@nimbus/transport-sql';
 import {
   type BulkJobStore,
   createSqlBulkJobStore,
@@ -17,8 +13,7 @@ import {
 } from '../../src/index.js';
 import { CustomerChanged, livePlatform } from './live-stack.js';
 import { SEEDED_ADMIN_ENV } from './seeded-admin.js';
-
-const testLogger = process.env.NIMBUS_TEST_LOG === '1' ? consoleLogger : silentLogger;
+import { startSqliteBus, testLogger } from './sqlite-bus.js';
 
 export interface SqliteStack {
   readonly url: string;
@@ -49,20 +44,7 @@ export async function startSqliteStack(
     for (const stop of stops.reverse()) await stop();
   };
   try {
-    const store = await createSqlMessageStore({
-      dialect: 'sqlite',
-      filename: path.join(dir, 'store.db'),
-      env: {},
-      retentionSweep: false,
-    });
-    stops.push(() => store.close());
-    const transport = await createSqlTransport({ dialect: 'sqlite', path: path.join(dir, 'transport.db') });
-    stops.push(() => transport.close());
-    await transport.applyTopology(topologyFromPlatform(livePlatform));
-    const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
-    const resolver = createResolver({ transport, store, notifier, logger: testLogger });
-    await resolver.start();
-    stops.push(() => resolver.stop());
+    const { store, transport, notifier } = await startSqliteBus(dir, {}, stops);
 
     const state = { handled: 0, registryUp: true };
     const subscriber = createSubscriber().on(CustomerChanged, (event) => {

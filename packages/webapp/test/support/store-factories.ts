@@ -94,13 +94,13 @@ export const cosmosStores: StoreFactory = {
   },
 };
 
-/** The SQL message store and the identity tables in one temporary PostgreSQL database. */
-export const postgresStores: StoreFactory = {
+/** The SQL message store and the identity tables in one temporary PostgreSQL database named `prefix_…`. */
+export const postgresStoresIn = (prefix: string): StoreFactory => ({
   name: 'PostgreSQL store + PostgreSQL identity (same database)',
   create: async () => {
     const { createSqlMessageStore } = await import('@nimbus/message-store-sql');
     const { createTemporaryDatabase } = await import('@nimbus/testing/postgres');
-    const database = await createTemporaryDatabase('nimbus_webapp_security');
+    const database = await createTemporaryDatabase(prefix);
     const store = await createSqlMessageStore({
       dialect: 'postgres',
       connectionString: database.url,
@@ -119,4 +119,6 @@ export const postgresStores: StoreFactory = {
       },
     };
   },
-};
+});
+
+export const postgresStores: StoreFactory = postgresStoresIn('nimbus_webapp_security');
