@@ -20,10 +20,10 @@ describe('InProcessStateChangeNotifier', () => {
     const unsubscribe = notifier.subscribe((c) => {
       seen.push(c);
     });
-    await notifier.notifyEndpointStateChanged('crm');
-    await notifier.notifyServiceHealthChanged('Resolver');
+    await notifier.notify({ kind: 'endpoint', endpointId: 'crm' });
+    await notifier.notify({ kind: 'serviceHealth', serviceId: 'Resolver' });
     unsubscribe();
-    await notifier.notifyHeartbeatChanged('crm');
+    await notifier.notify({ kind: 'heartbeat', endpointId: 'crm' });
     expect(seen).toEqual([
       { kind: 'endpoint', endpointId: 'crm' },
       { kind: 'serviceHealth', serviceId: 'Resolver' },
@@ -43,7 +43,7 @@ describe('InProcessStateChangeNotifier', () => {
     notifier.subscribe((c) => {
       seen.push(c.kind);
     });
-    await notifier.notifyEndpointStateChanged('crm');
+    await notifier.notify({ kind: 'endpoint', endpointId: 'crm' });
     expect(seen).toEqual(['endpoint']);
     expect(errors).toHaveLength(1);
   });
