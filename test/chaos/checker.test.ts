@@ -238,3 +238,22 @@ describe('chaos checker: late duplicates', () => {
     expect(handledItself.violations.skippedHandled).toEqual(['o/1 ended Skipped but its handler succeeded']);
   });
 });
+
+describe('chaos checker: the WebApp answers an operator', () => {
+  it('counts every answer of 500 as a violation (an outage answers 503)', () => {
+    const { runs, rows } = scenario();
+    const internalErrors = ['500 skip of e1: {"error":"InternalError"}'];
+    const result = check({
+      published: planned,
+      runs,
+      rows,
+      leftovers: [],
+      unexpectedExits: [],
+      internalErrors,
+    });
+    expect(result.violations.internalErrors).toEqual(internalErrors);
+    expect(
+      check({ published: planned, runs, rows, leftovers: [], unexpectedExits: [] }).violations.internalErrors,
+    ).toEqual([]);
+  });
+});

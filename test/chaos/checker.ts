@@ -32,6 +32,8 @@ export interface CheckInput {
   readonly declaredOutOfOrder?: ReadonlyMap<string, number>;
   /** PostgreSQL only: what the server log shows (DDL on the transport schema after migration, deadlocks). */
   readonly databaseProblems?: readonly string[];
+  /** The WebApp's answers of 500 or more other than 503 (a database outage answers 503, never 500). */
+  readonly internalErrors?: readonly string[];
   /** When the database went down (epoch ms): a settlement in flight then was lost. */
   readonly databaseOutages?: readonly number[];
   /** The suite's kills (SIGKILL) of product processes: a settlement in flight in that process was lost. */
@@ -73,7 +75,8 @@ export interface CheckResult {
     | 'notRetried'
     | 'database'
     | 'overtaken'
-    | 'reopened',
+    | 'reopened'
+    | 'internalErrors',
     string[]
   >;
 }
@@ -94,6 +97,7 @@ export function check(input: CheckInput): CheckResult {
     database: [...(input.databaseProblems ?? [])],
     overtaken: [],
     reopened: [],
+    internalErrors: [...(input.internalErrors ?? [])],
   };
   const planned = new Map(published.map((e) => [key(e), e]));
   const eventIdOf = new Map<string, string>();

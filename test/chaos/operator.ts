@@ -45,6 +45,8 @@ export class ChaosOperator {
   };
   /** Why actions were refused (`409 <title>`), with counts: a lagging store or the engine's own refusal. */
   readonly refusals = new Map<string, number>();
+  /** Answers other than 503 with a status of 500 or more: the WebApp failed on an operator's request. */
+  readonly internalErrors: string[] = [];
   /**
    * Events the operator resubmitted with the out-of-order acknowledgement (accepted by the WebApp), with when
    * it asked: their runs from then on are declared out of order, not reorders.
@@ -159,6 +161,10 @@ export class ChaosOperator {
         if (!this.declaredOutOfOrder.has(eventId)) this.declaredOutOfOrder.set(eventId, askedAt);
       }
       if (status >= 500) this.figures.serverErrors += 1;
+      if (status >= 500 && status !== 503)
+        this.internalErrors.push(
+          `${status} ${action} of ${eventId}: ${JSON.stringify(answer).slice(0, 160)}`,
+        );
       else if (status >= 400) this.figures.refused += 1;
       if (status >= 400) {
         const why = `${status} ${action}: ${JSON.stringify(answer).slice(0, 160)}`;

@@ -101,7 +101,7 @@ function print(r: ScenarioResult): void {
     `${r.dialect}: handler runs ${r.figures.handlerRuns}, handled ${r.figures.handled}, skipped ${r.figures.skippedByOperator}, duplicate runs ${r.figures.duplicateRuns} (runs of an event that had succeeded before), duplicate successes ${r.figures.duplicateSuccesses} (late duplicates handled again ${r.figures.duplicatesHandledAgain}), store rows ${r.figures.storeRows}, audited writes ${r.figures.historyWritesAudited} history (${r.figures.historyWritesUnmatched} unmatched) / ${r.figures.statusWritesAudited} status; settled ${r.settledInMs === null ? 'NOT within the limit' : `in ${r.settledInMs} ms`}; run ${Math.round(r.durationMs / 1000)} s`,
   );
   log(
-    `${r.dialect}: lost ${v.lost.length}, reordered ${v.reordered.length}, skipped-but-handled ${v.skippedHandled.length}, stale rows ${v.staleRows.length}, leftovers ${v.leftovers.length}, processes died ${v.died.length}, not retried ${v.notRetried.length}, database problems ${v.database.length}, overtaken ${v.overtaken.length}, reopened ${v.reopened.length}`,
+    `${r.dialect}: lost ${v.lost.length}, reordered ${v.reordered.length}, skipped-but-handled ${v.skippedHandled.length}, stale rows ${v.staleRows.length}, leftovers ${v.leftovers.length}, processes died ${v.died.length}, not retried ${v.notRetried.length}, database problems ${v.database.length}, overtaken ${v.overtaken.length}, reopened ${v.reopened.length}, internal errors ${v.internalErrors.length}`,
   );
   for (const [why, count] of Object.entries(r.refusals)) log(`  refused ${count}x: ${why}`);
   for (const [name, list] of Object.entries(v))

@@ -228,6 +228,7 @@ export async function runScenario(options: ScenarioOptions): Promise<ScenarioRes
       unexpectedExits: stack.unexpectedExits(),
       declaredOutOfOrder: operator.declaredOutOfOrder,
       databaseProblems: serverLog?.problems() ?? [],
+      internalErrors: operator.internalErrors,
       databaseOutages,
       kills: killed,
       stalls: [...stalled, ...stack.leaseLapses()],

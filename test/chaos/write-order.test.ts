@@ -68,7 +68,7 @@ describe('chaos checker: the Resolver write order', () => {
     const late = enqueue('e1', 'ErrorResponse', 2);
     const writes = [status(done, 'Completed'), status(late, 'Failed'), status(done, 'Completed')];
     expect(checkWriteOrder(writes).reopened).toEqual([
-      'e1 at Warehouse: Completed written back to Failed (by a ErrorResponse)',
+      'e1 at Warehouse: Completed written back to Failed (by a ErrorResponse e1-ErrorResponse, after the ResolutionResponse e1-ResolutionResponse)',
     ]);
     const skipped = enqueue('e2', 'SkipResponse', 3);
     expect(checkWriteOrder([status(late, 'Failed'), status(skipped, 'Skipped')]).reopened).toEqual([]);

@@ -73,18 +73,18 @@ export function checkWriteOrder(
   }
 
   const reopened: string[] = [];
-  const rowStatus = new Map<string, string>();
+  const rowWrite = new Map<string, AuditedWrite>();
   let statusWrites = 0;
   for (const w of byPosition) {
     if (w.kind !== 'status' || w.status === null) continue;
     statusWrites += 1;
     const row = `${w.endpointId}\u0000${w.eventId}\u0000${w.sessionId}`;
-    const was = rowStatus.get(row);
-    if (was !== undefined && SETTLED.has(was) && !SETTLED.has(w.status))
+    const was = rowWrite.get(row);
+    if (was?.status && SETTLED.has(was.status) && !SETTLED.has(w.status))
       reopened.push(
-        `${label(w.eventId)} at ${w.endpointId}: ${was} written back to ${w.status} (by a ${w.messageType})`,
+        `${label(w.eventId)} at ${w.endpointId}: ${was.status} written back to ${w.status} (by a ${w.messageType} ${w.messageId}, after the ${was.messageType} ${was.messageId})`,
       );
-    rowStatus.set(row, w.status);
+    rowWrite.set(row, w);
   }
   return { overtaken, reopened, historyWrites, historyUnmatched, statusWrites };
 }

@@ -68,6 +68,17 @@ async function withEnv(env: Record<string, string>, run: () => Promise<number>) 
   }
 }
 
+/** Runs with `name` unset (a developer's shell may have it). */
+async function withoutEnv<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const saved = process.env[name];
+  delete process.env[name];
+  try {
+    return await run();
+  } finally {
+    if (saved !== undefined) process.env[name] = saved;
+  }
+}
+
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -120,6 +131,21 @@ describe('exit codes on the local SQLite stack', () => {
     // A known endpoint with nothing matching is not an error.
     expect((await run('events', 'list', '--endpoint', 'Crm')).code).toBe(ExitCode.Ok);
     expect((await run('dead-letters', 'list', 'Erp')).code).toBe(ExitCode.Ok);
+    expect((await run('--help')).code).toBe(ExitCode.Ok);
+    expect((await run('events', 'resubmit', '--help')).code).toBe(ExitCode.Ok);
+    expect((await run('--version')).code).toBe(ExitCode.Ok);
+  });
+
+  it('1: the database is unreachable', async () => {
+    const unreachable = await withEnv({ NIMBUS_POSTGRES_URL: 'postgres://nimbus@127.0.0.1:1/nimbus' }, () =>
+      run('events', 'list', '--endpoint', 'Erp', '--store', 'postgres', '--transport', 'postgres').then(
+        (result) => {
+          expect(result.err).toContain('Could not open the postgres message store');
+          return result.code;
+        },
+      ),
+    );
+    expect(unreachable).toBe(ExitCode.Failed);
   });
 
   it('1: an action refused (a Completed event), nothing sent', async () => {
@@ -132,6 +158,27 @@ describe('exit codes on the local SQLite stack', () => {
   it('2: bad usage, and an edited payload that fails its schema (checked locally, nothing sent)', async () => {
     expect((await run('events', 'list', '--no-such-option')).code).toBe(ExitCode.Usage);
     expect((await run('events', 'list', '--status', 'Broken')).code).toBe(ExitCode.Usage);
+    expect((await run('no-such-command')).code).toBe(ExitCode.Usage);
+    // A group without its subcommand prints its help; a missing argument.
+    expect((await run('store')).code).toBe(ExitCode.Usage);
+    expect((await run('events', 'show', 'Erp')).code).toBe(ExitCode.Usage);
+    const platformMissing = await run(
+      'events',
+      'resubmit',
+      'Erp',
+      'ev-failed',
+      '--set',
+      'vatNumber=DK2',
+      '--platform',
+      './no/such/module.js',
+    );
+    expect(platformMissing.code).toBe(ExitCode.Usage);
+    expect(platformMissing.err).toContain("Could not load platform module './no/such/module.js'");
+    const noUrl = await withoutEnv('NIMBUS_POSTGRES_URL', () =>
+      run('events', 'list', '--endpoint', 'Erp', '--store', 'postgres', '--transport', 'postgres'),
+    );
+    expect(noUrl.code).toBe(ExitCode.Usage);
+    expect(noUrl.err).toContain('NIMBUS_POSTGRES_URL is not set');
     // With --platform given …
     const given = await run(
       'events',
@@ -163,9 +210,13 @@ describe('exit codes on the local SQLite stack', () => {
     dirs.push(fresh);
     const io = capture();
     expect(await runCli(argv('store', 'verify', '--data-dir', fresh), io)).toBe(ExitCode.SchemaOutOfDate);
+    // A service refuses to start on it (VerifyOnly is the default of `nimbus resolver` and `nimbus webapp`).
+    const service = capture();
+    expect(await runCli(argv('resolver', '--data-dir', fresh), service)).toBe(ExitCode.SchemaOutOfDate);
+    expect(service.errors.join('')).toMatch(/unapplied migration/);
   });
 
-  it('4: an event, endpoint or input that does not exist', async () => {
+  it('4: an event, endpoint, input or event type that does not exist', async () => {
     const endpoint = await run('events', 'list', '--endpoint', 'Nope');
     expect(endpoint.code).toBe(ExitCode.NotFound);
     expect(endpoint.err).toContain("No endpoint 'Nope'");
@@ -174,6 +225,18 @@ describe('exit codes on the local SQLite stack', () => {
     expect(input.err).toContain("No input 'Nope'");
     expect((await run('events', 'resubmit', 'Erp', 'ev-missing')).code).toBe(ExitCode.NotFound);
     expect((await run('events', 'show', 'Erp', 'ev-missing')).code).toBe(ExitCode.NotFound);
+    const eventType = await run(
+      'publish',
+      'NoSuchType',
+      '--platform',
+      '@nimbus/example-crm-erp',
+      '--endpoint',
+      'Crm',
+      '--payload',
+      '{}',
+    );
+    expect(eventType.code).toBe(ExitCode.NotFound);
+    expect(eventType.err).toContain("Event type 'NoSuchType' is not part of the platform");
   });
 
   it("tells the session's state as it is: parked events are not 'went on without it'", async () => {

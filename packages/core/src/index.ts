@@ -10,6 +10,7 @@ export {
 } from './engine/errors.js';
 export {
   assertLeaseHeld,
+  currentLeaseFence,
   type EventContextHandler,
   HandlerCancelledError,
   type HandlerCancelReason,

@@ -3,6 +3,8 @@ import type { TrackingBatch, TrackingBatchResult } from '@nimbus/message-store';
 
 interface Waiting {
   readonly batch: TrackingBatch;
+  /** The writing session's lease fence, checked again right before the write (it may wait behind others). */
+  readonly fence: () => void;
   resolve(result: TrackingBatchResult): void;
   reject(error: unknown): void;
 }
@@ -30,9 +32,9 @@ export class GroupCommit {
 
   constructor(private readonly writeBatch: (batch: TrackingBatch) => Promise<TrackingBatchResult>) {}
 
-  write(batch: TrackingBatch): Promise<TrackingBatchResult> {
+  write(batch: TrackingBatch, fence: () => void = () => undefined): Promise<TrackingBatchResult> {
     return new Promise<TrackingBatchResult>((resolve, reject) => {
-      this.#waiting.push({ batch, resolve, reject });
+      this.#waiting.push({ batch, fence, resolve, reject });
       if (!this.#writing) void this.#drain();
     });
   }
@@ -59,7 +61,9 @@ export class GroupCommit {
     return group;
   }
 
-  async #writeGroup(group: readonly Waiting[]): Promise<void> {
+  async #writeGroup(waited: readonly Waiting[]): Promise<void> {
+    const group = waited.filter(stillFenced);
+    if (group.length === 0) return;
     if (group.length === 1) return this.#writeAlone(group[0]!);
     let result: TrackingBatchResult;
     try {
@@ -92,6 +96,20 @@ export class GroupCommit {
     } catch (error) {
       reject(error);
     }
+  }
+}
+
+/**
+ * A batch that waited behind other writes may belong to a session whose lease lapsed meanwhile (the process was
+ * starved or paused): its write would land after the new holder's, so it is refused here, unwritten.
+ */
+function stillFenced(waiting: Waiting): boolean {
+  try {
+    waiting.fence();
+    return true;
+  } catch (error) {
+    waiting.reject(error);
+    return false;
   }
 }
 

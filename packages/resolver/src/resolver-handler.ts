@@ -2,6 +2,7 @@ import {
   assertLeaseHeld,
   type Clock,
   countMetric,
+  currentLeaseFence,
   decodeEnvelope,
   extractTraceContext,
   type InvalidMessageError,
@@ -150,8 +151,6 @@ export class ResolverHandler implements SessionMessageHandler {
   }
 
   async #handleDecoded(session: SessionHandle, message: ReceivedMessage, envelope: MessageEnvelope) {
-    // The fence: no store write for a session whose lease this process cannot prove it still holds.
-    assertLeaseHeld();
     const input: ResolverInput = { envelope, headers: message.headers, enqueuedAt: message.enqueuedAt };
     try {
       await this.#retrying(session, envelope, () =>
@@ -168,7 +167,6 @@ export class ResolverHandler implements SessionMessageHandler {
 
   async #writeRun(session: SessionHandle, run: readonly PlainProjection[]): Promise<void> {
     const { store, logger, clock } = this.deps;
-    assertLeaseHeld();
     let written: readonly boolean[];
     try {
       written = await this.#retrying(session, run[0]!.envelope, () =>
@@ -178,7 +176,7 @@ export class ResolverHandler implements SessionMessageHandler {
           async () => {
             const statuses = await statusWritesOf(run, store, clock);
             const batch = { messages: run.map((p) => p.record), statuses };
-            return (await this.#groupCommit.write(batch)).statusesWritten;
+            return (await this.#groupCommit.write(batch, currentLeaseFence())).statusesWritten;
           },
           false,
         ),
@@ -217,7 +215,14 @@ export class ResolverHandler implements SessionMessageHandler {
   }
 
   #retrying<T>(session: SessionHandle, envelope: MessageEnvelope, work: () => Promise<T>): Promise<T> {
-    return withStoreRetries(work, {
+    // The fence: no store write for a session whose lease this process cannot prove it still holds, checked
+    // before every attempt (a retry comes after a back-off the lease may not have outlived) and, for a group
+    // commit, again right before the write it waited for.
+    const fenced = () => {
+      assertLeaseHeld();
+      return work();
+    };
+    return withStoreRetries(fenced, {
       holdSession: () => session.renewLock(),
       firstAttempt: envelope.throttleRetryCount ?? 0,
       clock: this.deps.clock,

@@ -127,4 +127,23 @@ describe('Resolver group commit', () => {
     await Promise.all([first, ...many]);
     expect(store.calls.slice(1).map((c) => c.messages!.length)).toEqual([512, 128]);
   });
+
+  it('refuses, unwritten, a batch whose session lease lapsed while it waited behind another write', async () => {
+    const store = recordingStore();
+    const commit = new GroupCommit(store.write);
+    const first = commit.write(batchOf('s0', 1));
+    await settle();
+    let leaseHeld = true;
+    const lapsed = commit.write(batchOf('s1', 2), () => {
+      if (!leaseHeld) throw new NimBusError(NimBusErrorCode.Closed, 'lease of s1 lapsed');
+    });
+    const held = commit.write(batchOf('s2', 1), () => undefined);
+    await settle();
+    leaseHeld = false;
+    store.releaseFirst();
+    await expect(lapsed).rejects.toThrow('lease of s1 lapsed');
+    expect((await held).statusesWritten).toEqual([true]);
+    await first;
+    expect(store.calls.flatMap((c) => c.statuses!.map((s) => s.key.sessionId))).toEqual(['s0', 's2']);
+  });
 });

@@ -167,7 +167,7 @@ export class EndpointHost implements ServiceLifecycle {
     assertCustomCheck(check, this.#checks);
     if (!this.#pause)
       throw new EndpointHostConfigurationError(
-        `Custom check '${check.name}' of endpoint '${this.endpoint.id}' needs a transport that keeps control state (transport.control, e.g. the SQL or memory transport).`,
+        `Custom check '${check.name}' of endpoint '${this.endpoint.id}' needs a transport that keeps control state (transport.control, e.g. the SQL, Service Bus or memory transport).`,
       );
     this.#checks.push(check);
     return this;

@@ -33,6 +33,7 @@ import { guarded } from './errors.js';
 import { OperatorViews } from './operator-views.js';
 import { DEFAULT_OPTIONS, MAX_BATCH_BYTES, type ServiceBusTransportOptions } from './options.js';
 import { knownInputs, Publisher } from './publisher.js';
+import { ServiceBusInputControl } from './service-bus-input-control.js';
 import { type HeldSession, ServiceBusSessionHandle, type TransportLife } from './session-handle.js';
 import { disableNagle } from './socket-tuning.js';
 import { applyTopology, readTopology } from './topology-apply.js';
@@ -83,6 +84,8 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
   readonly #publisher: Publisher;
   readonly #views: OperatorViews;
   readonly #sessions = new Set<ServiceBusSessionHandle>();
+  /** Paused inputs, thresholds and check results, in the namespace's `nimbus.input-control` queue. */
+  readonly control: ServiceBusInputControl;
   #topology: Promise<Topology> | null = null;
   /** Aborted when the stop step begins: every waiting accept and receive of this transport ends at once. */
   readonly #closing = new AbortController();
@@ -129,11 +132,13 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
       () => this.#refreshTopology(),
     );
     this.#views = new OperatorViews(client, admin, this.#publisher);
+    this.control = new ServiceBusInputControl(client, admin, (operation) => this.#assertOpen(operation));
   }
 
   async applyTopology(topology: Topology): Promise<TopologyChanges> {
     this.#assertOpen('applyTopology');
     const changes = await applyTopology(this.#admin, topology, this.capabilities);
+    await this.control.ensureQueue();
     this.#topology = Promise.resolve(topology);
     return changes;
   }
@@ -299,6 +304,7 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
     }
     await this.#publisher.close();
     await this.#views.close();
+    await this.control.close();
     await this.#client.close();
     await this.#pollClient.close();
   }

@@ -1,67 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type InputControl, MemoryInputControl, silentLogger } from '@nimbus/core';
+import { MemoryInputControl, silentLogger } from '@nimbus/core';
+import { describeInputControlConformance } from '@nimbus/core/conformance';
 import {
   createTemporaryDatabase,
   shouldRunPostgresSuite,
   type TemporaryDatabase,
 } from '@nimbus/testing/postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { createSqlTransport } from '../src/index.js';
 
-/** The same answers from every `InputControl`: the memory one, and the SQL transport's on SQLite and PostgreSQL. */
-function describeInputControl(
-  name: string,
-  open: () => Promise<{ control: InputControl; reopen?: () => Promise<InputControl> }>,
-) {
-  describe(`InputControl [${name}]`, () => {
-    it('pauses and resumes an input (case-insensitive key, spelling kept) with who and when', async () => {
-      const { control, reopen } = await open();
-      expect([...(await control.pausedInputs())]).toEqual([]);
-      await control.setPaused('Erp', { paused: true, by: 'Ada' });
-      await control.setPaused('ERP', { paused: true, by: 'Bob' });
-      expect([...(await control.pausedInputs())]).toEqual(['ERP']);
-      const [state] = await control.inputStates();
-      expect(state).toMatchObject({
-        paused: true,
-        changedBy: 'Bob',
-        maxBacklog: null,
-        maxCriticalTimeMs: null,
-      });
-      expect(Math.abs(state!.changedAt!.getTime() - Date.now())).toBeLessThan(60_000);
-      // Kept across a restart of the process that set it (a new connection to the same database).
-      const again = reopen ? await reopen() : control;
-      expect([...(await again.pausedInputs())]).toEqual(['ERP']);
-      await again.setPaused('erp', { paused: false, by: 'Ada' });
-      expect([...(await control.pausedInputs())]).toEqual([]);
-    });
-
-    it('keeps thresholds apart from the pause flag; null clears one', async () => {
-      const { control } = await open();
-      await control.setThresholds('Billing', { maxBacklog: 10, maxCriticalTimeMs: 5_000 });
-      await control.setPaused('Billing', { paused: true, by: 'Ada' });
-      await control.setThresholds('Billing', { maxBacklog: null, maxCriticalTimeMs: 5_000 });
-      expect(await control.inputStates()).toMatchObject([
-        { input: 'Billing', paused: true, maxBacklog: null, maxCriticalTimeMs: 5_000 },
-      ]);
-    });
-
-    it('replaces a check result per (endpoint, name) and lists them in order', async () => {
-      const { control } = await open();
-      const at = new Date('2026-01-01T00:00:00.000Z');
-      await control.reportChecks('Erp', [{ name: 'db', healthy: true, reason: null, checkedAt: at }]);
-      await control.reportChecks('Crm', [{ name: 'api', healthy: false, reason: 'down', checkedAt: at }]);
-      await control.reportChecks('Erp', [{ name: 'db', healthy: false, reason: 'timeout', checkedAt: at }]);
-      expect(await control.customChecks()).toEqual([
-        { endpointId: 'Crm', name: 'api', healthy: false, reason: 'down', checkedAt: at },
-        { endpointId: 'Erp', name: 'db', healthy: false, reason: 'timeout', checkedAt: at },
-      ]);
-    });
-  });
-}
-
-describeInputControl('memory', async () => ({ control: new MemoryInputControl() }));
+describeInputControlConformance('memory', async () => ({ control: new MemoryInputControl() }));
 
 describe('SQL transport control state', () => {
   const dir = mkdtempSync(join(tmpdir(), 'nimbus-input-control-'));
@@ -79,7 +29,7 @@ describe('SQL transport control state', () => {
     closers.push(() => transport.close());
     return transport.control;
   };
-  describeInputControl('sqlite', async () => {
+  describeInputControlConformance('sqlite', async () => {
     const path = join(dir, `t${++n}.db`);
     return { control: await sqlite(path), reopen: () => sqlite(path) };
   });
@@ -105,7 +55,7 @@ describe.runIf(runPg)('SQL transport control state on PostgreSQL', () => {
     closers.push(() => transport.close());
     return transport.control;
   };
-  describeInputControl('postgres', async () => {
+  describeInputControlConformance('postgres', async () => {
     const schema = `c${++n}`;
     return { control: await pg(schema), reopen: () => pg(schema) };
   });

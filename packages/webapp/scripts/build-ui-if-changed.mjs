@@ -2,7 +2,9 @@
 // unchanged, built clone must not spend two minutes rebuilding the same bundle. The inputs are every source the
 // bundle or its generated API types can depend on (the workspace's package sources, the UI, the scripts, the
 // package manifests and the lockfile); their hash is stamped into ui/dist after a build. A missing or
-// different stamp (or a missing bundle) builds again. NIMBUS_FORCE_UI_BUILD=1 always builds.
+// different stamp (or a missing bundle) builds again. NIMBUS_FORCE_UI_BUILD=1 always builds. `--stamp` only
+// writes the stamp: `npm run build:ui` ends with it, so the bundle `npm ci` (its prepare step: npm run build) made
+// is known to be current and the first `npm start` after it does not build it again.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -47,11 +49,15 @@ function inputsHash() {
 }
 
 const current = inputsHash();
+if (process.argv.includes('--stamp')) {
+  writeFileSync(stamp, `${current}\n`);
+  process.exit(0);
+}
 const built =
   existsSync(join(dist, 'index.html')) && existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : '';
 if (built === current && process.env.NIMBUS_FORCE_UI_BUILD !== '1') {
   console.log('WebApp UI is up to date (inputs unchanged since its last build); not rebuilding.');
 } else {
+  // build:ui stamps the bundle when it is written.
   execFileSync('npm', ['run', 'build:ui'], { cwd: webapp, stdio: 'inherit' });
-  writeFileSync(stamp, `${current}\n`);
 }

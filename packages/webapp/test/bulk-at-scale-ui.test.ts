@@ -22,14 +22,13 @@ interface Job {
   state: string;
   done: boolean;
   interrupted: boolean;
+  collecting: boolean;
 }
 
 /**
- * Before bulk jobs yielded, every read waited for the whole job (16.5 s for 300 events). The issue's goal is a
- * 500 ms p95 (#26); this machine does not reach it yet with the UI's 10 000-row failure-group reads, so the test
- * holds the console to "never frozen" and prints the measured p95 against the goal.
+ * Before bulk jobs yielded, every read waited for the whole job (16.5 s for 300 events). The issue's goal (#26):
+ * the events page answers with a p95 under 500 ms while the job runs; the test holds it and prints the figure.
  */
-const FROZEN_MS = 2_500;
 const GOAL_P95_MS = 500;
 
 const p95 = (samples: readonly number[]) => {
@@ -73,7 +72,7 @@ describe.runIf(hasChromium)('a 10 000-event bulk job on SQLite in a real browser
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('keeps the events page answering while it runs (p95 printed against the 500 ms goal), shows live progress, and cancels mid-way', async () => {
+  it('starts at once, keeps the events page answering while it runs (p95 under 500 ms), shows live progress, and cancels mid-way', async () => {
     await page.goto(`${stack.url}/failure-groups`);
     await page.waitForURL(/\/account\/login/, WAIT);
     await page.fill('input[name=email]', DEFAULT_ADMIN_EMAIL);
@@ -86,7 +85,16 @@ describe.runIf(hasChromium)('a 10 000-event bulk job on SQLite in a real browser
     await expect.poll(() => group.locator('[data-testid=group-events]').textContent(), WAIT).toBe('10000');
     await group.locator('button', { hasText: 'Resubmit all' }).click();
     const confirmedAt = Date.now();
+    const answered = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/bulk-jobs',
+      WAIT,
+    );
     await page.click('[data-testid=confirm-group-action] button:text-is("Confirm resubmit of 10000 events")');
+    // The start answers before the job has read the events it acts on (it used to wait for all 10 000 first).
+    const startAnswer = await answered;
+    const startMs = Date.now() - confirmedAt;
+    expect(startAnswer.status()).toBe(202);
+    expect(((await startAnswer.json()) as Job).collecting).toBe(true);
     // The group page re-renders with every live update while the job runs: follow the link's address.
     const href = await page.locator('a:text-is("Job details")').getAttribute('href', WAIT);
     await page.goto(`${stack.url}${href}`);
@@ -115,9 +123,9 @@ describe.runIf(hasChromium)('a 10 000-event bulk job on SQLite in a real browser
     }
     const eventsP95 = p95(samples);
     console.log(
-      `bulk job on SQLite: first progress ${firstProgressMs} ms after confirming; events API p95 ${eventsP95.toFixed(0)} ms, max ${Math.max(...samples).toFixed(0)} ms over ${samples.length} reads (goal ${GOAL_P95_MS} ms: ${eventsP95 < GOAL_P95_MS ? 'met' : 'NOT met'}); ${shown.at(-1)} of ${EVENTS} done in ${MEASURE_MS} ms`,
+      `bulk job on SQLite: started (202) ${startMs} ms and first progress ${firstProgressMs} ms after confirming; events API p95 ${eventsP95.toFixed(0)} ms, max ${Math.max(...samples).toFixed(0)} ms over ${samples.length} reads (goal ${GOAL_P95_MS} ms: ${eventsP95 < GOAL_P95_MS ? 'met' : 'NOT met'}); ${shown.at(-1)} of ${EVENTS} done in ${MEASURE_MS} ms`,
     );
-    expect(eventsP95).toBeLessThan(FROZEN_MS);
+    expect(eventsP95).toBeLessThan(GOAL_P95_MS);
     // The page's count moved while we measured (live, not only at the end).
     expect(new Set(shown).size).toBeGreaterThan(3);
     expect(shown.at(-1)).toBeLessThan(EVENTS);
@@ -139,10 +147,12 @@ describe.runIf(hasChromium)('a 10 000-event bulk job on SQLite in a real browser
       filter: { failureSignature: signature },
     });
     expect(started.status).toBe(202);
-    const { jobId, total } = started.body as Job;
+    const { jobId } = started.body as Job;
     await expect
       .poll(async () => ((await admin.get(`/api/bulk-jobs/${jobId}`)).body as Job).processed, WAIT)
       .toBeGreaterThan(20);
+    const { total } = (await admin.get(`/api/bulk-jobs/${jobId}`)).body as Job;
+    expect(total).toBe(EVENTS);
 
     const url = await stack.restartWebApp();
     const next = new ApiClient(url);

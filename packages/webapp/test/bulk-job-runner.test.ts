@@ -11,7 +11,7 @@ import {
   createSqlBulkJobStore,
   LiveUpdateHub,
 } from '../src/index.js';
-import { type BulkJobSpec, BulkJobs } from '../src/operator/bulk-jobs.js';
+import { type BulkJobSpec, BulkJobs, type BulkTargetCollector } from '../src/operator/bulk-jobs.js';
 
 const runPg = await shouldRunPostgresSuite('bulk job runner on PostgreSQL');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-bulk-runner-'));
@@ -67,6 +67,8 @@ const spec = (jobId: string): BulkJobSpec => ({
 });
 const instance = (store: BulkJobStore, clock: ManualClock) =>
   new BulkJobs(new LiveUpdateHub(new InProcessStateChangeNotifier()), store, clock, silentLogger);
+const withCollector = (store: BulkJobStore, clock: ManualClock, collector: BulkTargetCollector) =>
+  new BulkJobs(new LiveUpdateHub(new InProcessStateChangeNotifier()), store, clock, silentLogger, collector);
 const never = () => new Promise<never>(() => {});
 
 function describeRunner(name: string, opener: () => Promise<Opener>) {
@@ -139,8 +141,86 @@ function describeRunner(name: string, opener: () => Promise<Opener>) {
       const items = await restarted.items('job-resume', { offset: 0, limit: 50 });
       expect(items.map((i) => i.outcome)).toEqual(Array(10).fill('sent'));
     });
+
+    it('a filter job is stored before it reads its events: a cancel while it reads them sends nothing; an interrupted one reads them again', async () => {
+      const open = await opener();
+      const clock = new ManualClock();
+      const pages: ((goOn: boolean) => void)[] = [];
+      // Each page of the snapshot waits for the test; the job asks whether to go on after each.
+      const collector: BulkTargetCollector = async (_job, goOn) => {
+        const found = targets(6);
+        for (let page = 1; page <= 3; page++) {
+          await new Promise<boolean>((resolve) => pages.push(resolve));
+          if (!(await goOn(page * 2))) return null;
+        }
+        return found;
+      };
+      const first = withCollector(await open(), clock, collector);
+      const sent: string[] = [];
+      const run = async (item: { eventId: string }) => {
+        sent.push(item.eventId);
+        return { messageId: `m-${item.eventId}` };
+      };
+      const { job, finished } = await first.start(spec('job-collect-cancel'), 'collect', run);
+      expect(job).toMatchObject({ state: 'running', total: 0, collecting: true });
+      await expect.poll(() => pages.length, { timeout: 10_000 }).toBe(1);
+      await first.cancel(job);
+      pages[0]!(true);
+      expect(await finished).toMatchObject({ state: 'cancelled', total: 0, processed: 0, collecting: false });
+      expect(sent).toEqual([]);
+      expect(pages).toHaveLength(1);
+
+      // Interrupted while reading: another instance claims it and reads the events again, then acts on them.
+      pages.length = 0;
+      const stopping = withCollector(await open(), clock, collector);
+      await stopping.start(spec('job-collect-resume'), 'collect', run);
+      await expect.poll(() => pages.length, { timeout: 10_000 }).toBe(1);
+      const stopped = stopping.stop();
+      pages[0]!(true);
+      await stopped;
+      const next = withCollector(await open(), clock, collector);
+      expect(await next.get('job-collect-resume')).toMatchObject({ interrupted: true, collecting: true });
+      const resumed = await next.resume('job-collect-resume', run);
+      for (let page = 1; page <= 3; page++) {
+        await expect.poll(() => pages.length, { timeout: 10_000 }).toBe(page + 1);
+        pages[page]!(true);
+      }
+      expect(await resumed!.finished).toMatchObject({
+        state: 'completed',
+        total: 6,
+        processed: 6,
+        succeeded: 6,
+      });
+      expect(sent.sort()).toEqual(targets(6).map((t) => t.eventId));
+    });
   });
 }
+
+describe('bulk job runner: bounded chunks', () => {
+  it('reads the events it acts on at most 200 at a time, and shows progress from the first chunk', async () => {
+    const store = createMemoryBulkJobStore();
+    const reads: number[] = [];
+    const counting: BulkJobStore = {
+      ...store,
+      items: (jobId, page) => {
+        if (page.outcome === 'pending') reads.push(page.limit);
+        return store.items(jobId, page);
+      },
+    };
+    const jobs = instance(counting, new ManualClock());
+    let processedAtSecondChunk = -1;
+    const { finished } = await jobs.start(spec('job-chunks'), targets(450), async (item) => {
+      if (reads.length === 2 && processedAtSecondChunk < 0)
+        processedAtSecondChunk = (await store.get('job-chunks'))?.processed ?? -1;
+      return { messageId: `m-${item.eventId}` };
+    });
+    expect(await finished).toMatchObject({ state: 'completed', processed: 450 });
+    expect(reads.every((limit) => limit <= 200)).toBe(true);
+    expect(reads.length).toBeGreaterThanOrEqual(3);
+    // The first chunk's progress was stored before the second chunk was read.
+    expect(processedAtSecondChunk).toBeGreaterThanOrEqual(200);
+  });
+});
 
 describeRunner('memory', async () => {
   const store = createMemoryBulkJobStore();

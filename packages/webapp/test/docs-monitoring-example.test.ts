@@ -33,7 +33,7 @@ it('docs/sdk.md and docs/webapp.md examples: a custom check, shown and paused th
   const host = createEndpointHost({
     platform,
     endpoint: 'Billing',
-    transport, // the SQL and memory transports keep the control state checks report to
+    transport, // the SQL, Service Bus and memory transports keep the control state checks report to
     subscriber,
     customChecks: [
       {

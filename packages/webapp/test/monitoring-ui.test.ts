@@ -14,7 +14,8 @@ requireChromium('monitoring browser test');
 /**
  * #26 acceptance in a real browser on the default stack (SQLite store and transport, Resolver and a real Erp
  * endpoint host in this process): the monitoring page shows the backlog growing while the adapter is stopped
- * and draining when it comes back; an operator pauses and resumes Erp's consumers; a custom check turning
+ * and draining when it comes back; an operator pauses and resumes Erp's consumers and sets a backlog threshold
+ * the page then shows the input over; a custom check turning
  * unhealthy is shown with its reason; the dead-letter overview counts per input and a purge asks first.
  */
 describe.runIf(hasChromium)('monitoring pages in a real browser', () => {
@@ -74,6 +75,28 @@ describe.runIf(hasChromium)('monitoring pages in a real browser', () => {
     await expect.poll(() => state.textContent(), WAIT).toBe('Receiving');
     await expect.poll(backlog, WAIT).toBe(0);
     expect(stack.handled - handled).toBe(4);
+  });
+
+  it('sets a backlog threshold from the console and marks the input while it is over it', async () => {
+    const breaches = erpRow().locator('[data-testid=breaches]');
+    await expect.poll(() => breaches.textContent(), WAIT).toBe('none set');
+    await page.selectOption('form[aria-label=thresholds] select[aria-label="threshold input"]', 'Erp');
+    await page.fill('form[aria-label=thresholds] input[aria-label="max backlog"]', '2');
+    await page.click('form[aria-label=thresholds] button:text-is("Save thresholds")');
+    await page
+      .locator('form[aria-label=thresholds] .notice', { hasText: 'Thresholds of Erp saved.' })
+      .waitFor(WAIT);
+    await expect.poll(() => breaches.textContent(), WAIT).toBe('within');
+    await stack.stopErp();
+    await stack.publish(3);
+    await expect.poll(() => breaches.textContent(), WAIT).toBe('backlog 3 > 2');
+    expect(await erpRow().getAttribute('class')).toContain('row-alert');
+    await stack.startErp();
+    await expect.poll(() => breaches.textContent(), WAIT).toBe('within');
+    // Cleared again (an empty field), so the later tests see no threshold.
+    await page.fill('form[aria-label=thresholds] input[aria-label="max backlog"]', '');
+    await page.click('form[aria-label=thresholds] button:text-is("Save thresholds")');
+    await expect.poll(() => breaches.textContent(), WAIT).toBe('none set');
   });
 
   it('shows a custom check turning unhealthy with its reason', async () => {

@@ -190,8 +190,8 @@ describe.runIf(hasChromium)('on-call scenario in a real browser over the real st
     const started = audits.audits.filter((a) => dataOf(a).action === 'bulkResubmit');
     expect(started).toHaveLength(1);
     const jobId = dataOf(started[0]!).jobId;
+    // The job's row is written before it reads its events (the 202 answers at once): the 19 are on the job.
     expect(dataOf(started[0]!)).toMatchObject({
-      total: 19,
       comment: 'VAT registry is back',
       filter: { failureSignature: SIGNATURE },
     });

@@ -158,6 +158,10 @@ describe.runIf(hasChromium)('operator console: what misled, in a real browser ov
       ['/topology', 'svg.topology'],
       ['/operations', 'main h1'],
       ['/dead-letters', 'main h1'],
+      // The #26 pages: monitoring per input, one input's dead letters, one endpoint's failure groups.
+      ['/monitoring', '[data-testid=monitoring] tr[data-input=Erp]'],
+      ['/dead-letters/Erp', 'main h1'],
+      ['/endpoints/Erp/failure-groups', '[data-testid=failure-groups] tr[data-signature]'],
       ['/admin/users', '[data-testid=users] tbody tr'],
       ['/admin/audit', '[data-testid=audit-log] tbody tr'],
       ['/admin/heartbeat', 'input[name=intervalSeconds]'],

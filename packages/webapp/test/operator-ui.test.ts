@@ -189,6 +189,15 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
     // The selection's job: its progress and a link to it stay on the endpoint page.
     await page.locator('[data-testid=selection-job] a:text-is("Job details")').waitFor(WAIT);
 
+    // "Resubmit selected" is a bulk job too: one job over exactly the rows chosen.
+    const chosen = [seeded[20]!, seeded[21]!];
+    for (const id of chosen) await page.check(`[data-testid=events] input[aria-label="select ${id}"]`);
+    await page.click('button:text-is("Resubmit selected (2)")');
+    await page.locator('.notice', { hasText: 'Resubmit started for 2 events.' }).waitFor(WAIT);
+    const [latest] = await page.evaluate(async () => (await fetch('/api/bulk-jobs?limit=1')).json());
+    expect(latest).toMatchObject({ action: 'resubmit', endpointIds: ['Crm'], total: 2 });
+    expect([...(latest.filter.eventIds as string[])].sort()).toEqual(chosen);
+
     // A comment on an event shows up in its details without a reload.
     const commented = seeded[10]!;
     await page.click(`[data-testid=events] a:text-is("${commented}")`);

@@ -1,5 +1,9 @@
 // Transport conformance suite: every transport's tests run it (see docs/transports.md).
 
+export {
+  describeInputControlConformance,
+  type InputControlFixture,
+} from './cases/input-control.js';
 // The lifecycle cases, shared with the message-store conformance suite.
 export { type LifecycleSubject, lifecycleCases } from './cases/lifecycle.js';
 export { describeTransportConformance } from './describe-transport-conformance.js';

@@ -51,6 +51,15 @@ export function assertLeaseHeld(): void {
   handlerScopes.getStore()?.leaseCheck?.();
 }
 
+/**
+ * The fence of the work running now, to be called later from another context: work that is queued (a group
+ * commit) or retried after a back-off checks the lease again right before it writes, not only when it was asked.
+ */
+export function currentLeaseFence(): () => void {
+  const check = handlerScopes.getStore()?.leaseCheck;
+  return check ?? (() => undefined);
+}
+
 /** What `markPendingHandoff` records: the work continues outside the handler and is settled later. */
 export interface PendingHandoff {
   readonly reason: string;

@@ -44,20 +44,21 @@ export class CosmosMessageHistory implements TrackingMessageHistory {
   }
 
   async storeMessages(messages: readonly MessageEntityWrite[]): Promise<boolean[]> {
-    for (const message of messages) this.#check(message);
+    for (const message of messages) this.assertStorable(message);
     const stored: boolean[] = [];
     for (const message of messages) stored.push(await this.storeMessage(message));
     return stored;
   }
 
-  #check(message: MessageEntityWrite): void {
+  /** Throws the argument error `storeMessage` would throw, before anything is written. */
+  assertStorable(message: MessageEntityWrite): void {
     requireNonEmptyString('eventId', message.eventId);
     requireNonEmptyString('messageId', message.messageId);
     assertValidStoreEndpointId(message.endpointId);
   }
 
   async storeMessage(message: MessageEntityWrite): Promise<boolean> {
-    this.#check(message);
+    this.assertStorable(message);
     const at = this.context.clock.now();
     const entity = toMessageEntity(message);
     // Ordered by enqueued time, ties by write order.

@@ -17,12 +17,14 @@ import {
 import {
   assertValidStatusWriteKey,
   decideStatusWrite,
+  redeliveredStatusWrites,
   type StatusWriteKey,
   toUnresolvedEvent,
 } from '@nimbus/message-store/provider';
 import { type CosmosStoreContext, queryAll } from './cosmos-context.js';
 import { isCosmosStatus, isLostWriteRace, LostWriteRaceError } from './cosmos-errors.js';
 import { trackingDocumentId } from './layout.js';
+import type { CosmosMessageHistory } from './message-history.js';
 import { stampFor, statusRetention } from './retention-stamp.js';
 import { type RowVisibility, type TrackingDocument, toTrackingDocument } from './tracking-document.js';
 
@@ -47,7 +49,7 @@ const WRITE_CONCURRENCY = 16;
 export class CosmosStatusWrites implements TrackingStatusWrites, TrackingRowLifecycle {
   constructor(
     private readonly context: CosmosStoreContext,
-    private readonly history: Pick<TrackingMessageHistory, 'storeMessages'>,
+    private readonly history: Pick<CosmosMessageHistory, 'storeMessages' | 'getMessage' | 'assertStorable'>,
   ) {}
 
   async writeStatus({ key, status, content }: StatusWrite): Promise<boolean> {
@@ -82,8 +84,20 @@ export class CosmosStatusWrites implements TrackingStatusWrites, TrackingRowLife
 
   async writeBatch({ messages = [], statuses = [] }: TrackingBatch): Promise<TrackingBatchResult> {
     for (const write of statuses) assertValidStatusWriteKey(write.key);
+    for (const message of messages) this.history.assertStorable(message);
+    // No transaction here: the statuses go first and the history records after, so a record that exists means its
+    // status was written; a redelivered copy (its record already there) does not wind the row back again.
+    const recorded = await Promise.all(messages.map((m) => this.history.getMessage(m)));
+    const redelivered = redeliveredStatusWrites(
+      messages,
+      recorded.map((r) => r === null),
+      statuses,
+    );
+    const fresh = statuses.filter((_, i) => !redelivered[i]);
+    const written = await this.writeStatuses(fresh);
     const messagesStored = await this.history.storeMessages(messages);
-    return { messagesStored, statusesWritten: await this.writeStatuses(statuses) };
+    let next = 0;
+    return { messagesStored, statusesWritten: statuses.map((_, i) => !redelivered[i] && written[next++]!) };
   }
 
   #document(key: StatusWriteKey, status: ResolutionStatus, content: UnresolvedEventWrite): TrackingDocument {

@@ -11,6 +11,7 @@ import {
 } from '@nimbus/message-store';
 import {
   assertValidStatusWriteKey,
+  redeliveredStatusWrites,
   toUnresolvedEvent,
   unresolvedRetentionMs,
 } from '@nimbus/message-store/provider';
@@ -134,6 +135,8 @@ async function upsertGuarded(
 /**
  * History records first (first write wins), then the guarded status rows, one round of keys at a time, in the
  * caller's transaction `tx`: the store's own `writeBatch` and a co-located transport's projection both run this.
+ * The status of a message whose history record was already there (a redelivered copy) is not written again: it
+ * was written in the same transaction as that record (`redeliveredStatusWrites`).
  */
 export async function writeTrackingBatch(
   tx: StoreDb,
@@ -142,7 +145,9 @@ export async function writeTrackingBatch(
 ): Promise<TrackingBatchResult> {
   const messagesStored = await insertMessages(tx, context, messages);
   const statusesWritten = new Array<boolean>(statuses.length).fill(false);
-  for (const round of rounds(statuses)) {
+  const redelivered = redeliveredStatusWrites(messages, messagesStored, statuses);
+  const fresh = statuses.map((_, i) => i).filter((i) => !redelivered[i]);
+  for (const round of rounds(fresh.map((i) => statuses[i]!)).map((r) => r.map((n) => fresh[n]!))) {
     const written = await upsertGuarded(
       tx,
       context,

@@ -87,6 +87,57 @@ export function registerBatchCases(open: Open): void {
       expect(await store.getMessage({ eventId: key.eventId, messageId: 'm1' })).toBeNull();
     });
 
+    it('a redelivered batch does not wind a row back: a copy whose history is stored writes no status again', async () => {
+      const { store, clock, id } = await open();
+      const ep = id('ep');
+      const key = { endpointId: ep, eventId: id('e'), sessionId: 's1' };
+      const failed = sampleEvent(clock, ep, {
+        messageType: MessageType.ErrorResponse,
+        lastMessageId: 'm-error',
+      });
+      const skipped = sampleEvent(clock, ep, {
+        messageType: MessageType.SkipResponse,
+        lastMessageId: 'm-skip',
+      });
+      const batch = {
+        messages: [
+          sampleMessage(clock, key.eventId, 'm-error', ep),
+          sampleMessage(clock, key.eventId, 'm-skip', ep),
+        ],
+        statuses: [
+          { key, status: RS.Failed, content: failed },
+          { key, status: RS.Skipped, content: skipped },
+        ],
+      };
+      expect(await store.writeBatch(batch)).toEqual({
+        messagesStored: [true, true],
+        statusesWritten: [true, true],
+      });
+      // The same messages again (a Resolver killed between its store commit and its settlement).
+      expect(await store.writeBatch(batch)).toEqual({
+        messagesStored: [false, false],
+        statusesWritten: [false, false],
+      });
+      expect((await store.getEvent(key))?.resolutionStatus).toBe(RS.Skipped);
+      // Only the copy's own status is left out: a new message in the same batch is written.
+      const later = sampleEvent(clock, ep, {
+        messageType: MessageType.ResolutionResponse,
+        lastMessageId: 'm-done',
+      });
+      const mixed = await store.writeBatch({
+        messages: [
+          sampleMessage(clock, key.eventId, 'm-skip', ep),
+          sampleMessage(clock, key.eventId, 'm-done', ep),
+        ],
+        statuses: [
+          { key, status: RS.Skipped, content: skipped },
+          { key, status: RS.Completed, content: later },
+        ],
+      });
+      expect(mixed).toEqual({ messagesStored: [false, true], statusesWritten: [false, true] });
+      expect((await store.getEvent(key))?.lastMessageId).toBe('m-done');
+    });
+
     it('concurrent batch writes racing single writes lose no update and leave no stale row', async () => {
       const { store, clock, id } = await open();
       const ep = id('ep');

@@ -14,7 +14,7 @@ import {
   uuidv7,
 } from '@nimbus/core';
 import { InProcessStateChangeNotifier, withStateChangeNotifications } from '@nimbus/message-store';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { Alerting } from '../alerts/alerting.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { accountRoutes } from '../auth/account-routes.js';
@@ -43,6 +43,7 @@ import { probeRouteDocs, registerProbeRoutes } from '../observability/probe-rout
 import { BulkJobResumer } from '../operator/bulk-job-resumer.js';
 import { createMemoryBulkJobStore } from '../operator/bulk-job-store.js';
 import { BulkJobs } from '../operator/bulk-jobs.js';
+import { type BulkFilter, collectBulkTargets } from '../operator/bulk-targets.js';
 import { OperatorActions } from '../operator/operator-actions.js';
 import { actionRoutes } from '../routes/action-routes.js';
 import { alertRoutes } from '../routes/alert-routes.js';
@@ -138,7 +139,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   const server = Fastify({
     // A pino logger (the CLI's) also writes Fastify's request logs, each with its request id.
     ...(isPinoLogger(options.logger)
-      ? { loggerInstance: options.logger, disableRequestLogging: true }
+      ? { loggerInstance: options.logger, logController: new LogController({ disableRequestLogging: true }) }
       : { logger: false }),
     requestIdHeader: 'x-request-id',
     genReqId: () => uuidv7(),
@@ -206,7 +207,9 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     version: VERSION,
   };
   const actions = new OperatorActions(deps);
-  const bulkJobs = new BulkJobs(hub, bulkJobStore, clock, logger);
+  const bulkJobs = new BulkJobs(hub, bulkJobStore, clock, logger, (job, goOn) =>
+    collectBulkTargets(store, job.endpointIds, job.filter as BulkFilter, goOn),
+  );
   const bulkJobResumer = new BulkJobResumer({ bulkJobs, actions, identityStore, auditLog, logger });
   const routes: AnyRouteSpec[] = [
     ...accountRoutes({

@@ -37,9 +37,10 @@ export function installErrorHandler(app: FastifyInstance, logger: Logger): void 
         .code(status)
         .send({ error: (error as FastifyError).code ?? 'BadRequest', message: error.message });
     }
-    if (isRetryableError(error)) {
+    if (isRetryableError(error) || classifyDriverError(error).isRetryable) {
       // The database, store or transport is down for a moment (a restart, an outage) or did not answer within
-      // its lock or statement timeout: say so, why, and when to retry (never where the database is).
+      // its lock or statement timeout: say so, why, and when to retry (never where the database is). The WebApp's
+      // own tables (identity, alerts, bulk jobs) answer with the driver's error itself, hence the second test.
       const unavailable = unavailableAnswer(error);
       logger.warn(
         {

@@ -95,6 +95,11 @@ export interface BulkJobStore {
   initialize(): Promise<void>;
   /** Stores the job and its events (positions 0…n-1) together. */
   create(job: StoredBulkJob, items: readonly Omit<BulkJobItem, 'position'>[]): Promise<void>;
+  /**
+   * Stores the events of a job created without them (a filter job takes its snapshot in the background) at
+   * positions 0…n-1 and sets its total to n, together.
+   */
+  addItems(jobId: string, items: readonly Omit<BulkJobItem, 'position'>[]): Promise<void>;
   /** Writes the job's progress (the owner's own columns; the cancel request is left as it is). */
   save(progress: BulkJobProgress): Promise<void>;
   get(jobId: string): Promise<StoredBulkJob | null>;
@@ -142,6 +147,13 @@ export function createMemoryBulkJobStore(): BulkJobStore {
       jobs.set(created.jobId, created);
       itemsOf.set(
         created.jobId,
+        items.map((item, position) => ({ ...item, position })),
+      );
+    },
+    addItems: async (jobId, items) => {
+      jobs.set(jobId, { ...job(jobId), total: items.length });
+      itemsOf.set(
+        jobId,
         items.map((item, position) => ({ ...item, position })),
       );
     },

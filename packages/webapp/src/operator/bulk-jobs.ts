@@ -1,4 +1,4 @@
-import { type Clock, type Logger, uuidv7 } from '@nimbus/core';
+import { type Clock, type Logger, NimBusError, NimBusErrorCode, uuidv7 } from '@nimbus/core';
 import { HttpError } from '../http/http-error.js';
 import type { LiveUpdateHub } from '../live/live-update-hub.js';
 import type {
@@ -15,7 +15,20 @@ export interface BulkJobStatus extends Omit<StoredBulkJob, 'owner' | 'leaseUntil
   readonly done: boolean;
   /** Running, but the instance running it stopped before it finished (a restart or a crash): resumable. */
   readonly interrupted: boolean;
+  /** Running with no events yet: the job is still reading the events its filter matches (its snapshot). */
+  readonly collecting: boolean;
 }
+
+type Target = Omit<BulkJobItem, 'position'>;
+
+/**
+ * Reads the events a filter job acts on (its snapshot), page by page; `goOn(found)` after each page says
+ * whether to read on (false: the job was cancelled or its instance stops), and then it resolves with null.
+ */
+export type BulkTargetCollector = (
+  job: StoredBulkJob,
+  goOn: (found: number) => Promise<boolean>,
+) => Promise<Target[] | null>;
 
 /** What a job does to one event: resolves with the control message sent; a 409 is a refusal. */
 export type BulkItemRun = (item: BulkJobItem) => Promise<{ readonly messageId: string | null }>;
@@ -60,6 +73,7 @@ export class BulkJobs {
     private readonly store: BulkJobStore,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly collect: BulkTargetCollector | null = null,
   ) {}
 
   async get(jobId: string): Promise<BulkJobStatus | null> {
@@ -75,30 +89,41 @@ export class BulkJobs {
     return this.store.items(jobId, page);
   }
 
-  /** Stores the job with its events and starts it; `finished` settles when the last event was acted on. */
+  /**
+   * Stores the job with its events and starts it; `finished` settles when the last event was acted on. Without
+   * `targets` the job is stored at once with none and reads its filter's events itself (the collector), so the
+   * start answers at once however many events the filter matches.
+   */
   async start(
     spec: BulkJobSpec,
-    targets: readonly Omit<BulkJobItem, 'position'>[],
+    targets: readonly Target[] | 'collect',
     run: BulkItemRun,
   ): Promise<{ job: BulkJobStatus; finished: Promise<BulkJobStatus> }> {
+    if (targets === 'collect' && this.collect === null)
+      throw new NimBusError(
+        NimBusErrorCode.InvalidArgument,
+        'BulkJobs was created without a target collector',
+      );
     const now = this.clock.now();
+    const events = targets === 'collect' ? [] : targets;
+    const collecting = targets === 'collect';
     const job: StoredBulkJob = {
       ...spec,
       endpointId: spec.endpointIds[0] ?? '',
-      total: targets.length,
+      total: events.length,
       processed: 0,
       succeeded: 0,
       refused: 0,
       failed: 0,
       errors: [],
-      state: targets.length === 0 ? 'completed' : 'running',
+      state: events.length === 0 && !collecting ? 'completed' : 'running',
       cancelRequested: false,
       owner: this.#instance,
       leaseUntil: now + LEASE_MS,
       createdAt: now,
-      finishedAt: targets.length === 0 ? now : null,
+      finishedAt: events.length === 0 && !collecting ? now : null,
     };
-    await this.store.create(job, targets);
+    await this.store.create(job, events);
     void this.store.pruneFinished(now - KEEP_FINISHED_MS).catch((error: unknown) => {
       this.logger.warn({ error }, 'Could not prune finished bulk jobs');
     });
@@ -169,6 +194,7 @@ export class BulkJobs {
       remaining: job.total - job.processed,
       done: job.state !== 'running',
       interrupted: job.state === 'running' && !this.#running.has(job.jobId) && leaseUntil < this.clock.now(),
+      collecting: isCollecting(job),
     };
   }
 
@@ -234,6 +260,35 @@ export class BulkJobs {
     };
     let cancelled = false;
     const stopped = () => cancelled || this.#stopping;
+    if (isCollecting(job)) {
+      let renewedAt = this.clock.now();
+      const collected = await this.#collect(job, async (found) => {
+        if (this.#stopping) return false;
+        cancelled = await cancelRequested();
+        // Only the lease is renewed while collecting (the total is written with the events).
+        if (!cancelled && this.clock.now() - renewedAt >= LEASE_MS / 6) {
+          renewedAt = this.clock.now();
+          progress({});
+        }
+        this.logger.debug({ jobId: job.jobId, found }, 'Bulk job collecting its events');
+        return !cancelled;
+      });
+      if ('error' in collected) {
+        progress({
+          state: 'cancelled',
+          finishedAt: this.clock.now(),
+          errors: [{ eventId: '', message: `could not read the events it acts on: ${collected.error}` }],
+        });
+        await writes;
+        return this.status(job);
+      }
+      if (collected.targets !== null) {
+        await writes;
+        await this.store.addItems(job.jobId, collected.targets);
+        job = { ...job, total: collected.targets.length };
+        this.#push(job);
+      }
+    }
     while (!stopped()) {
       await writes;
       const pending = await this.store.items(job.jobId, { offset: 0, limit: CHUNK, outcome: 'pending' });
@@ -264,7 +319,7 @@ export class BulkJobs {
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
     }
-    if (!cancelled && this.#stopping && job.processed < job.total) {
+    if (!cancelled && this.#stopping && (job.processed < job.total || isCollecting(job))) {
       // Released, still running: the next instance claims it at once and goes on with what is left.
       job = { ...job, leaseUntil: 0 };
       const released: BulkJobProgress = job;
@@ -275,6 +330,18 @@ export class BulkJobs {
     progress({ state: cancelled ? 'cancelled' : 'completed', finishedAt: this.clock.now() });
     await writes;
     return this.status(job);
+  }
+
+  async #collect(
+    job: StoredBulkJob,
+    goOn: (found: number) => Promise<boolean>,
+  ): Promise<{ targets: Target[] | null } | { error: string }> {
+    try {
+      return { targets: await (this.collect as BulkTargetCollector)(job, goOn) };
+    } catch (error) {
+      this.logger.warn({ error, jobId: job.jobId }, 'A bulk job could not read the events it acts on');
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   #push(job: StoredBulkJob): void {
@@ -289,3 +356,6 @@ export class BulkJobs {
     });
   }
 }
+
+/** A running job with no events yet is taking its snapshot (a job with nothing to do completes at once). */
+const isCollecting = (job: StoredBulkJob) => job.state === 'running' && job.total === 0;

@@ -24,7 +24,7 @@ export interface BulkFilter {
   readonly payload?: string;
 }
 
-/** One job acts on at most this many events; a wider filter is refused with a 400 asking to narrow it. */
+/** One job acts on at most this many events; a wider filter ends the job, asking to narrow it. */
 export const MAX_BULK_EVENTS = 100_000;
 const PAGE = 200;
 
@@ -38,11 +38,12 @@ export async function collectBulkTargets(
   store: NimBusMessageStore,
   endpointIds: readonly string[],
   filter: BulkFilter,
-): Promise<Target[]> {
+  goOn: (found: number) => Promise<boolean> = async () => true,
+): Promise<Target[] | null> {
   // Reads only: the loop's lateness is someone else's work, so the snapshot waits for it briefly.
   const pacer = new EventLoopPacer({ maxWaitMs: 100 });
   try {
-    return await collect(store, endpointIds, filter, pacer);
+    return await collect(store, endpointIds, filter, pacer, goOn);
   } finally {
     pacer.close();
   }
@@ -53,7 +54,8 @@ async function collect(
   endpointIds: readonly string[],
   filter: BulkFilter,
   pacer: EventLoopPacer,
-): Promise<Target[]> {
+  goOn: (found: number) => Promise<boolean>,
+): Promise<Target[] | null> {
   const rows: UnresolvedEvent[] = [];
   for (const endpointId of endpointIds) {
     const seen = new Set<string>();
@@ -86,9 +88,10 @@ async function collect(
       }
       if (rows.length > MAX_BULK_EVENTS)
         throw badRequest(
-          `body.filter: matches more than ${MAX_BULK_EVENTS} events; narrow it (endpoint, event type, time range, failure group).`,
+          `the filter matches more than ${MAX_BULK_EVENTS} events; narrow it (endpoint, event type, time range, failure group).`,
         );
       await pacer.pace();
+      if (!(await goOn(rows.length))) return null;
       const oldest = page.events.at(-1)?.updatedAt;
       if (!page.continuationToken || !oldest) break;
       if (updatedAtTo !== null && oldest.getTime() === updatedAtTo.getTime()) {

@@ -83,6 +83,26 @@ export function createSqlBulkJobStore(options: SqlBulkJobStoreOptions): BulkJobS
       .set({ outcome, message: detail.message, message_id: detail.messageId })
       .where('job_id', '=', jobId)
       .where('position', '=', position);
+  const insertItems = async (
+    tx: Kysely<BulkJobDatabase>,
+    jobId: string,
+    items: readonly Omit<BulkJobItem, 'position'>[],
+  ) => {
+    for (let from = 0; from < items.length; from += ITEMS_PER_STATEMENT) {
+      const rows = items.slice(from, from + ITEMS_PER_STATEMENT).map((item, i) => ({
+        job_id: jobId,
+        position: from + i,
+        endpoint_id: item.endpointId,
+        event_id: item.eventId,
+        session_id: item.sessionId,
+        outcome: item.outcome,
+        message: item.message,
+        message_id: item.messageId,
+      }));
+      await tx.insertInto('nimbus_bulk_job_items').values(rows).execute();
+      await yieldToEventLoop();
+    }
+  };
   return {
     initialize: async () => {
       await migrateWebAppSchema(BULK_JOB_SCHEMA, opened, options.dialect, {
@@ -109,20 +129,18 @@ export function createSqlBulkJobStore(options: SqlBulkJobStoreOptions): BulkJobS
             ...progressColumns(job),
           })
           .execute();
-        for (let from = 0; from < items.length; from += ITEMS_PER_STATEMENT) {
-          const rows = items.slice(from, from + ITEMS_PER_STATEMENT).map((item, i) => ({
-            job_id: job.jobId,
-            position: from + i,
-            endpoint_id: item.endpointId,
-            event_id: item.eventId,
-            session_id: item.sessionId,
-            outcome: item.outcome,
-            message: item.message,
-            message_id: item.messageId,
-          }));
-          await tx.insertInto('nimbus_bulk_job_items').values(rows).execute();
-          await yieldToEventLoop();
-        }
+        await insertItems(tx, job.jobId, items);
+      });
+    },
+    async addItems(jobId, items) {
+      await root.transaction().execute(async (trx) => {
+        const tx = scoped(trx);
+        await insertItems(tx, jobId, items);
+        await tx
+          .updateTable('nimbus_bulk_jobs')
+          .set({ total: items.length })
+          .where('job_id', '=', jobId)
+          .execute();
       });
     },
     async save(progress) {

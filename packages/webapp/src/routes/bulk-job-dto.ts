@@ -26,6 +26,8 @@ export const BulkStatusDto = z.object({
   done: z.boolean(),
   /** Running, but the instance running it stopped before it finished; POST …/resume continues it. */
   interrupted: z.boolean(),
+  /** Running with no events yet: the job is still reading the events its filter matches. */
+  collecting: z.boolean(),
 });
 
 export const BulkItemDto = z.object({

@@ -10,7 +10,7 @@ import { Role } from '../identity/roles.js';
 import { auditBulkJob, bulkItemRunner, withAcknowledgement } from '../operator/bulk-item-runner.js';
 import type { BulkAction, BulkJobItem, BulkJobStarter } from '../operator/bulk-job-store.js';
 import type { BulkJobStatus, BulkJobs } from '../operator/bulk-jobs.js';
-import { BULK_STATUSES, collectBulkTargets } from '../operator/bulk-targets.js';
+import { BULK_STATUSES } from '../operator/bulk-targets.js';
 import type { OperatorActions } from '../operator/operator-actions.js';
 import { acknowledgeOutOfOrder, optionalComment } from './action-routes.js';
 import { BulkItemDto, BulkStatusDto, bulkStatusDto } from './bulk-job-dto.js';
@@ -81,7 +81,7 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
       filter: Record<string, unknown>;
       comment: string | null;
     },
-    targets: readonly Omit<BulkJobItem, 'position'>[],
+    targets: readonly Omit<BulkJobItem, 'position'>[] | 'collect',
   ) => {
     const jobId = uuidv7();
     await auditJob(
@@ -91,7 +91,8 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
         action: spec.action === 'resubmit' ? 'bulkResubmit' : 'bulkSkip',
         ...(spec.comment ? { comment: spec.comment } : {}),
         filter: spec.filter,
-        total: targets.length,
+        // A filter job reads its events itself after this answer: its total is on the job.
+        ...(targets === 'collect' ? {} : { total: targets.length }),
       },
     );
     const { job } = await bulkJobs.start(
@@ -127,7 +128,7 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
           ...new Set(await Promise.all(body.endpointIds.map((id) => catalog.canonical(id)))),
         ];
         await authorizeAll(principal!, body.action, endpointIds, { bulk: 'filter', filter: body.filter });
-        const targets = await collectBulkTargets(store, endpointIds, body.filter);
+        // The job reads the events its filter matches itself (in pages, cancellable): the start answers at once.
         return startJob(
           principal!,
           {
@@ -136,7 +137,7 @@ export function bulkJobRoutes(deps: ApiDeps, actions: OperatorActions, bulkJobs:
             filter: withAcknowledgement(body.filter, body.acknowledgeOutOfOrder),
             comment: body.comment,
           },
-          targets,
+          'collect',
         );
       },
     }),

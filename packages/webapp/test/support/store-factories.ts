@@ -8,6 +8,8 @@ import { createMemoryIdentityStore, createSqlIdentityStore } from '../../src/ind
 export interface StoreSet {
   readonly store: OpenMessageStore;
   readonly identityStore: IdentityStore;
+  /** The database both live in, for tests that act on the database itself (PostgreSQL only). */
+  readonly connectionString?: string;
   cleanup(): Promise<void>;
 }
 
@@ -109,6 +111,7 @@ export const postgresStores: StoreFactory = {
     return {
       store,
       identityStore,
+      connectionString: database.url,
       cleanup: async () => {
         await identityStore.close();
         await store.close();

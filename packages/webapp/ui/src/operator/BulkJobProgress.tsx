@@ -14,6 +14,16 @@ export function useBulkJob(jobId: string | null) {
 }
 
 export function BulkJobProgress({ job }: { job: BulkJob }) {
+  if (job.collecting)
+    return (
+      <div className="bulk-progress" data-testid="bulk-progress" data-state="collecting" data-done={false}>
+        <progress aria-label="bulk job progress" />
+        <span>
+          <b>{job.action}</b> reading the events it acts on… ·{' '}
+          <span data-testid="bulk-state">{jobStateText(job)}</span>
+        </span>
+      </div>
+    );
   const percent = job.total === 0 ? 100 : Math.round((job.processed / job.total) * 100);
   return (
     <div className="bulk-progress" data-testid="bulk-progress" data-state={job.state} data-done={job.done}>

@@ -52,7 +52,9 @@ export function BulkJobsPage() {
               <td>{job.endpointIds.join(', ')}</td>
               <td>{filterText(job.filter)}</td>
               <td>
-                {job.succeeded} sent, {job.refused} refused, {job.failed} failed of {job.total}
+                {job.collecting
+                  ? 'reading the events it acts on…'
+                  : `${job.succeeded} sent, ${job.refused} refused, ${job.failed} failed of ${job.total}`}
               </td>
               <td data-testid="job-state">{jobStateText(job)}</td>
             </tr>
