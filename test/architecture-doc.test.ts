@@ -82,6 +82,15 @@ describe('docs/architecture.md tells the truth', () => {
     );
   });
 
+  it('names the packages that emit state changes and the ones that use the one tracing wrapper', () => {
+    expect(claimedPackages('Packages that emit state changes (`notifyAfterCommit`):')).toEqual(
+      packagesWhoseSource(/\bnotifyAfterCommit\(/),
+    );
+    expect(claimedPackages('Packages that wrap calls in `tracedCall`:')).toEqual(
+      packagesWhoseSource(/\btracedCall\(/),
+    );
+  });
+
   it('names the services that use no provider package (written against the two SPIs only)', () => {
     const providers =
       /from '@nimbus\/(transport-sql|transport-azure-service-bus|message-store-sql|message-store-cosmos)['/]/;

@@ -9,19 +9,19 @@ import { countStatements, statementReport } from './stats.js';
 const config = JSON.parse(process.env.BENCH_BUS_CONFIG ?? '{}') as BusConfig;
 const events = Number(process.env.BENCH_REPORT_EVENTS ?? 0);
 if (process.env.BENCH_COUNT_STATEMENTS === '1') countStatements();
+const notifier = await createSqlStateChangeNotifier({ ...config.store, env: {}, logger: silentLogger });
 const store = await createSqlMessageStore({
   ...config.store,
   env: {},
   retentionSweep: false,
   logger: silentLogger,
+  notifier,
 });
-const notifier = await createSqlStateChangeNotifier({ ...config.store, env: {}, logger: silentLogger });
 const bus = await openBusTransport(config);
 // As `nimbus` does: co-located, the Resolver receives little, so it holds 8 sessions instead of 128.
 const resolver = createResolver({
   transport: bus.transport,
   store,
-  notifier,
   logger: silentLogger,
   ...(config.colocated ? { options: { maxConcurrentSessions: 8 } } : {}),
 });

@@ -92,11 +92,17 @@ async function stack(kind: 'memory' | 'sqlite') {
   cleanups.push(() => transport.close());
   await transport.applyTopology(topologyFromPlatform(platform));
   const filename = path.join(dir, 'store.db');
-  const store = await createSqlMessageStore({ dialect: 'sqlite', filename, env: {}, retentionSweep: false });
+  const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
+  const store = await createSqlMessageStore({
+    dialect: 'sqlite',
+    filename,
+    env: {},
+    retentionSweep: false,
+    notifier,
+  });
   cleanups.push(() => store.close());
   const identityStore = createSqlIdentityStore({ dialect: 'sqlite', filename });
   cleanups.push(() => identityStore.close());
-  const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
   const handled: number[] = [];
   const failing = new Set<number>([1, 2]);
   const subscriber = createSubscriber().on(Changed, (event) => {
@@ -115,7 +121,7 @@ async function stack(kind: 'memory' | 'sqlite') {
   cleanups.push(() => erp.stop());
   let resolver: Resolver | null = null;
   const startResolver = async () => {
-    resolver = createResolver({ transport, store, notifier, logger: silentLogger, options: processor });
+    resolver = createResolver({ transport, store, logger: silentLogger, options: processor });
     await resolver.start();
   };
   const stopResolver = async () => {

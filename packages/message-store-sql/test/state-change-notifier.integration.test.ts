@@ -53,9 +53,9 @@ describe.runIf(runPg)('PostgreSQL LISTEN/NOTIFY state-change notifier', () => {
     reader.subscribe((change) => void heard.push(change));
     otherSchema.subscribe((change) => void heardElsewhere.push(change));
 
-    await writer.notifyEndpointStateChanged('Erp');
-    await writer.notifyEndpointStateChanged('Erp');
-    await writer.notifyServiceHealthChanged('Resolver');
+    await writer.notify({ kind: 'endpoint', endpointId: 'Erp' });
+    await writer.notify({ kind: 'endpoint', endpointId: 'Erp' });
+    await writer.notify({ kind: 'serviceHealth', serviceId: 'Resolver' });
     await writer.flush();
     await until(() => heard.length >= 2);
     expect(heard).toEqual([
@@ -80,7 +80,7 @@ describe.runIf(runPg)('PostgreSQL LISTEN/NOTIFY state-change notifier', () => {
 
     // The writer's pool lost its connection too; its next send reconnects.
     heard.length = 0;
-    await writer.notifyEndpointStateChanged('Crm');
+    await writer.notify({ kind: 'endpoint', endpointId: 'Crm' });
     await writer.flush();
     await until(() => heard.some((change) => change.kind === 'endpoint'));
     expect(heard.filter((change) => change.kind !== 'resync')).toEqual([

@@ -68,10 +68,10 @@ describe('SQLite cross-process notifier (two notifiers on one change log, as two
     const heardByWriter: StateChange[] = [];
     reader.subscribe((change) => void heardByReader.push(change));
     writer.subscribe((change) => void heardByWriter.push(change));
-    for (let i = 0; i < 50; i++) await writer.notifyEndpointStateChanged('Erp');
-    await writer.notifyHeartbeatChanged('Crm');
-    await writer.notifyServiceHealthChanged('Resolver');
-    await writer.notifyEndpointStateChanged('');
+    for (let i = 0; i < 50; i++) await writer.notify({ kind: 'endpoint', endpointId: 'Erp' });
+    await writer.notify({ kind: 'heartbeat', endpointId: 'Crm' });
+    await writer.notify({ kind: 'serviceHealth', serviceId: 'Resolver' });
+    await writer.notify({ kind: 'endpoint', endpointId: '' });
     await writer.flush();
     const expected = [
       { kind: 'endpoint', endpointId: 'Erp' },
@@ -91,7 +91,7 @@ describe('SQLite cross-process notifier (two notifiers on one change log, as two
     open.push(late);
     const heardLate: StateChange[] = [];
     late.subscribe((change) => void heardLate.push(change));
-    await reader.notifyEndpointStateChanged('Crm');
+    await reader.notify({ kind: 'endpoint', endpointId: 'Crm' });
     await reader.flush();
     await until(() => heardLate.length >= 1);
     expect(heardLate).toEqual([{ kind: 'endpoint', endpointId: 'Crm' }]);

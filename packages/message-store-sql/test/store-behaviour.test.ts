@@ -97,7 +97,9 @@ describe('state-change notifier', () => {
     const reader = () => new Database(filename, { readonly: true });
     let failNext = false;
     const notifier: MessageStateChangeNotifier = {
-      async notifyEndpointStateChanged(endpointId) {
+      async notify(change) {
+        if (change.kind !== 'endpoint') return;
+        const { endpointId } = change;
         // A separate connection only sees committed data.
         const db = reader();
         const row = db.prepare('select status from nimbus_unresolved_events where event_id = ?').get('e1') as
@@ -107,8 +109,6 @@ describe('state-change notifier', () => {
         seen.push({ endpointId, committedStatus: row?.status });
         if (failNext) throw new Error('push channel down');
       },
-      notifyHeartbeatChanged: async () => {},
-      notifyServiceHealthChanged: async () => {},
     };
     const logger: Logger = { ...silentLogger, warn: vi.fn() };
     const store = await open(filename, { notifier, logger });

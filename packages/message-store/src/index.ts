@@ -22,6 +22,9 @@ export type { ServiceHealthStore, ServiceProbeClaim } from './contracts/service-
 export {
   type MessageStateChangeNotifier,
   noopStateChangeNotifier,
+  type StateChange,
+  type StateChangeKind,
+  type StateChangeListener,
 } from './contracts/state-change-notifier.js';
 export {
   resolveSingleProvider,
@@ -155,7 +158,7 @@ export {
   type MemoryMessageStoreOptions,
   memoryStorageProvider,
 } from './memory/create-memory-message-store.js';
-export { InProcessStateChangeNotifier, type StateChange, type StateChangeListener } from './notifier.js';
+export { InProcessStateChangeNotifier } from './notifier.js';
 export { withStateChangeNotifications } from './notifying-store.js';
 export type {
   ColocatedProjection,

@@ -1,17 +1,10 @@
 import { consoleLogger, type Logger } from '@nimbus/core';
-import type { MessageStateChangeNotifier } from './contracts/state-change-notifier.js';
-
-export type StateChange =
-  | { readonly kind: 'endpoint'; readonly endpointId: string }
-  | { readonly kind: 'heartbeat'; readonly endpointId: string }
-  | { readonly kind: 'serviceHealth'; readonly serviceId: string }
-  /**
-   * Changes may have been missed (a cross-process notifier reconnected or fell behind): re-read
-   * everything shown. In-process notifiers never send it.
-   */
-  | { readonly kind: 'resync' };
-
-export type StateChangeListener = (change: StateChange) => void | Promise<void>;
+import {
+  changedId,
+  type MessageStateChangeNotifier,
+  type StateChange,
+  type StateChangeListener,
+} from './contracts/state-change-notifier.js';
 
 /**
  * Provider-neutral, in-process notifier: listeners subscribe and are told about every change.
@@ -39,19 +32,7 @@ export class InProcessStateChangeNotifier implements MessageStateChangeNotifier 
     return this.#listeners.size;
   }
 
-  notifyEndpointStateChanged(endpointId: string): Promise<void> {
-    return this.#publish({ kind: 'endpoint', endpointId });
-  }
-
-  notifyHeartbeatChanged(endpointId: string): Promise<void> {
-    return this.#publish({ kind: 'heartbeat', endpointId });
-  }
-
-  notifyServiceHealthChanged(serviceId: string): Promise<void> {
-    return this.#publish({ kind: 'serviceHealth', serviceId });
-  }
-
-  async #publish(change: StateChange): Promise<void> {
+  async notify(change: StateChange): Promise<void> {
     if (change.kind !== 'resync' && changedId(change) === '') return;
     for (const listener of [...this.#listeners]) {
       try {
@@ -61,10 +42,4 @@ export class InProcessStateChangeNotifier implements MessageStateChangeNotifier 
       }
     }
   }
-}
-
-/** The endpoint or service id a change names (empty for a resync). */
-export function changedId(change: StateChange): string {
-  if (change.kind === 'resync') return '';
-  return change.kind === 'serviceHealth' ? change.serviceId : change.endpointId;
 }

@@ -5,7 +5,9 @@ export { assertValidStatusWriteKey, requireNonEmptyString } from './argument-che
 export { isSelfOriginating, resolveOriginatingId } from './blocked-event-rules.js';
 export { ComposedMessageStore, type MessageStoreSlices } from './composed-message-store.js';
 export { compositeEventId } from './composite-id.js';
+export { changedId } from './contracts/state-change-notifier.js';
 export { decorateStore, type StoreCall, type StoreDecorator } from './decorators/decorate-store.js';
+export { notifyAfterCommit } from './decorators/notify-after-commit.js';
 export { notifyStateChanges } from './decorators/notify-state-changes.js';
 export { traceStoreCalls, translateStoreErrors } from './decorators/trace-store-calls.js';
 export { formatEndpointErrorList } from './endpoint-error-list.js';
@@ -45,7 +47,6 @@ export {
   withEventJsonStripped,
   withoutEventJson,
 } from './normalize.js';
-export { changedId } from './notifier.js';
 export {
   decodeOffsetToken,
   nextOffsetToken,

@@ -1,5 +1,5 @@
 import { ManualClock, MessageType, silentLogger } from '@nimbus/core';
-import { ResolutionStatus } from '@nimbus/message-store';
+import { MessageAuditType, ResolutionStatus } from '@nimbus/message-store';
 import { describe, expect, it } from 'vitest';
 import {
   createMemoryMessageStore,
@@ -20,10 +20,10 @@ describe('InProcessStateChangeNotifier', () => {
     const unsubscribe = notifier.subscribe((c) => {
       seen.push(c);
     });
-    await notifier.notifyEndpointStateChanged('crm');
-    await notifier.notifyServiceHealthChanged('Resolver');
+    await notifier.notify({ kind: 'endpoint', endpointId: 'crm' });
+    await notifier.notify({ kind: 'serviceHealth', serviceId: 'Resolver' });
     unsubscribe();
-    await notifier.notifyHeartbeatChanged('crm');
+    await notifier.notify({ kind: 'heartbeat', endpointId: 'crm' });
     expect(seen).toEqual([
       { kind: 'endpoint', endpointId: 'crm' },
       { kind: 'serviceHealth', serviceId: 'Resolver' },
@@ -43,7 +43,7 @@ describe('InProcessStateChangeNotifier', () => {
     notifier.subscribe((c) => {
       seen.push(c.kind);
     });
-    await notifier.notifyEndpointStateChanged('crm');
+    await notifier.notify({ kind: 'endpoint', endpointId: 'crm' });
     expect(seen).toEqual(['endpoint']);
     expect(errors).toHaveLength(1);
   });
@@ -90,5 +90,50 @@ describe('withStateChangeNotifications', () => {
       { kind: 'endpoint', endpointId: 'crm' },
       { kind: 'heartbeat', endpointId: 'crm' },
     ]);
+  });
+
+  it('notifies an endpoint for an operator Comment audit only, never for the other audits', async () => {
+    const clock = new ManualClock();
+    const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
+    const store = withStateChangeNotifications(createMemoryMessageStore({ clock, env: {} }), notifier);
+    const seen: StateChange[] = [];
+    notifier.subscribe((c) => {
+      seen.push(c);
+    });
+    const audit = (auditType: MessageAuditType) =>
+      store.storeMessageAudit({
+        eventId: 'e1',
+        endpointId: 'crm',
+        audit: { auditorName: 'ann', auditTimestamp: new Date(clock.now()), auditType },
+      });
+    for (const type of [MessageAuditType.Retry, MessageAuditType.Resubmit, MessageAuditType.Skip])
+      await audit(type);
+    expect(seen).toEqual([]);
+    await audit(MessageAuditType.Comment);
+    expect(seen).toEqual([{ kind: 'endpoint', endpointId: 'crm' }]);
+  });
+
+  it('tells the notifier after the write committed; a failing notifier is logged, the write stands', async () => {
+    const clock = new ManualClock();
+    const warnings: string[] = [];
+    const memory = createMemoryMessageStore({ clock, env: {} });
+    const store = withStateChangeNotifications(
+      memory,
+      {
+        notify: async () => {
+          throw new Error('push hub down');
+        },
+      },
+      { logger: { ...silentLogger, warn: (_fields, message) => warnings.push(message) } },
+    );
+    await expect(
+      store.writeStatus({
+        key: { endpointId: 'crm', eventId: 'e1', sessionId: 's1' },
+        status: ResolutionStatus.Completed,
+        content: row(clock),
+      }),
+    ).resolves.toBe(true);
+    expect(await memory.getEvent({ endpointId: 'crm', eventId: 'e1' })).not.toBeNull();
+    expect(warnings).toEqual(['message store: state-change notifier failed after a committed write']);
   });
 });

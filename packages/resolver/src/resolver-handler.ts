@@ -15,13 +15,12 @@ import {
   NimBusErrorCode,
   Outcome,
   type ReceivedMessage,
-  recordDuration,
   type SessionHandle,
   type SessionMessageHandler,
   SpanName,
   TelemetryAttribute,
   TelemetryScope,
-  withSpan,
+  tracedCall,
 } from '@nimbus/core';
 import {
   determineEndpoint,
@@ -30,7 +29,6 @@ import {
   historyRecord,
   isHistoryOnly,
   MessageAuditType,
-  type MessageStateChangeNotifier,
   type ResolverInput,
   resultingStatus,
   retryStateOf,
@@ -42,7 +40,6 @@ import { handleHeartbeatTraffic, isHeartbeatTraffic } from './heartbeat/heartbea
 import { restoreOriginalAddress } from './redelivery.js';
 import { auditRefusal } from './refusal-audit.js';
 import type { ResolverStore } from './resolver-store.js';
-import { notifySafely } from './safe-notifier.js';
 import { describeError } from './store-errors.js';
 import { ResolverStopping, StoreRetriesExhausted, withStoreRetries } from './store-retry.js';
 
@@ -54,7 +51,6 @@ export const DeadLetterReasons = {
 
 export interface ResolverHandlerDeps {
   readonly store: ResolverStore;
-  readonly notifier: MessageStateChangeNotifier;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly version: string;
@@ -170,7 +166,7 @@ export class ResolverHandler implements SessionMessageHandler {
   }
 
   async #writeRun(session: SessionHandle, run: readonly PlainProjection[]): Promise<void> {
-    const { store, notifier, logger, clock } = this.deps;
+    const { store, logger, clock } = this.deps;
     let written: readonly boolean[];
     try {
       written = await this.#retrying(session, run[0]!.envelope, () =>
@@ -203,11 +199,9 @@ export class ResolverHandler implements SessionMessageHandler {
         [TelemetryAttribute.Endpoint]: p.envelope.from ?? p.envelope.to,
         [TelemetryAttribute.Outcome]: Outcome.Completed,
       });
-    const changed = new Set<string>();
     run.forEach((p, i) => {
       if (written[i]) {
         this.stats.recorded += 1;
-        changed.add(p.endpointId);
       } else {
         this.stats.refused += 1;
         logger.debug(
@@ -218,9 +212,6 @@ export class ResolverHandler implements SessionMessageHandler {
     });
     if (session.settleMany) await session.settleMany(run.map((p) => ({ message: p.message })));
     else for (const p of run) await session.complete(p.message);
-    for (const endpointId of changed) {
-      await notifySafely(notifier, logger, 'notifyEndpointStateChanged', endpointId);
-    }
   }
 
   #retrying<T>(session: SessionHandle, envelope: MessageEnvelope, work: () => Promise<T>): Promise<T> {
@@ -248,54 +239,45 @@ export class ResolverHandler implements SessionMessageHandler {
    * The write continues the trace of the response it projects (its `traceparent`); counted and timed. A batch
    * run (`countEach: false`) counts each projected message itself, with that message's attributes.
    */
-  async #traced<T>(
+  #traced<T>(
     message: ReceivedMessage,
     m: MessageEnvelope,
     write: () => Promise<T>,
     countEach = true,
   ): Promise<T> {
-    const started = this.deps.clock.now();
-    const attributes = {
-      [TelemetryAttribute.MessageType]: m.messageType,
-      [TelemetryAttribute.Endpoint]: m.from ?? m.to,
-    };
-    let outcome: string = Outcome.Failed;
-    try {
-      const result = await withSpan(
-        SpanName.ResolverWrite,
-        {
-          ...attributes,
+    return tracedCall(
+      {
+        scope: TelemetryScope.Resolver,
+        span: SpanName.ResolverWrite,
+        attributes: {
+          [TelemetryAttribute.MessageType]: m.messageType,
+          [TelemetryAttribute.Endpoint]: m.from ?? m.to,
+        },
+        spanAttributes: {
           [TelemetryAttribute.MessageId]: m.messageId,
           [TelemetryAttribute.SessionKey]: m.sessionId,
           ...(m.eventTypeId ? { [TelemetryAttribute.EventType]: m.eventTypeId } : {}),
         },
-        write,
-        { scope: TelemetryScope.Resolver, parent: extractTraceContext(message.headers) },
-      );
-      outcome = Outcome.Completed;
-      return result;
-    } finally {
-      const measured = { ...attributes, [TelemetryAttribute.Outcome]: outcome };
-      if (countEach || outcome !== Outcome.Completed)
-        countMetric(TelemetryScope.Resolver, MetricName.ResolverWrites, measured);
-      recordDuration(
-        TelemetryScope.Resolver,
-        MetricName.ResolverWriteDuration,
-        this.deps.clock.now() - started,
-        measured,
-      );
-    }
+        duration: MetricName.ResolverWriteDuration,
+        clock: this.deps.clock,
+        parent: extractTraceContext(message.headers),
+        onSettled: (outcome, measured) => {
+          if (countEach || outcome !== Outcome.Completed)
+            countMetric(TelemetryScope.Resolver, MetricName.ResolverWrites, measured);
+        },
+      },
+      write,
+    );
   }
 
   async #project(input: ResolverInput): Promise<void> {
-    const { store, notifier, logger } = this.deps;
+    const { store, logger } = this.deps;
     const m = input.envelope;
     if (isHeartbeatTraffic(m)) {
       await handleHeartbeatTraffic(m, input.enqueuedAt, {
         metadata: typeof store.setHeartbeat === 'function' ? (store as Required<ResolverStore>) : null,
         serviceHealth:
           typeof store.setServiceHealth === 'function' ? (store as Required<ResolverStore>) : null,
-        notifier,
         logger,
         clock: this.deps.clock,
         version: this.deps.version,
@@ -343,7 +325,6 @@ export class ResolverHandler implements SessionMessageHandler {
       return;
     }
     this.stats.recorded += 1;
-    await notifySafely(notifier, logger, 'notifyEndpointStateChanged', endpoint.endpointId);
   }
 
   /** One Retry audit per retry message, even when the message is seen again after a failure. */

@@ -15,7 +15,7 @@ import {
   systemClock,
   type Transport,
 } from '@nimbus/core';
-import { type MessageStateChangeNotifier, noopStateChangeNotifier } from '@nimbus/message-store';
+import { refuseNotifier } from './notifier-refusal.js';
 import { ResolverHandler, type ResolverStats } from './resolver-handler.js';
 import type { ResolverStore } from './resolver-store.js';
 import { RESOLVER_VERSION } from './version.js';
@@ -47,7 +47,8 @@ export interface ResolverOptions {
 export interface CreateResolverArgs {
   readonly transport: Transport;
   readonly store: ResolverStore;
-  readonly notifier?: MessageStateChangeNotifier;
+  /** Refused: the store notifies (its notification link tells the notifier after each committed write). */
+  readonly notifier?: never;
   readonly logger?: Logger;
   readonly clock?: Clock;
   readonly options?: ResolverOptions;
@@ -80,6 +81,7 @@ function requireMethod(target: unknown, name: string, what: string): void {
 export function createResolver(args: CreateResolverArgs): Resolver {
   if (!args || typeof args !== 'object')
     throw new ResolverOptionsError('createResolver: arguments are required');
+  refuseNotifier(args, 'createResolver');
   requireMethod(args.transport, 'acceptSession', 'transport');
   for (const method of [
     'writeBatch',
@@ -96,7 +98,6 @@ export function createResolver(args: CreateResolverArgs): Resolver {
   const handler = new ResolverHandler({
     // Store calls are traced by the store's own decorator chain (`traceStoreCalls`).
     store: args.store,
-    notifier: args.notifier ?? noopStateChangeNotifier,
     logger,
     clock,
     version: options.version ?? RESOLVER_VERSION,

@@ -12,11 +12,12 @@ it('docs/resolver.md and docs/heartbeat.md example runs', async () => {
   // #region resolver-example
   const transport = createMemoryTransport();
   await transport.applyTopology({ endpoints: ['Crm', 'Billing'], routes: [] });
-  const store = createMemoryMessageStore();
+  // The store is the one emitter of state changes: it tells the notifier after each committed write.
   const notifier = new InProcessStateChangeNotifier();
   notifier.subscribe((change) => console.log('live update', change));
+  const store = createMemoryMessageStore({ notifier });
 
-  const resolver = createResolver({ transport, store, notifier, logger: silentLogger });
+  const resolver = createResolver({ transport, store, logger: silentLogger });
   await resolver.start();
 
   // Billing reports an outcome; routing delivers it to the Resolver input with From = Billing.
@@ -41,7 +42,7 @@ it('docs/resolver.md and docs/heartbeat.md example runs', async () => {
     enabled: true,
     intervalSeconds: 300,
   });
-  const heartbeat = createHeartbeatScheduler({ transport, store, catalog: ['Crm', 'Billing'], notifier });
+  const heartbeat = createHeartbeatScheduler({ transport, store, catalog: ['Crm', 'Billing'] });
   const tick = await heartbeat.tick(); // start() runs this every 30 s
   console.log(tick.probesSent, 'probes sent; Resolver probed:', tick.resolverProbed);
   // #endregion heartbeat-example

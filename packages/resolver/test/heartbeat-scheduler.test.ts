@@ -1,5 +1,9 @@
 import { defineEndpoint, definePlatform, HEARTBEAT_EVENT_TYPE_ID, RESOLVER_INPUT } from '@nimbus/core';
-import { DEFAULT_HEARTBEAT_SETTINGS, HeartbeatStatus } from '@nimbus/message-store';
+import {
+  DEFAULT_HEARTBEAT_SETTINGS,
+  HeartbeatStatus,
+  withStateChangeNotifications,
+} from '@nimbus/message-store';
 import { createHeartbeatScheduler, RESOLVER_SERVICE_ID } from '@nimbus/resolver';
 import { describe, expect, it } from 'vitest';
 import { createHarness, ENDPOINTS, type Harness } from './support/harness.js';
@@ -8,14 +12,12 @@ import { heartbeatAnswer } from './support/heartbeats.js';
 function scheduler(h: Harness, catalog: readonly string[] = ENDPOINTS) {
   return createHeartbeatScheduler({
     transport: h.transport,
-    store: h.memoryStore,
+    // The store notifies (after each committed write); the scheduler itself tells nobody.
+    store: withStateChangeNotifications(h.memoryStore, {
+      notify: async (change) => void h.changes.push(change),
+    }),
     catalog,
     clock: h.clock,
-    notifier: {
-      notifyEndpointStateChanged: async (id) => void h.changes.push({ kind: 'endpoint', endpointId: id }),
-      notifyHeartbeatChanged: async (id) => void h.changes.push({ kind: 'heartbeat', endpointId: id }),
-      notifyServiceHealthChanged: async (id) => void h.changes.push({ kind: 'serviceHealth', serviceId: id }),
-    },
     logger: { debug() {}, info() {}, warn() {}, error() {} },
   });
 }

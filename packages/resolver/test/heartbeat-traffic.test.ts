@@ -120,11 +120,7 @@ describe('heartbeat traffic on the Resolver input', () => {
       throw new Error('hub down');
     };
     const failing = await createHarness({
-      notifier: {
-        notifyEndpointStateChanged: down,
-        notifyHeartbeatChanged: down,
-        notifyServiceHealthChanged: down,
-      },
+      notifier: { notify: down },
     });
     await failing.send(heartbeatAnswer());
     await failing.drain();

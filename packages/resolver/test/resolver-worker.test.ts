@@ -1,6 +1,11 @@
-import { encodeEnvelope, MessageType, RESOLVER_INPUT } from '@nimbus/core';
-import { createMemoryMessageStore, ResolutionStatus } from '@nimbus/message-store';
-import { createResolver, ResolverOptionsError } from '@nimbus/resolver';
+import { encodeEnvelope, isNimBusError, MessageType, NimBusErrorCode, RESOLVER_INPUT } from '@nimbus/core';
+import {
+  createMemoryMessageStore,
+  InProcessStateChangeNotifier,
+  ResolutionStatus,
+  type StateChange,
+} from '@nimbus/message-store';
+import { createHeartbeatScheduler, createResolver, ResolverOptionsError } from '@nimbus/resolver';
 import { createMemoryTransport } from '@nimbus/transport-memory';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from './support/harness.js';
@@ -14,7 +19,25 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 5_
   }
 }
 
+const changedIdOf = (change: StateChange) => (change.kind === 'endpoint' ? change.endpointId : change.kind);
+
 describe('createResolver', () => {
+  it('refuses a notifier with a NimBusError naming where it goes instead (the store notifies)', () => {
+    const transport = createMemoryTransport();
+    const store = createMemoryMessageStore({ env: {} });
+    const notifier = new InProcessStateChangeNotifier();
+    const refused = () => createResolver({ transport, store, notifier } as never);
+    expect(refused).toThrow(/'notifier' is not an option; give the notifier to the store/);
+    try {
+      refused();
+    } catch (error) {
+      expect(isNimBusError(error, NimBusErrorCode.InvalidOption)).toBe(true);
+    }
+    expect(() => createHeartbeatScheduler({ transport, store, catalog: [], notifier } as never)).toThrow(
+      /createHeartbeatScheduler: 'notifier' is not an option/,
+    );
+  });
+
   it('refuses arguments that cannot work, naming what is wrong', () => {
     const transport = createMemoryTransport();
     expect(() => createResolver({ transport, store: {} as never })).toThrow(ResolverOptionsError);
@@ -29,16 +52,15 @@ describe('createResolver', () => {
   it('runs as a worker over many sessions, keeps each event in order and stops cleanly', async () => {
     const transport = createMemoryTransport();
     await transport.applyTopology({ endpoints: ENDPOINTS, routes: [] });
-    const store = createMemoryMessageStore({ env: {} });
     const notified: string[] = [];
+    // The store is the one emitter: it tells the notifier after each committed write the Resolver makes.
+    const store = createMemoryMessageStore({
+      env: {},
+      notifier: { notify: async (change) => void notified.push(changedIdOf(change)) },
+    });
     const resolver = createResolver({
       transport,
       store,
-      notifier: {
-        notifyEndpointStateChanged: async (id) => void notified.push(id),
-        notifyHeartbeatChanged: async () => {},
-        notifyServiceHealthChanged: async () => {},
-      },
       logger: { debug() {}, info() {}, warn() {}, error() {} },
       options: { maxConcurrentSessions: 4, sessionIdleTimeoutMs: 50, acceptWaitMs: 50 },
     });

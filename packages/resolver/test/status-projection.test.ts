@@ -332,11 +332,7 @@ describe('Resolver projection of requests and outcomes', () => {
       throw new Error('push hub down');
     };
     const h = await createHarness({
-      notifier: {
-        notifyEndpointStateChanged: down,
-        notifyHeartbeatChanged: down,
-        notifyServiceHealthChanged: down,
-      },
+      notifier: { notify: down },
     });
     const request = eventRequest();
     await h.send(request);

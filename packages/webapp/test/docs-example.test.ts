@@ -10,9 +10,10 @@ import { createSqlIdentityStore, createWebApp } from '../src/index.js';
 it('docs/webapp.md example: start the WebApp and sign in', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nimbus-docs-'));
   // --- example start ---
-  const notifier = new InProcessStateChangeNotifier(); // give the same notifier to the Resolver
+  // The store tells the notifier after each committed write (the Resolver's and the WebApp's).
+  const notifier = new InProcessStateChangeNotifier();
   const webApp = await createWebApp({
-    store: createMemoryMessageStore(),
+    store: createMemoryMessageStore({ notifier }),
     transport: new MemoryTransport(),
     identityStore: createSqlIdentityStore({ dialect: 'sqlite', filename: path.join(dir, 'nimbus.db') }),
     notifier,

@@ -92,7 +92,7 @@ describe('OpenAPI document and live updates', () => {
     let text = '';
     text += decoder.decode((await reader.read()).value);
     expect(text).toContain(': connected');
-    await h.notifier.notifyEndpointStateChanged(ERP);
+    await h.notifier.notify({ kind: 'endpoint', endpointId: ERP });
     while (!text.includes('event: endpointupdate')) text += decoder.decode((await reader.read()).value);
     expect(text).toContain(`"endpointId":"${ERP}"`);
     controller.abort();

@@ -90,7 +90,7 @@ describe.runIf(hasChromium)('operator console: what misled, in a real browser ov
 
   it('deleting an event goes back to its endpoint and says what was deleted', async () => {
     await seedFailedRows(stack.store, 'Erp', ['delete-me']);
-    await stack.notifier.notifyEndpointStateChanged('Erp');
+    await stack.notifier.notify({ kind: 'endpoint', endpointId: 'Erp' });
     await page.goto(`${stack.url}/endpoints/Erp`);
     // Something needs attention now: the list shows that, and says how to see the rest.
     await page
@@ -143,7 +143,7 @@ describe.runIf(hasChromium)('operator console: what misled, in a real browser ov
     await seedFailedRows(stack.store, 'Erp', ['narrow-failed'], {
       errorTextOf: () => `ERP refused customer session-narrow-failed: VAT number 'NL-BAD' is malformed`,
     });
-    await stack.notifier.notifyEndpointStateChanged('Erp');
+    await stack.notifier.notify({ kind: 'endpoint', endpointId: 'Erp' });
     await page.setViewportSize({ width: 820, height: 1000 });
     // Each page with what shows that its data has arrived.
     const pages: [string, string][] = [

@@ -177,7 +177,7 @@ describe.runIf(hasChromium)('operator UI in a real browser over the real stack',
 
     // A live update re-reads both loaded pages instead of collapsing the list to the first one.
     await seedFailedRows(stack.store, 'Crm', ['paged-late']);
-    await stack.notifier.notifyEndpointStateChanged('Crm');
+    await stack.notifier.notify({ kind: 'endpoint', endpointId: 'Crm' });
     await expect.poll(() => count.textContent(), WAIT).toBe('Showing 56 of 56 events');
     expect(await rows.count()).toBe(56);
     await page.locator(`[data-testid=events] tr[data-row-id="paged-late"]`).waitFor(WAIT);

@@ -126,8 +126,8 @@ describe('WebApp security findings', () => {
   it('7: the live stream only carries updates for the user’s endpoints', async () => {
     const stream = await openLiveStream(crm);
     await stream.waitForText(': connected');
-    await h.notifier.notifyEndpointStateChanged(ERP);
-    await h.notifier.notifyEndpointStateChanged('Crm');
+    await h.notifier.notify({ kind: 'endpoint', endpointId: ERP });
+    await h.notifier.notify({ kind: 'endpoint', endpointId: 'Crm' });
     await stream.waitForText('"endpointId":"Crm"');
     expect(stream.text).not.toContain(`"endpointId":"${ERP}"`);
     await stream.close();
@@ -143,7 +143,7 @@ describe('WebApp security findings', () => {
     });
     expect(started.status).toBe(202);
     await admin.waitForText('event: bulkprogress');
-    await h.notifier.notifyEndpointStateChanged('Crm');
+    await h.notifier.notify({ kind: 'endpoint', endpointId: 'Crm' });
     await stream.waitForText('"endpointId":"Crm"');
     expect(stream.text).not.toContain('bulkprogress');
     await Promise.all([stream.close(), admin.close()]);

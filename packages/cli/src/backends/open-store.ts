@@ -1,5 +1,10 @@
 import type { Logger } from '@nimbus/core';
-import { createMemoryMessageStore, type OpenMessageStore } from '@nimbus/message-store';
+import {
+  createMemoryMessageStore,
+  type MessageStateChangeNotifier,
+  type OpenMessageStore,
+  withStateChangeNotifications,
+} from '@nimbus/message-store';
 import { createSqlMessageStore, type MigrationMode, type MigrationProgress } from '@nimbus/message-store-sql';
 import { isSchemaOutOfDate } from '@nimbus/sql';
 import type { DatabaseTimeouts } from '../commands/timeout-options.js';
@@ -20,6 +25,8 @@ export interface OpenStoreOptions {
   readonly print?: (line: string) => void;
   /** Bounded statement and lock waits (the long-running services); absent: the driver's defaults. */
   readonly timeouts?: DatabaseTimeouts;
+  /** Told after each committed write (the store is the one emitter of state changes; see openNotifier). */
+  readonly notifier?: MessageStateChangeNotifier;
 }
 
 export type CliStore = OpenMessageStore;
@@ -36,10 +43,14 @@ function sqlTimeouts(timeouts: DatabaseTimeouts | undefined) {
 
 /** Opens the configured message store (SQLite file under the data dir, PostgreSQL, Cosmos DB or memory). */
 export async function openStore(config: NimbusConfig, options: OpenStoreOptions): Promise<CliStore> {
+  const notifier = options.notifier ? { notifier: options.notifier } : {};
   if (config.store === 'memory') {
-    return createMemoryMessageStore();
+    return createMemoryMessageStore(notifier);
   }
-  if (config.store === 'cosmos') return openCosmosStore(options);
+  if (config.store === 'cosmos') {
+    const store = await openCosmosStore(options);
+    return options.notifier ? withStateChangeNotifications(store, options.notifier, options) : store;
+  }
   if (config.store === 'sqlite') ensureDataDir(config.dataDir);
   try {
     return await createSqlMessageStore({
@@ -52,6 +63,7 @@ export async function openStore(config: NimbusConfig, options: OpenStoreOptions)
       ...(options.onMigrationProgress ? { onMigrationProgress: options.onMigrationProgress } : {}),
       retentionSweep: options.retentionSweep ? {} : false,
       logger: options.logger,
+      ...notifier,
     });
   } catch (error) {
     if (isSchemaOutOfDate(error)) throw new CliError(error.message, ExitCode.SchemaOutOfDate);

@@ -96,8 +96,11 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
   const closers = new Closers();
   const drainTimeoutMs = options.drainTimeoutMs ?? 30_000;
   try {
+    const { notifier, close: closeNotifier } = await openNotifier(config, logger);
+    closers.add('the state-change notifier', closeNotifier);
     const store = await openStore(config, {
       logger,
+      notifier,
       migrationMode: options.migrationMode,
       onMigrationProgress: (progress) => print(migrationProgressLine(progress)),
       retentionSweep: true,
@@ -106,8 +109,6 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       print,
     });
     closers.add('the message store', () => store.close());
-    const { notifier, close: closeNotifier } = await openNotifier(config, logger);
-    closers.add('the state-change notifier', closeNotifier);
     const transport = await openTransport(config, {
       logger,
       migrationMode: options.migrationMode,
@@ -141,7 +142,6 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       const resolver = createResolver({
         transport,
         store,
-        notifier,
         logger,
         options: {
           ...(renewal === undefined ? {} : { leaseRenewalIntervalMs: renewal }),
@@ -174,7 +174,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
         }
       }
       const catalog = options.platform ?? (await transport.getTopology()).endpoints;
-      const heartbeat = createHeartbeatScheduler({ transport, store, catalog, notifier, logger });
+      const heartbeat = createHeartbeatScheduler({ transport, store, catalog, logger });
       heartbeat.start();
       closers.add('the heartbeat scheduler', () => heartbeat.stop());
     }

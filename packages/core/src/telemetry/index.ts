@@ -25,4 +25,5 @@ export {
   injectTraceContext,
   parseTraceParent,
 } from './trace-context.js';
+export { type CallOutcome, type TracedCallOptions, tracedCall } from './traced-call.js';
 export { recordSpanError, type WithSpanOptions, withSpan } from './with-span.js';

@@ -22,6 +22,7 @@ import {
   plainTracking,
   type RetentionOptions,
 } from '@nimbus/message-store';
+import { notifyAfterCommit } from '@nimbus/message-store/provider';
 import { type ConnectionOptions, resolveConnectionSettings } from '../config/resolve-connection-settings.js';
 import { readEventHistory, readMessage } from '../store/message-history.js';
 import { DeltaFolding } from '../store/status-counts.js';
@@ -105,16 +106,8 @@ export function createSqlColocatedProjection(
     async committed(db: ProjectionSqlExecutor, endpoints: Iterable<string>): Promise<void> {
       if (settings.dialect === 'postgres')
         await folding.afterCommit(kyselyOver(settings.dialect, placement, db));
-      for (const endpointId of new Set(endpoints)) {
-        try {
-          await notifier.notifyEndpointStateChanged(endpointId);
-        } catch (error) {
-          logger.warn(
-            { endpointId, error: error instanceof Error ? error.message : String(error) },
-            'co-located projection: state-change notifier failed after a committed write',
-          );
-        }
-      }
+      const changes = [...endpoints].map((endpointId) => ({ kind: 'endpoint' as const, endpointId }));
+      await notifyAfterCommit(notifier, changes, logger);
     },
   };
 }

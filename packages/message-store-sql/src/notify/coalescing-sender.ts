@@ -14,7 +14,7 @@ export interface CoalescingSenderOptions {
 }
 
 /**
- * Collects changes for a short window and sends them together, so a busy Resolver (one notification per
+ * Collects changes for a short window and sends them together, so a busy store (one notification per
  * projected message) costs one NOTIFY or insert per window. A failed send keeps its changes for the next
  * try: a database outage delays live updates, it does not drop them.
  */

@@ -14,7 +14,8 @@ export interface SqlStateChangeNotifierOptions extends ConnectionOptions, SqlNot
 
 /**
  * Opens and starts the cross-process notifier for the store the same connection options describe: give it
- * to the Resolver (it reports) and to the WebApp (it listens and reports its own writes).
+ * to the store (`createSqlMessageStore({ notifier })`: its notification link reports every committed write) and to
+ * the WebApp (it listens).
  */
 export async function createSqlStateChangeNotifier(
   options: SqlStateChangeNotifierOptions = {},

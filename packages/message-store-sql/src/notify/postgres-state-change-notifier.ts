@@ -66,9 +66,7 @@ export function createPostgresStateChangeNotifier(options: PostgresNotifierOptio
   return {
     dialect: 'postgres',
     subscribe: (l: StateChangeListener) => subscribers.subscribe(l),
-    notifyEndpointStateChanged: async (endpointId) => sender.add({ kind: 'endpoint', endpointId }),
-    notifyHeartbeatChanged: async (endpointId) => sender.add({ kind: 'heartbeat', endpointId }),
-    notifyServiceHealthChanged: async (serviceId) => sender.add({ kind: 'serviceHealth', serviceId }),
+    notify: async (change) => sender.add(change),
     flush: () => sender.flush(),
     get listening() {
       return listener.listening;

@@ -3,7 +3,7 @@ import type { MessageStateChangeNotifier, StateChangeListener } from '@nimbus/me
 
 /**
  * A state-change notifier that reaches every process on the same database: what one process reports
- * (`notify…`), every process's subscribers hear, after a short coalescing window. After a reconnect or
+ * (`notify(change)`), every process's subscribers hear, after a short coalescing window. After a reconnect or
  * a gap its subscribers get `{ kind: 'resync' }`: re-read everything shown.
  */
 export interface SqlStateChangeNotifier extends MessageStateChangeNotifier, ServiceLifecycle {

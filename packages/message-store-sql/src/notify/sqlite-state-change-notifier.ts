@@ -119,9 +119,7 @@ export function createSqliteStateChangeNotifier(options: SqliteNotifierOptions):
   return {
     dialect: 'sqlite',
     subscribe: (listener: StateChangeListener) => subscribers.subscribe(listener),
-    notifyEndpointStateChanged: async (endpointId) => sender.add({ kind: 'endpoint', endpointId }),
-    notifyHeartbeatChanged: async (endpointId) => sender.add({ kind: 'heartbeat', endpointId }),
-    notifyServiceHealthChanged: async (serviceId) => sender.add({ kind: 'serviceHealth', serviceId }),
+    notify: async (change) => sender.add(change),
     flush: () => sender.flush(),
     get listening() {
       return db !== null && !readFailing;

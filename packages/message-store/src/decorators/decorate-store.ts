@@ -20,13 +20,15 @@ const LIFECYCLE_METHODS: ReadonlySet<string> = new Set(['start', 'stop', 'close'
  */
 export function decorateStore<T extends object>(store: T, decorators: readonly StoreDecorator[]): T {
   if (decorators.length === 0) return store;
-  const wrapped = new Map<PropertyKey, unknown>();
+  // Keyed by the method itself, not its name: a store that hands out another function later (a test double
+  // switching to a failing method) is decorated afresh.
+  const wrapped = new WeakMap<object, unknown>();
   return new Proxy(store, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
       if (typeof value !== 'function' || typeof property !== 'string' || LIFECYCLE_METHODS.has(property))
         return value;
-      let decorated = wrapped.get(property);
+      let decorated = wrapped.get(value);
       if (decorated === undefined) {
         const method = value as (...args: unknown[]) => Promise<unknown>;
         decorated = (...params: unknown[]) => {
@@ -37,7 +39,7 @@ export function decorateStore<T extends object>(store: T, decorators: readonly S
               : decorators[index]!(call, () => run(index + 1));
           return run(0);
         };
-        wrapped.set(property, decorated);
+        wrapped.set(value, decorated);
       }
       return decorated;
     },

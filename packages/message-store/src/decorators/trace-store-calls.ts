@@ -3,38 +3,34 @@ import {
   countMetric,
   MetricName,
   Outcome,
-  recordDuration,
   SpanName,
   TelemetryAttribute,
   TelemetryScope,
-  withSpan,
+  tracedCall,
 } from '@nimbus/core';
 import type { StoreCall, StoreDecorator } from './decorate-store.js';
 
 /**
  * The tracing link: every call in a `nimbus.store {method}` span (a child of whatever span makes it),
- * timed, and counted when it fails.
+ * timed, and counted when it fails (`tracedCall`).
  */
 export function traceStoreCalls(clock: Pick<Clock, 'now'>): StoreDecorator {
-  return async (call, proceed) => {
+  return (call, proceed) => {
     const attributes = { [TelemetryAttribute.StoreOperation]: call.method };
-    const started = clock.now();
-    let outcome: string = Outcome.Failed;
-    try {
-      const result = await withSpan(SpanName.storeCall(call.method), attributes, proceed, {
+    return tracedCall(
+      {
         scope: TelemetryScope.Store,
-      });
-      outcome = Outcome.Completed;
-      return result;
-    } catch (error) {
-      countMetric(TelemetryScope.Store, MetricName.StoreOperationFailed, attributes);
-      throw error;
-    } finally {
-      recordDuration(TelemetryScope.Store, MetricName.StoreOperationDuration, clock.now() - started, {
-        ...attributes,
-        [TelemetryAttribute.Outcome]: outcome,
-      });
-    }
+        span: SpanName.storeCall(call.method),
+        attributes,
+        duration: MetricName.StoreOperationDuration,
+        clock,
+        onSettled: (outcome) => {
+          if (outcome === Outcome.Failed)
+            countMetric(TelemetryScope.Store, MetricName.StoreOperationFailed, attributes);
+        },
+      },
+      proceed,
+    );
   };
 }
 

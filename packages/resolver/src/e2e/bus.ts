@@ -15,7 +15,11 @@ import {
   systemClock,
   uuidv7,
 } from '@nimbus/core';
-import { InProcessStateChangeNotifier, type StateChange } from '@nimbus/message-store';
+import {
+  InProcessStateChangeNotifier,
+  type StateChange,
+  withStateChangeNotifications,
+} from '@nimbus/message-store';
 import {
   type DeliveryTiming,
   deliverUntilQuiet,
@@ -68,12 +72,15 @@ export class Bus {
   readonly #attempts = new Map<string, number>();
   readonly #timing: DeliveryTiming;
 
+  readonly store: ResolverStore;
+
   constructor(
-    readonly store: ResolverStore,
+    store: ResolverStore,
     readonly fixture: EndToEndFixture,
-    /** Where the Resolver (and a co-located store projection, when the transport has one) report changes. */
+    /** What `store` (and a co-located store projection, when the transport has one) tells after each commit. */
     notifier: InProcessStateChangeNotifier = new InProcessStateChangeNotifier(),
   ) {
+    this.store = withStateChangeNotifications(store, notifier);
     this.clock = fixture.clock ?? new ManualClock(Date.now());
     this.transport = new RecordingTransport(fixture.transport);
     this.#timing = deliveryTiming(fixture);
@@ -82,8 +89,7 @@ export class Bus {
       this.changes.push(change);
     });
     this.resolver = new ResolverHandler({
-      store,
-      notifier,
+      store: this.store,
       logger: silentLogger,
       clock: this.clock,
       version: 'e2e',

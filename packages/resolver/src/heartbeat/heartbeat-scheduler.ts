@@ -13,11 +13,9 @@ import {
   type HeartbeatHistoryStore,
   type HeartbeatSettings,
   HeartbeatStatus,
-  type MessageStateChangeNotifier,
-  noopStateChangeNotifier,
   type ServiceHealthStore,
 } from '@nimbus/message-store';
-import { notifySafely } from '../safe-notifier.js';
+import { refuseNotifier } from '../notifier-refusal.js';
 import { describeError } from '../store-errors.js';
 import { RESOLVER_SERVICE_ID } from '../version.js';
 import { heartbeatProbe } from './heartbeat-probe.js';
@@ -43,7 +41,8 @@ export interface HeartbeatSchedulerArgs {
   readonly store: HeartbeatSchedulerStore;
   /** The endpoints that may be probed: a platform (its `heartbeat: false` endpoints are left out) or ids. */
   readonly catalog: Platform | readonly string[];
-  readonly notifier?: MessageStateChangeNotifier;
+  /** Refused: the store notifies (its notification link tells the notifier after each committed write). */
+  readonly notifier?: never;
   readonly logger?: Logger;
   readonly clock?: Clock;
   /** Pause between ticks. Default 30 s. */
@@ -75,8 +74,8 @@ const seconds = (s: number) => s * 1000;
  * instances goes through an atomic claim in the store, so any number of schedulers can run.
  */
 export function createHeartbeatScheduler(args: HeartbeatSchedulerArgs): HeartbeatScheduler {
+  refuseNotifier(args, 'createHeartbeatScheduler');
   const { transport, store } = args;
-  const notifier = args.notifier ?? noopStateChangeNotifier;
   const logger = args.logger ?? consoleLogger;
   const clock = args.clock ?? systemClock;
   const tickMs = args.tickMs ?? HEARTBEAT_TICK_MS;
@@ -126,7 +125,6 @@ export function createHeartbeatScheduler(args: HeartbeatSchedulerArgs): Heartbea
           { source: endpointId, messages: [heartbeatProbe(endpointId, probeId, now)] },
         ]);
         sent += 1;
-        await notifySafely(notifier, logger, 'notifyHeartbeatChanged', endpointId);
       } catch (error) {
         logger.warn(
           { endpointId, error: describeError(error) },
@@ -159,11 +157,9 @@ export function createHeartbeatScheduler(args: HeartbeatSchedulerArgs): Heartbea
     const sweptEndpoints = await step('sweep endpoints', [] as string[], () =>
       store.sweepTimedOutHeartbeats(cutoff),
     );
-    for (const id of sweptEndpoints) await notifySafely(notifier, logger, 'notifyHeartbeatChanged', id);
     const sweptServices = await step('sweep services', [] as string[], () =>
       store.sweepTimedOutServiceProbes(cutoff),
     );
-    for (const id of sweptServices) await notifySafely(notifier, logger, 'notifyServiceHealthChanged', id);
 
     const folded = await step('fold history', false, () =>
       runHeartbeatHistoryFold(store, catalogIds(), dueBefore, new Date(now), intervalMs / 1000),
@@ -181,7 +177,6 @@ export function createHeartbeatScheduler(args: HeartbeatSchedulerArgs): Heartbea
         return false;
       const probe = heartbeatProbe(Addresses.resolver, probeId, new Date(now));
       await transport.publish([{ source: Addresses.manager, messages: [probe] }]);
-      await notifySafely(notifier, logger, 'notifyServiceHealthChanged', RESOLVER_SERVICE_ID);
       return true;
     });
 

@@ -1,12 +1,7 @@
 import type { Logger } from '@nimbus/core';
 import { Addresses, type Clock, type MessageEnvelope, MessageType } from '@nimbus/core';
-import type {
-  EndpointMetadataStore,
-  MessageStateChangeNotifier,
-  ServiceHealthStore,
-} from '@nimbus/message-store';
+import type { EndpointMetadataStore, ServiceHealthStore } from '@nimbus/message-store';
 import { HeartbeatStatus, isHeartbeatTraffic } from '@nimbus/message-store';
-import { notifySafely } from '../safe-notifier.js';
 import { RESOLVER_SERVICE_ID } from '../version.js';
 import { parseHeartbeatPayload } from './heartbeat-payload.js';
 
@@ -22,7 +17,6 @@ const STATUS_BY_ANSWER: ReadonlyMap<MessageType, HeartbeatStatus> = new Map<Mess
 export interface HeartbeatTrafficDeps {
   readonly metadata: Pick<EndpointMetadataStore, 'setHeartbeat'> | null;
   readonly serviceHealth: Pick<ServiceHealthStore, 'setServiceHealth'> | null;
-  readonly notifier: MessageStateChangeNotifier;
   readonly logger: Logger;
   readonly clock: Clock;
   readonly version: string;
@@ -65,7 +59,6 @@ export async function handleHeartbeatTraffic(
       lastSeenUtc: now,
       roundTripMs: Math.max(0, now.getTime() - sentAt.getTime()),
     });
-    await notifySafely(deps.notifier, deps.logger, 'notifyServiceHealthChanged', RESOLVER_SERVICE_ID);
     return;
   }
   const endpointId = blank(payload.endpoint) ? (message.from ?? '') : payload.endpoint;
@@ -89,5 +82,4 @@ export async function handleHeartbeatTraffic(
       endpointHeartbeatStatus: STATUS_BY_ANSWER.get(message.messageType) ?? HeartbeatStatus.Unknown,
     },
   });
-  await notifySafely(deps.notifier, deps.logger, 'notifyHeartbeatChanged', endpointId);
 }

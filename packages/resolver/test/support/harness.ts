@@ -13,6 +13,7 @@ import {
   type MessageStateChangeNotifier,
   type OpenMessageStore,
   type StateChange,
+  withStateChangeNotifications,
 } from '@nimbus/message-store';
 import { ResolverHandler, type ResolverStore } from '@nimbus/resolver';
 import { createMemoryTransport, type MemoryTransport } from '@nimbus/transport-memory';
@@ -49,7 +50,7 @@ export interface Harness {
 
 export interface HarnessOptions {
   readonly store?: (memory: OpenMessageStore) => ResolverStore;
-  /** Replaces the recording notifier (e.g. one that fails). */
+  /** Replaces the recording notifier the store tells (e.g. one that fails). */
   readonly notifier?: MessageStateChangeNotifier;
 }
 
@@ -64,9 +65,13 @@ export async function createHarness(options: HarnessOptions = {}) {
     changes.push(change);
   });
   const logs: LogLine[] = [];
+  // The store is the one emitter: its notification link tells the notifier after each committed write.
   const handler = new ResolverHandler({
-    store: options.store ? options.store(memoryStore) : memoryStore,
-    notifier: options.notifier ?? notifier,
+    store: withStateChangeNotifications(
+      options.store ? options.store(memoryStore) : memoryStore,
+      options.notifier ?? notifier,
+      { logger: recordingLogger(logs) },
+    ),
     logger: recordingLogger(logs),
     clock,
     version: '9.9.9-test',

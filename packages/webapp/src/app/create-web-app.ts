@@ -13,7 +13,7 @@ import {
   systemClock,
   uuidv7,
 } from '@nimbus/core';
-import { InProcessStateChangeNotifier } from '@nimbus/message-store';
+import { InProcessStateChangeNotifier, withStateChangeNotifications } from '@nimbus/message-store';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { Alerting } from '../alerts/alerting.js';
 import { AuditLog } from '../audit/audit-log.js';
@@ -111,6 +111,10 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
   const logger = options.logger ?? consoleLogger;
   const clock = options.clock ?? systemClock;
   const notifier = options.notifier ?? new InProcessStateChangeNotifier({ logger });
+  // A notifier of its own is told by nobody else: the WebApp's store writes then notify it through the store.
+  const store = options.notifier
+    ? options.store
+    : withStateChangeNotifications(options.store, notifier, { logger });
   const hub = new LiveUpdateHub(notifier);
   const identityStore = options.identityStore;
   await identityStore.initialize();
@@ -167,7 +171,6 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     request.principal = await authenticator.principalOf(request);
   });
 
-  const store = options.store;
   const auditLog = new AuditLog(
     (row) =>
       store.storeMessageAudit({

@@ -24,8 +24,9 @@ export interface WebAppOptions {
   readonly platform?: Platform;
   readonly identityStore: IdentityStore;
   /**
-   * The state-change notifier that feeds the SSE stream: give the same instance to the Resolver (or wrap the
-   * store with `withStateChangeNotifications`). Default: a new in-process notifier, exposed as `notifier`.
+   * The state-change notifier that feeds the SSE stream: the one `store` tells after each committed write (give
+   * it to the store: `createSqlMessageStore({ notifier })`, `withStateChangeNotifications(store, notifier)`).
+   * Default: a new in-process notifier, exposed as `notifier`, and `store` wrapped to tell it.
    */
   readonly notifier?: SubscribableNotifier;
   readonly storageCapabilities?: StorageProviderCapabilities;

@@ -1,4 +1,4 @@
-import type { MessageStateChangeNotifier, StateChangeListener } from '@nimbus/message-store';
+import type { MessageStateChangeNotifier, StateChange, StateChangeListener } from '@nimbus/message-store';
 
 export type LiveUpdate =
   | { readonly type: 'endpointupdate'; readonly endpointId: string }
@@ -17,6 +17,20 @@ export type LiveUpdate =
       readonly done: boolean;
     };
 
+/** The SSE event each store change goes out as (the browser's names; the change itself is the store's). */
+export function liveUpdateOf(change: StateChange): LiveUpdate {
+  switch (change.kind) {
+    case 'endpoint':
+      return { type: 'endpointupdate', endpointId: change.endpointId };
+    case 'heartbeat':
+      return { type: 'heartbeatupdate', endpointId: change.endpointId };
+    case 'serviceHealth':
+      return { type: 'servicehealthupdate', serviceId: change.serviceId };
+    case 'resync':
+      return { type: 'resync' };
+  }
+}
+
 export type LiveUpdateListener = (update: LiveUpdate) => void;
 
 /** A state-change notifier the WebApp can listen to (the store package's `InProcessStateChangeNotifier`). */
@@ -25,22 +39,16 @@ export interface SubscribableNotifier extends MessageStateChangeNotifier {
 }
 
 /**
- * Fans state changes out to the browsers connected over SSE. It listens to the provider-neutral notifier
- * (the one the Resolver writes through), and forwards the WebApp's own store writes to that notifier so
- * every listener hears about them.
+ * Fans state changes out to the browsers connected over SSE. It listens to the notifier the store tells
+ * after each committed write; `notify` relays a change another process's store committed (the storage-hook
+ * routes) to that notifier, so every listener hears about it.
  */
 export class LiveUpdateHub implements MessageStateChangeNotifier {
   readonly #listeners = new Set<LiveUpdateListener>();
   readonly #unsubscribe: () => void;
 
   constructor(private readonly notifier: SubscribableNotifier) {
-    this.#unsubscribe = notifier.subscribe((change) => {
-      if (change.kind === 'endpoint') this.publish({ type: 'endpointupdate', endpointId: change.endpointId });
-      else if (change.kind === 'resync') this.publish({ type: 'resync' });
-      else if (change.kind === 'heartbeat')
-        this.publish({ type: 'heartbeatupdate', endpointId: change.endpointId });
-      else this.publish({ type: 'servicehealthupdate', serviceId: change.serviceId });
-    });
+    this.#unsubscribe = notifier.subscribe((change) => this.publish(liveUpdateOf(change)));
   }
 
   subscribe(listener: LiveUpdateListener): () => void {
@@ -57,16 +65,8 @@ export class LiveUpdateHub implements MessageStateChangeNotifier {
     for (const listener of this.#listeners) listener(update);
   }
 
-  notifyEndpointStateChanged(endpointId: string): Promise<void> {
-    return this.notifier.notifyEndpointStateChanged(endpointId);
-  }
-
-  notifyHeartbeatChanged(endpointId: string): Promise<void> {
-    return this.notifier.notifyHeartbeatChanged(endpointId);
-  }
-
-  notifyServiceHealthChanged(serviceId: string): Promise<void> {
-    return this.notifier.notifyServiceHealthChanged(serviceId);
+  notify(change: StateChange): Promise<void> {
+    return this.notifier.notify(change);
   }
 
   /** Stops listening to the notifier. */

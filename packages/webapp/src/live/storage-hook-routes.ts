@@ -1,3 +1,4 @@
+import type { StateChange } from '@nimbus/message-store';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { sameToken } from '../auth/tokens.js';
@@ -30,19 +31,16 @@ export function registerStorageHookRoutes(app: FastifyInstance, hub: LiveUpdateH
     if (typeof header !== 'string' || !sameToken(header, key))
       throw unauthorized('Missing or wrong X-Webhook-Key.');
   };
-  app.post<{ Params: { id: string } }>('/api/storagehook/endpoint/:id', async (request, reply) => {
-    check(request.headers['x-webhook-key']);
-    await hub.notifyEndpointStateChanged(request.params.id);
-    return reply.code(204).send();
-  });
-  app.post<{ Params: { id: string } }>('/api/storagehook/heartbeat/:id', async (request, reply) => {
-    check(request.headers['x-webhook-key']);
-    await hub.notifyHeartbeatChanged(request.params.id);
-    return reply.code(204).send();
-  });
-  app.post<{ Params: { id: string } }>('/api/storagehook/servicehealth/:id', async (request, reply) => {
-    check(request.headers['x-webhook-key']);
-    await hub.notifyServiceHealthChanged(request.params.id);
-    return reply.code(204).send();
-  });
+  const changeOf: Record<(typeof HOOKS)[number][0], (id: string) => StateChange> = {
+    endpoint: (endpointId) => ({ kind: 'endpoint', endpointId }),
+    heartbeat: (endpointId) => ({ kind: 'heartbeat', endpointId }),
+    servicehealth: (serviceId) => ({ kind: 'serviceHealth', serviceId }),
+  };
+  for (const [kind] of HOOKS) {
+    app.post<{ Params: { id: string } }>(`/api/storagehook/${kind}/:id`, async (request, reply) => {
+      check(request.headers['x-webhook-key']);
+      await hub.notify(changeOf[kind](request.params.id));
+      return reply.code(204).send();
+    });
+  }
 }

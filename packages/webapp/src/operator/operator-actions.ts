@@ -110,10 +110,8 @@ export class OperatorActions {
 
   /** An operator's note on the event ("called the ERP team"): one Comment audit row, nothing sent. */
   async comment(principal: Principal, row: UnresolvedEvent, text: string) {
-    const result = await this.#done(principal, 'comment', row, null, { comment: text });
-    // Other operators looking at the event see the note appear: their pages re-read on endpoint updates.
-    await this.deps.hub.notifyEndpointStateChanged(row.endpointId);
-    return result;
+    // The store notifies an endpoint update for a Comment audit: other operators looking at the event see the note.
+    return this.#done(principal, 'comment', row, null, { comment: text });
   }
 
   async completeHandoff(principal: Principal, row: UnresolvedEvent, note: string | null) {
@@ -150,7 +148,6 @@ export class OperatorActions {
         content: { ...row, reason: `Reconciled by ${principal.name}` },
       });
       if (!replaced) throw stale();
-      await this.deps.hub.notifyEndpointStateChanged(row.endpointId);
     });
   }
 
@@ -162,7 +159,6 @@ export class OperatorActions {
         sessionId: row.sessionId,
       });
       if (!removed) throw notFound(`Event '${row.eventId}' was already removed.`);
-      await this.deps.hub.notifyEndpointStateChanged(row.endpointId);
     });
   }
 

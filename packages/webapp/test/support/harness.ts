@@ -1,5 +1,5 @@
 import { silentLogger, topologyFromPlatform } from '@nimbus/core';
-import { InProcessStateChangeNotifier } from '@nimbus/message-store';
+import { InProcessStateChangeNotifier, withStateChangeNotifications } from '@nimbus/message-store';
 import { MemoryTransport } from '@nimbus/transport-memory';
 import {
   createWebApp,
@@ -42,7 +42,8 @@ export async function startHarness(
   await transport.applyTopology(topologyFromPlatform(samplePlatform));
   const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
   const webApp = await createWebApp({
-    store: stores.store,
+    // The store is the one emitter: the WebApp's own writes reach the SSE stream through it.
+    store: withStateChangeNotifications(stores.store, notifier, { logger: silentLogger }),
     identityStore: stores.identityStore,
     transport,
     platform: samplePlatform,

@@ -103,11 +103,15 @@ export async function startLiveStack(options: LiveStackOptions): Promise<LiveSta
     for (const stop of stops.reverse()) await stop();
   };
   try {
+    // The store is the one emitter: it tells the notifier after each committed write (the Resolver's and the
+    // WebApp's), and the WebApp listens to the same notifier.
+    const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
     const store = await createSqlMessageStore({
       dialect: 'sqlite',
       filename,
       env: {},
       retentionSweep: false,
+      notifier,
     });
     stops.push(() => store.close());
     const identityStore = createSqlIdentityStore({ dialect: 'sqlite', filename });
@@ -116,12 +120,9 @@ export async function startLiveStack(options: LiveStackOptions): Promise<LiveSta
     stops.push(() => transport.close());
     await transport.applyTopology(topologyFromPlatform(platform));
 
-    // The Resolver notifies by itself; the WebApp gets the plain store and listens to the same notifier.
-    const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
     const resolver = createResolver({
       transport,
       store,
-      notifier,
       logger: testLogger,
       options: { maxConcurrentSessions: 4, acceptWaitMs: 200, sessionIdleTimeoutMs: 500 },
     });

@@ -18,18 +18,20 @@ export async function startSqliteBus(
   storeEnv: Record<string, string>,
   stops: (() => Promise<void>)[],
 ) {
+  // The store is the one emitter of state changes; the WebApp listens to the same notifier.
+  const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
   const store = await createSqlMessageStore({
     dialect: 'sqlite',
     filename: path.join(dir, 'store.db'),
     env: storeEnv,
     retentionSweep: false,
+    notifier,
   });
   stops.push(() => store.close());
   const transport = await createSqlTransport({ dialect: 'sqlite', path: path.join(dir, 'transport.db') });
   stops.push(() => transport.close());
   await transport.applyTopology(topologyFromPlatform(livePlatform));
-  const notifier = new InProcessStateChangeNotifier({ logger: silentLogger });
-  const resolver = createResolver({ transport, store, notifier, logger: testLogger });
+  const resolver = createResolver({ transport, store, logger: testLogger });
   await resolver.start();
   stops.push(() => resolver.stop());
   return { store, transport, notifier };
