@@ -58,6 +58,12 @@ export {
 } from './failures/permanent-failure-classifier.js';
 export { uuidv7 } from './ids.js';
 export {
+  type LoopSignals,
+  loopLifecycle,
+  type StoppableChild,
+  stopChild,
+} from './lifecycle/lifecycle-parts.js';
+export {
   type ProbeReadinessOptions,
   probeReadiness,
   type Readiness,

@@ -1,4 +1,4 @@
-import { LifecycleRunner, type Logger } from '@nimbus/core';
+import { LifecycleRunner, type Logger, stopChild, whenAborted } from '@nimbus/core';
 import type { StateChangeListener } from '@nimbus/message-store';
 import { openPostgresPool, ReconnectingPgListener } from '@nimbus/sql';
 import { decodeChanges } from './change-payloads.js';
@@ -56,9 +56,10 @@ export function createPostgresStateChangeNotifier(options: PostgresNotifierOptio
   });
   const lifecycle = new LifecycleRunner({
     start: () => listener.start(),
-    stop: async () => {
-      await sender.close();
-      await listener.stop();
+    // Pending changes go out once more, unless the stop's deadline (or `abort()`) cuts that short.
+    stop: async (context) => {
+      await Promise.race([sender.close(), whenAborted(context.signal)]);
+      await stopChild(listener, context);
       await pool.end();
     },
   });
@@ -78,6 +79,8 @@ export function createPostgresStateChangeNotifier(options: PostgresNotifierOptio
     },
     start: () => lifecycle.start(),
     stop: (stopOptions) => lifecycle.stop(stopOptions),
+    abort: () => lifecycle.abort(),
+    closed: () => lifecycle.closed(),
     [Symbol.asyncDispose]: () => lifecycle.stop(),
   };
 }

@@ -1,4 +1,4 @@
-import { LifecycleRunner, type Logger, NimBusError, NimBusErrorCode } from '@nimbus/core';
+import { LifecycleRunner, type Logger, NimBusError, NimBusErrorCode, whenAborted } from '@nimbus/core';
 import type { StateChangeListener } from '@nimbus/message-store';
 import { openSqliteDatabase } from '@nimbus/sql';
 import type Database from 'better-sqlite3';
@@ -108,8 +108,9 @@ export function createSqliteStateChangeNotifier(options: SqliteNotifierOptions):
       timer = setInterval(poll, options.pollMs ?? 200);
       timer.unref();
     },
-    stop: async () => {
-      await sender.close();
+    // Pending changes go out once more, unless the stop's deadline (or `abort()`) cuts that short.
+    stop: async ({ signal }) => {
+      await Promise.race([sender.close(), whenAborted(signal)]);
       if (timer) clearInterval(timer);
       db?.close();
       db = null;
@@ -131,6 +132,8 @@ export function createSqliteStateChangeNotifier(options: SqliteNotifierOptions):
     },
     start: () => lifecycle.start(),
     stop: (stopOptions) => lifecycle.stop(stopOptions),
+    abort: () => lifecycle.abort(),
+    closed: () => lifecycle.closed(),
     [Symbol.asyncDispose]: () => lifecycle.stop(),
   };
 }

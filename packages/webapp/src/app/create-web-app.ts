@@ -295,10 +295,12 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       alerting.start();
       bulkJobResumer.start();
     },
-    stop: async ({ timeoutMs = 10_000 }) => {
-      // Keep-alive and slow requests must not hold the shutdown beyond its timeout.
-      const timer = setTimeout(() => server.server.closeAllConnections(), timeoutMs);
+    stop: async ({ timeoutMs = 10_000, signal }) => {
+      // Keep-alive and slow requests must not hold the shutdown beyond its timeout (nor past an `abort()`).
+      const closeAll = () => server.server.closeAllConnections();
+      const timer = setTimeout(closeAll, timeoutMs);
       timer.unref();
+      signal.addEventListener('abort', closeAll, { once: true });
       try {
         await alerting.stop();
         // Running bulk jobs stop before their next event and are released for the next WebApp to resume.
@@ -307,6 +309,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
         await server.close();
       } finally {
         clearTimeout(timer);
+        signal.removeEventListener('abort', closeAll);
         hub.detach();
       }
     },
@@ -333,6 +336,8 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     start: () => lifecycle.start(),
     stop: (stopOptions) => lifecycle.stop(stopOptions),
     close: (stopOptions) => lifecycle.stop(stopOptions),
+    abort: () => lifecycle.abort(),
+    closed: () => lifecycle.closed(),
     [Symbol.asyncDispose]: () => lifecycle.stop(),
   };
 }
