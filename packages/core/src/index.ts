@@ -62,6 +62,7 @@ export {
   loopLifecycle,
   type StoppableChild,
   stopChild,
+  withLifecycle,
 } from './lifecycle/lifecycle-parts.js';
 export {
   type ProbeReadinessOptions,

@@ -15,6 +15,7 @@ import {
   stopChild,
   systemClock,
   type Transport,
+  withLifecycle,
 } from '@nimbus/core';
 import { type MessageStateChangeNotifier, noopStateChangeNotifier } from '@nimbus/message-store';
 import { ResolverHandler, type ResolverStats } from './resolver-handler.js';
@@ -137,15 +138,7 @@ export function createResolver(args: CreateResolverArgs): Resolver {
     },
     { name: 'the Resolver' },
   );
-  return {
-    start: () => lifecycle.start(),
-    stop: (stopOptions) => lifecycle.stop(stopOptions),
-    abort: () => lifecycle.abort(),
-    closed: () => lifecycle.closed(),
-    [Symbol.asyncDispose]: () => lifecycle.stop(),
-    get state() {
-      return lifecycle.state;
-    },
+  const resolver = {
     get running() {
       return lifecycle.state === 'running';
     },
@@ -153,4 +146,5 @@ export function createResolver(args: CreateResolverArgs): Resolver {
       return { ...handler.stats, processor: processor.stats };
     },
   };
+  return withLifecycle(resolver, lifecycle);
 }

@@ -16,3 +16,4 @@ export {
   type TransportConformanceFactory,
   type TransportConformanceFixture,
 } from './harness.js';
+export { type HoldingCalls, holdingCalls } from './holding-calls.js';

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import {
   LifecycleRunner,
   type LifecycleRunnerOptions,
+  type ServiceLifecycle,
   type StopContext,
   type StopOptions,
   whenAborted,
@@ -67,4 +68,19 @@ export function loopLifecycle(
     },
     options,
   );
+}
+
+/**
+ * Gives a factory-made object (`createResolver`, `createHeartbeatScheduler`) the lifecycle members, delegated to
+ * `runner`: `state` (live), `start`, `stop`, `abort`, `closed` and `Symbol.asyncDispose` (= `stop()`).
+ */
+export function withLifecycle<T extends object>(target: T, runner: LifecycleRunner): T & ServiceLifecycle {
+  return Object.defineProperties(target, {
+    state: { get: () => runner.state, enumerable: true },
+    start: { value: () => runner.start(), enumerable: true },
+    stop: { value: (options?: StopOptions) => runner.stop(options), enumerable: true },
+    abort: { value: () => runner.abort(), enumerable: true },
+    closed: { value: () => runner.closed(), enumerable: true },
+    [Symbol.asyncDispose]: { value: () => runner.stop() },
+  }) as T & ServiceLifecycle;
 }
