@@ -58,6 +58,7 @@ export {
 } from './failures/permanent-failure-classifier.js';
 export { uuidv7 } from './ids.js';
 export {
+  type LoopLifecycleOptions,
   type LoopSignals,
   loopLifecycle,
   type StoppableChild,

@@ -41,9 +41,14 @@ export interface LoopSignals {
  * `loop`, `stop()` aborts `stopping` and waits for the pass under way to finish (it drains), until the deadline
  * aborts `abandon`, after which the stop returns and the pass is left to end on its own.
  */
+export interface LoopLifecycleOptions extends LifecycleRunnerOptions {
+  /** Runs after the loop ended (or was abandoned), e.g. to close a mailer; gets the stop's deadline signal. */
+  readonly release?: (signal: AbortSignal) => Promise<void>;
+}
+
 export function loopLifecycle(
   loop: (signals: LoopSignals) => Promise<void>,
-  options: LifecycleRunnerOptions = {},
+  options: LoopLifecycleOptions = {},
 ): LifecycleRunner {
   const stopping = new AbortController();
   const abandon = new AbortController();
@@ -61,6 +66,7 @@ export function loopLifecycle(
         else signal.addEventListener('abort', abandonWith, { once: true });
         try {
           await Promise.race([running, whenAborted(abandon.signal)]);
+          await options.release?.(abandon.signal);
         } finally {
           signal.removeEventListener('abort', abandonWith);
         }

@@ -10,6 +10,7 @@ import {
   type ServiceLifecycle,
   type StopOptions,
   serviceReadiness,
+  stopChild,
   systemClock,
   uuidv7,
 } from '@nimbus/core';
@@ -292,7 +293,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
         url = listenOn.server.url;
       } else url = await server.listen({ host: listenOn.host ?? '127.0.0.1', port: listenOn.port ?? 0 });
       logger.info({ url }, `NimBus WebApp listening on ${url}`);
-      alerting.start();
+      await alerting.start();
       bulkJobResumer.start();
     },
     stop: async ({ timeoutMs = 10_000, signal }) => {
@@ -302,7 +303,7 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
       timer.unref();
       signal.addEventListener('abort', closeAll, { once: true });
       try {
-        await alerting.stop();
+        await stopChild(alerting, { timeoutMs, signal });
         // Running bulk jobs stop before their next event and are released for the next WebApp to resume.
         await bulkJobResumer.stop();
         await bulkJobs.stop();
