@@ -1,4 +1,11 @@
-import { LifecycleRunner, type Logger, stopChild, whenAborted } from '@nimbus/core';
+import {
+  LifecycleRunner,
+  type Logger,
+  type ServiceLifecycle,
+  stopChild,
+  whenAborted,
+  withLifecycle,
+} from '@nimbus/core';
 import type { StateChangeListener } from '@nimbus/message-store';
 import { openPostgresPool, ReconnectingPgListener } from '@nimbus/sql';
 import { decodeChanges } from './change-payloads.js';
@@ -64,7 +71,7 @@ export function createPostgresStateChangeNotifier(options: PostgresNotifierOptio
     },
   });
 
-  return {
+  const notifier: Omit<SqlStateChangeNotifier, keyof ServiceLifecycle> = {
     dialect: 'postgres',
     subscribe: (l: StateChangeListener) => subscribers.subscribe(l),
     notifyEndpointStateChanged: async (endpointId) => sender.add({ kind: 'endpoint', endpointId }),
@@ -74,13 +81,6 @@ export function createPostgresStateChangeNotifier(options: PostgresNotifierOptio
     get listening() {
       return listener.listening;
     },
-    get state() {
-      return lifecycle.state;
-    },
-    start: () => lifecycle.start(),
-    stop: (stopOptions) => lifecycle.stop(stopOptions),
-    abort: () => lifecycle.abort(),
-    closed: () => lifecycle.closed(),
-    [Symbol.asyncDispose]: () => lifecycle.stop(),
   };
+  return withLifecycle(notifier, lifecycle);
 }

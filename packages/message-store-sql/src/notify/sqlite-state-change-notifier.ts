@@ -1,4 +1,12 @@
-import { LifecycleRunner, type Logger, NimBusError, NimBusErrorCode, whenAborted } from '@nimbus/core';
+import {
+  LifecycleRunner,
+  type Logger,
+  NimBusError,
+  NimBusErrorCode,
+  type ServiceLifecycle,
+  whenAborted,
+  withLifecycle,
+} from '@nimbus/core';
 import type { StateChangeListener } from '@nimbus/message-store';
 import { openSqliteDatabase } from '@nimbus/sql';
 import type Database from 'better-sqlite3';
@@ -117,7 +125,7 @@ export function createSqliteStateChangeNotifier(options: SqliteNotifierOptions):
     },
   });
 
-  return {
+  const notifier: Omit<SqlStateChangeNotifier, keyof ServiceLifecycle> = {
     dialect: 'sqlite',
     subscribe: (listener: StateChangeListener) => subscribers.subscribe(listener),
     notifyEndpointStateChanged: async (endpointId) => sender.add({ kind: 'endpoint', endpointId }),
@@ -127,13 +135,6 @@ export function createSqliteStateChangeNotifier(options: SqliteNotifierOptions):
     get listening() {
       return db !== null && !readFailing;
     },
-    get state() {
-      return lifecycle.state;
-    },
-    start: () => lifecycle.start(),
-    stop: (stopOptions) => lifecycle.stop(stopOptions),
-    abort: () => lifecycle.abort(),
-    closed: () => lifecycle.closed(),
-    [Symbol.asyncDispose]: () => lifecycle.stop(),
   };
+  return withLifecycle(notifier, lifecycle);
 }
