@@ -18,8 +18,9 @@ export function holdingCalls<T extends object>(
   const held = new Set<PropertyKey>(methods);
   let armed = false;
   const proxy = new Proxy(target, {
-    get(object, property, receiver) {
-      const value = Reflect.get(object, property, receiver);
+    get(object, property) {
+      // The target as receiver: its getters may read private fields, which a proxy has not.
+      const value = Reflect.get(object, property, object);
       if (!held.has(property) || typeof value !== 'function') return value;
       return async (...args: unknown[]) => {
         if (armed) {

@@ -220,7 +220,8 @@ export class SessionProcessor extends RunnerLifecycle {
     );
     const renewer = this.#renewer(session, fence);
     fence.watch();
-    renewer.start();
+    // Its start only begins the renewal loop; it cannot fail.
+    void renewer.start();
     const fenced = () => fence.check();
     let healthy = true;
     try {
