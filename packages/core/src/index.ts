@@ -59,6 +59,14 @@ export {
 } from './failures/permanent-failure-classifier.js';
 export { uuidv7 } from './ids.js';
 export {
+  type LoopLifecycleOptions,
+  type LoopSignals,
+  loopLifecycle,
+  type StoppableChild,
+  stopChild,
+  withLifecycle,
+} from './lifecycle/lifecycle-parts.js';
+export {
   type ProbeReadinessOptions,
   probeReadiness,
   type Readiness,

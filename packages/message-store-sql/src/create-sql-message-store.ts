@@ -4,8 +4,8 @@ import {
   type Logger,
   type Readiness,
   type StopContext,
+  stopChild,
   systemClock,
-  whenAborted,
 } from '@nimbus/core';
 import {
   type MessageStateChangeNotifier,
@@ -140,8 +140,8 @@ export async function createSqlMessageStore(options: SqlMessageStoreOptions = {}
   const composed = new SqlComposedStore(
     providerName,
     sqlStoreSlices(context, sweepOptions?.batchSize ?? DEFAULT_SWEEP_BATCH_SIZE),
-    async ({ signal }) => {
-      await Promise.race([sweeper?.stop(), whenAborted(signal)]);
+    async (context) => {
+      if (sweeper) await stopChild(sweeper, context);
       await dialect.destroy();
     },
     {

@@ -35,6 +35,7 @@ export { stateChangeChannel } from './notify/postgres-state-change-notifier.js';
 export type { SqlNotifierTuning, SqlStateChangeNotifier } from './notify/sql-state-change-notifier.js';
 export { changeLogFilename } from './notify/sqlite-state-change-notifier.js';
 export {
+  createRetentionSweeper,
   DEFAULT_SWEEP_INTERVAL_MS,
   type RetentionSweeper,
   startRetentionSweeper,

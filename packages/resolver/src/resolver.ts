@@ -2,7 +2,7 @@ import {
   type Clock,
   childLogger,
   consoleLogger,
-  type LifecycleState,
+  LifecycleRunner,
   type Logger,
   NimBusError,
   NimBusErrorCode,
@@ -12,8 +12,10 @@ import {
   SessionProcessor,
   type SessionProcessorStats,
   type StopOptions,
+  stopChild,
   systemClock,
   type Transport,
+  withLifecycle,
 } from '@nimbus/core';
 import { refuseNotifier } from './notifier-refusal.js';
 import { ResolverHandler, type ResolverStats } from './resolver-handler.js';
@@ -56,9 +58,13 @@ export interface CreateResolverArgs {
   readonly onError?: (error: unknown, context: ProcessorErrorContext) => void;
 }
 
+/** On the one lifecycle (`ServiceLifecycle`): a stopped Resolver is not started again; create a new one. */
 export interface Resolver extends ServiceLifecycle {
   start(): Promise<void>;
-  /** Finishes in-flight messages (within `timeoutMs`, default `drainTimeoutMs`), releases every session. */
+  /**
+   * Finishes in-flight messages (within `timeoutMs`, default `drainTimeoutMs`; past it their signals are aborted),
+   * releases every session. `abort()` does the same without the drain.
+   */
   stop(options?: StopOptions): Promise<void>;
   readonly running: boolean;
   readonly stats: ResolverStats & { readonly processor: SessionProcessorStats };
@@ -122,30 +128,24 @@ export function createResolver(args: CreateResolverArgs): Resolver {
     logger,
     ...(args.onError ? { onError: args.onError } : {}),
   });
-  let started = false;
-  return {
-    start: () => {
-      started = true;
-      return processor.start();
+  const lifecycle = new LifecycleRunner(
+    {
+      start: () => processor.start(),
+      // Back-offs end first: their messages stay unsettled and come back in order to the next holder.
+      stop: (context) => {
+        handler.stop();
+        return stopChild(processor, context);
+      },
     },
-    // Back-offs end first: their messages stay unsettled and come back in order to the next holder.
-    stop: (stopOptions) => {
-      handler.stop();
-      return processor.stop(stopOptions);
-    },
-    [Symbol.asyncDispose]: () => {
-      handler.stop();
-      return processor.stop();
-    },
-    get state(): LifecycleState {
-      const state = processor.state;
-      return state === 'stopped' ? (started ? 'stopped' : 'created') : state;
-    },
+    { name: 'the Resolver' },
+  );
+  const resolver = {
     get running() {
-      return processor.running;
+      return lifecycle.state === 'running';
     },
     get stats() {
       return { ...handler.stats, processor: processor.stats };
     },
   };
+  return withLifecycle(resolver, lifecycle);
 }

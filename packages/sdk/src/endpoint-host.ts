@@ -6,16 +6,17 @@ import {
   type EndpointCircuitBreaker,
   type EngineHandlingOptions,
   gateTransport,
-  type LifecycleState,
+  LifecycleRunner,
   type Logger,
   MessageEngine,
   NimBusError,
   NimBusErrorCode,
   type Platform,
-  type ServiceLifecycle,
+  RunnerLifecycle,
   SessionProcessor,
   type SessionProcessorOptions,
-  type StopOptions,
+  type StopContext,
+  stopChild,
   systemClock,
   type Transport,
 } from '@nimbus/core';
@@ -60,7 +61,8 @@ export interface EndpointHostOptions extends EngineHandlingOptions {
  * A receiving endpoint: the session processor over the endpoint's input, feeding the workflow engine,
  * which runs the subscriber's handlers. Also gives a publisher and a handoff client bound to the endpoint.
  */
-export class EndpointHost implements ServiceLifecycle {
+export class EndpointHost extends RunnerLifecycle {
+  protected readonly lifecycle: LifecycleRunner;
   readonly endpoint: Endpoint;
   readonly engine: MessageEngine;
   readonly publisher: Publisher;
@@ -73,9 +75,9 @@ export class EndpointHost implements ServiceLifecycle {
   readonly #checks: CustomCheck[] = [];
   readonly #checkRunner: () => CustomCheckRunner | null;
   #runningChecks: CustomCheckRunner | null = null;
-  #started = false;
 
   constructor(options: EndpointHostOptions) {
+    super();
     const endpoint =
       typeof options.endpoint === 'string'
         ? options.platform.getEndpoint(options.endpoint)
@@ -138,6 +140,10 @@ export class EndpointHost implements ServiceLifecycle {
     this.#pause = control
       ? new PauseWatch(control, endpoint.id, options.pausePollMs ?? DEFAULT_PAUSE_POLL_MS, hostLogger)
       : null;
+    this.lifecycle = new LifecycleRunner(
+      { start: () => this.#start(), stop: (context) => this.#stop(context) },
+      { name: `the endpoint host of '${endpoint.id}'` },
+    );
     for (const check of options.customChecks ?? []) this.addCustomCheck(check);
     this.#checkRunner = () =>
       control && this.#checks.length > 0
@@ -154,16 +160,10 @@ export class EndpointHost implements ServiceLifecycle {
     });
   }
 
-  /** `created` before the first start; then the processor's state. */
-  get state(): LifecycleState {
-    const state = this.processor.state;
-    if (state === 'stopped') return this.#started ? 'stopped' : 'created';
-    return state;
-  }
-
   /** Registers a custom check (before `start()`); see `EndpointHostOptions.customChecks`. */
   addCustomCheck(check: CustomCheck): this {
-    if (this.#started) throw new EndpointHostConfigurationError('Register custom checks before start().');
+    if (this.state !== 'created')
+      throw new EndpointHostConfigurationError('Register custom checks before start().');
     assertCustomCheck(check, this.#checks);
     if (!this.#pause)
       throw new EndpointHostConfigurationError(
@@ -173,34 +173,24 @@ export class EndpointHost implements ServiceLifecycle {
     return this;
   }
 
-  async start(): Promise<void> {
-    this.#started = true;
+  async #start(): Promise<void> {
     await this.#pause?.start();
-    this.#runningChecks ??= this.#checkRunner();
+    this.#runningChecks = this.#checkRunner();
     await this.#runningChecks?.start();
     await this.processor.start();
-    if (this.#inbox?.startCleanup && !this.#stopCleanup) {
-      this.#stopCleanup = this.#inbox.startCleanup(this.endpoint.id);
-    }
+    if (this.#inbox?.startCleanup) this.#stopCleanup = this.#inbox.startCleanup(this.endpoint.id);
   }
 
   /**
-   * Stops taking sessions, lets the messages in hand finish within `timeoutMs` (default: the processor's
-   * `drainTimeoutMs`, 30 s; near its end handlers' signals are aborted and their messages abandoned), stops the
-   * inbox cleanup.
+   * `stop()`: stops taking sessions, lets the messages in hand finish within `timeoutMs` (default: the processor's
+   * `drainTimeoutMs`, 30 s; near its end, or at once on `abort()`, handlers' signals are aborted and their messages
+   * abandoned), stops the inbox cleanup. A stopped host is not started again: create a new one.
    */
-  async stop(options: StopOptions = {}): Promise<void> {
-    await this.processor.stop(options);
+  async #stop(context: StopContext): Promise<void> {
+    await stopChild(this.processor, context);
     this.#pause?.stop();
     this.#runningChecks?.stop();
-    this.#runningChecks = null;
-    const stopCleanup = this.#stopCleanup;
-    this.#stopCleanup = null;
-    await stopCleanup?.();
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.stop();
+    await this.#stopCleanup?.();
   }
 }
 

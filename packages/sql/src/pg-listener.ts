@@ -1,7 +1,12 @@
+import { LifecycleRunner, NimBusError, NimBusErrorCode, RunnerLifecycle } from '@nimbus/core';
 import type pg from 'pg';
 import { Backoff, type BackoffOptions, RECONNECT_BACKOFF } from './backoff.js';
 import { OutageLog, type OutageLogger } from './outage-log.js';
 import { openPostgresClient, type PostgresConnectionOptions } from './postgres.js';
+import { sqlName } from './sql-name.js';
+
+/** PostgreSQL truncates identifiers (a LISTEN channel too) at 63 bytes. */
+const MAX_CHANNEL_LENGTH = 63;
 
 export interface PgListenerEvents {
   onNotification(channel: string, payload: string): void;
@@ -32,8 +37,10 @@ export interface PgListenerOptions extends PostgresConnectionOptions {
  * One dedicated connection LISTENing on some channels, reconnected with back-off whenever it drops (a database
  * restart, a network cut, an idle kill), LISTEN re-issued on every new connection. `start()` resolves after the
  * first attempt whether or not it succeeded: callers poll anyway, so a missing listener costs latency, never data.
+ * On the one lifecycle (`RunnerLifecycle`): `stop()` ends the connection, and a stopped listener is not restarted.
  */
-export class ReconnectingPgListener {
+export class ReconnectingPgListener extends RunnerLifecycle {
+  protected readonly lifecycle: LifecycleRunner;
   readonly #options: PgListenerOptions;
   readonly #backoff: Backoff;
   readonly #outage: OutageLog | null;
@@ -41,19 +48,19 @@ export class ReconnectingPgListener {
   #client: pg.Client | null = null;
   /** The newest connection made, up or still connecting; events of older ones are ignored. */
   #latest: pg.Client | null = null;
-  #stopped = false;
   #everConnected = false;
   #retryTimer: NodeJS.Timeout | null = null;
   #probeTimer: NodeJS.Timeout | null = null;
   #lastError: Error | null = null;
 
   constructor(options: PgListenerOptions) {
-    for (const channel of options.channels) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(channel)) {
-        throw new RangeError(`LISTEN channel '${channel}' must be a plain SQL identifier`);
-      }
-    }
+    super();
+    for (const channel of options.channels) sqlName(channel, 'LISTEN channel', MAX_CHANNEL_LENGTH);
     this.#options = options;
+    this.lifecycle = new LifecycleRunner(
+      { start: () => this.#start(), stop: () => this.#stop() },
+      { name: 'the PostgreSQL LISTEN connection' },
+    );
     this.#backoff = new Backoff(options.backoff ?? RECONNECT_BACKOFF);
     this.#outage = options.logger ? new OutageLog(options.logger, 'PostgreSQL LISTEN connection') : null;
   }
@@ -68,10 +75,15 @@ export class ReconnectingPgListener {
     return this.#lastError;
   }
 
-  async start(): Promise<void> {
+  /** Once `stop()` began: no new connection is made, late news of old ones is ignored. */
+  get #stopping(): boolean {
+    return this.state === 'stopping' || this.state === 'stopped';
+  }
+
+  async #start(): Promise<void> {
     await this.#connect();
     const every = this.#options.probeIntervalMs ?? 0;
-    if (every > 0 && !this.#stopped) {
+    if (every > 0) {
       this.#probeTimer = setInterval(() => void this.#probe(), every);
       this.#probeTimer.unref();
     }
@@ -88,7 +100,7 @@ export class ReconnectingPgListener {
   }
 
   async #connect(): Promise<void> {
-    if (this.#stopped) return;
+    if (this.#stopping) return;
     const client = openPostgresClient({
       ...this.#options,
       onConnectionError: (error) => this.#lost(client, error),
@@ -98,7 +110,9 @@ export class ReconnectingPgListener {
       if (message.payload !== undefined)
         this.#options.events.onNotification(message.channel, message.payload);
     });
-    client.on('end', () => this.#lost(client, new Error('LISTEN connection ended')));
+    client.on('end', () =>
+      this.#lost(client, new NimBusError(NimBusErrorCode.ServiceUnavailable, 'LISTEN connection ended')),
+    );
     try {
       await client.connect();
       for (const channel of this.#options.channels) await client.query(`LISTEN "${channel}"`);
@@ -106,7 +120,7 @@ export class ReconnectingPgListener {
       this.#lost(client, error as Error);
       return;
     }
-    if (this.#stopped) {
+    if (this.#stopping) {
       client.removeAllListeners('end');
       await client.end().catch(() => undefined);
       return;
@@ -124,7 +138,7 @@ export class ReconnectingPgListener {
     client.removeAllListeners('end');
     client.removeAllListeners('notification');
     client.end().catch(() => undefined);
-    if (this.#stopped) return;
+    if (this.#stopping) return;
     if (client !== this.#latest) return; // an old connection's late news
     this.#client = null;
     this.#lastError = error;
@@ -139,8 +153,7 @@ export class ReconnectingPgListener {
     this.#retryTimer.unref();
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
+  async #stop(): Promise<void> {
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
     if (this.#probeTimer) clearInterval(this.#probeTimer);
     this.#retryTimer = null;

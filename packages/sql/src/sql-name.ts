@@ -16,15 +16,16 @@ export function isSqlName(name: string): boolean {
 }
 
 /**
- * The one identifier rule: returns `name` when it is a plain SQL identifier of at most `MAX_SQL_NAME_LENGTH`
- * characters, so it can be put into SQL text quoted; otherwise throws `InvalidOption` naming `what`.
+ * The one identifier rule: returns `name` when it is a plain SQL identifier of at most `maxLength` (default
+ * `MAX_SQL_NAME_LENGTH`) characters, so it can be put into SQL text quoted; otherwise throws `InvalidOption` naming
+ * `what`. A name the product builds from an option plus a suffix (a LISTEN channel) passes PostgreSQL's own 63.
  */
-export function sqlName(name: string, what: string): string {
-  if (!isSqlName(name)) {
+export function sqlName(name: string, what: string, maxLength = MAX_SQL_NAME_LENGTH): string {
+  if (!PLAIN.test(name) || name.length > maxLength) {
     throw new NimBusError(
       NimBusErrorCode.InvalidOption,
       `${what} '${name}' must be a plain SQL identifier: letters, digits and _, not starting with a digit, ` +
-        `at most ${MAX_SQL_NAME_LENGTH} characters.`,
+        `at most ${maxLength} characters.`,
     );
   }
   return name;

@@ -404,18 +404,18 @@ describe('7.4 NimBusReceiverHostedService / ReceiverRegistration', () => {
     expect(billing.processor.running).toBe(true);
   });
 
-  it('7.4 NimBusReceiverHostedService: a stopped host starts again and keeps processing', async () => {
+  it('7.4 NimBusReceiverHostedService: (differs in NimBus TS: one lifecycle, no restart) a stopped host refuses start() with Closed; a new host keeps processing', async () => {
     const { transport, sales } = await memory();
     const handled: string[] = [];
-    const billing = host({
-      transport,
-      subscriber: createSubscriber().on(OrderPlaced, (e) => void handled.push(e.orderId)),
-    });
+    const subscriber = createSubscriber().on(OrderPlaced, (e) => void handled.push(e.orderId));
+    const billing = host({ transport, subscriber });
     await billing.start();
     await sales.publish(OrderPlaced, order(1));
     await eventually(() => handled.length === 1);
     await billing.stop();
-    await billing.start();
+    await expect(billing.start()).rejects.toMatchObject({ code: 'Closed' });
+    const next = host({ transport, subscriber });
+    await next.start();
     await sales.publish(OrderPlaced, order(2));
     await eventually(() => handled.length === 2);
   });

@@ -175,7 +175,7 @@ export async function startServices(options: ServicesOptions): Promise<RunningSe
       }
       const catalog = options.platform ?? (await transport.getTopology()).endpoints;
       const heartbeat = createHeartbeatScheduler({ transport, store, catalog, logger });
-      heartbeat.start();
+      await heartbeat.start();
       closers.add('the heartbeat scheduler', () => heartbeat.stop());
     }
 

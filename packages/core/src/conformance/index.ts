@@ -1,4 +1,5 @@
-// Transport conformance suite: every transport's tests run it (see docs/transports.md).
+// Transport conformance suite: every transport's tests run it (see docs/transports.md); the lifecycle suite runs
+// on every long-running component (see docs/architecture.md).
 
 export {
   describeInputControlConformance,
@@ -6,6 +7,12 @@ export {
 } from './cases/input-control.js';
 // The lifecycle cases, shared with the message-store conformance suite.
 export { type LifecycleSubject, lifecycleCases } from './cases/lifecycle.js';
+export {
+  describeLifecycleConformance,
+  type HeldWork,
+  type LifecycleConformanceFactory,
+  type LifecycleConformanceFixture,
+} from './describe-lifecycle-conformance.js';
 export { describeTransportConformance } from './describe-transport-conformance.js';
 export {
   CONFORMANCE_TOPOLOGY,
@@ -13,3 +20,4 @@ export {
   type TransportConformanceFactory,
   type TransportConformanceFixture,
 } from './harness.js';
+export { type HoldingCalls, holdingCalls } from './holding-calls.js';

@@ -60,6 +60,11 @@ export function currentLeaseFence(): () => void {
   return check ?? (() => undefined);
 }
 
+/** The signal of the handling under way (what the engine gives each handler); never aborted outside a processor. */
+export function currentHandlerSignal(): AbortSignal {
+  return handlerScopes.getStore()?.signal ?? NEVER_ABORTED;
+}
+
 /** What `markPendingHandoff` records: the work continues outside the handler and is settled later. */
 export interface PendingHandoff {
   readonly reason: string;
@@ -106,7 +111,7 @@ export function createHandlingContext(
     endpointId,
     isReplay,
     deliveryCount,
-    signal: handlerScopes.getStore()?.signal ?? NEVER_ABORTED,
+    signal: currentHandlerSignal(),
     markPendingHandoff(value) {
       if (!value || typeof value.reason !== 'string' || value.reason.trim() === '') {
         throw new NimBusError(

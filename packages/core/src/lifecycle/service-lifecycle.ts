@@ -21,12 +21,19 @@ export interface StopContext extends StopOptions {
 }
 
 /**
- * The one lifecycle shape hosts, the Resolver, the WebApp, stores and transports share:
- * `start`, `stop({ timeoutMs })`, a `state`, and `await using` through `Symbol.asyncDispose` (= `stop()`).
+ * The one lifecycle shape every long-running component shares (processors, hosts, the Resolver, schedulers,
+ * dispatchers, listeners, the WebApp, stores and transports): `start`, `stop({ timeoutMs })` (drains: work under
+ * way may finish within `timeoutMs`, then its signal is aborted), `abort()` (stops now, abandoning work under
+ * way), `closed()`, a `state`, and `await using` through `Symbol.asyncDispose` (= `stop()`). Each runs on a
+ * `LifecycleRunner`: a stopped component is not restarted (`start()` after `stop()` fails with `Closed`).
  */
 export interface ServiceLifecycle extends AsyncDisposable {
   start(): Promise<void>;
   stop(options?: StopOptions): Promise<void>;
+  /** `stop()` without the drain: work under way has its signal aborted at once. Shares the one stop run. */
+  abort(): Promise<void>;
+  /** Resolves once the component is stopped (by `stop()`, `abort()` or disposal); never rejects. */
+  closed(): Promise<void>;
   readonly state: LifecycleState;
 }
 
@@ -39,6 +46,8 @@ export function isServiceLifecycle(value: unknown): value is ServiceLifecycle {
     typeof candidate.start === 'function' &&
     typeof candidate.stop === 'function' &&
     typeof candidate.state === 'string' &&
+    typeof candidate.abort === 'function' &&
+    typeof candidate.closed === 'function' &&
     typeof candidate[Symbol.asyncDispose] === 'function'
   );
 }
@@ -55,6 +64,8 @@ export interface LifecycleRunnerOptions {
   readonly name?: string;
   /** The error for a call after `stop()` (default: a `NimBusError` with code `Closed`). */
   readonly closedError?: (message: string) => Error;
+  /** Hears every state change (after `state` reads the new value); it must not throw. */
+  readonly onStateChange?: (state: LifecycleState) => void;
 }
 
 /**
@@ -74,6 +85,7 @@ export class LifecycleRunner {
   #markStopped: () => void = () => undefined;
   readonly #name: string;
   readonly #closedError: (message: string) => Error;
+  readonly #onStateChange: ((state: LifecycleState) => void) | undefined;
 
   constructor(
     private readonly steps: LifecycleSteps,
@@ -82,6 +94,7 @@ export class LifecycleRunner {
     this.#name = options.name ?? 'the component';
     this.#closedError =
       options.closedError ?? ((message) => new NimBusError(NimBusErrorCode.Closed, message));
+    this.#onStateChange = options.onStateChange;
     this.#state = steps.start ? 'created' : 'running';
     if (!steps.start) this.#starting = Promise.resolve();
     this.#stopped = new Promise((resolve) => {
@@ -93,6 +106,11 @@ export class LifecycleRunner {
     return this.#state;
   }
 
+  #enter(state: LifecycleState): void {
+    this.#state = state;
+    this.#onStateChange?.(state);
+  }
+
   start(): Promise<void> {
     if (this.#stopping || this.#state === 'stopping')
       return Promise.reject(
@@ -102,12 +120,12 @@ export class LifecycleRunner {
       );
     const start = this.steps.start;
     this.#starting ??= (async () => {
-      this.#state = 'starting';
+      this.#enter('starting');
       try {
         await start?.();
-        this.#state = 'running';
+        this.#enter('running');
       } catch (error) {
-        this.#state = 'failed';
+        this.#enter('failed');
         throw error;
       }
     })();
@@ -118,7 +136,7 @@ export class LifecycleRunner {
     this.#stopping ??= (async () => {
       // Synchronous unless a start is under way, so `state` reads `stopping` as soon as `stop()` returns.
       if (this.#state === 'starting') await this.#starting?.catch(() => undefined);
-      this.#state = 'stopping';
+      this.#enter('stopping');
       const deadline = new AbortController();
       this.#deadline = deadline;
       if (this.#abortRequested) deadline.abort();
@@ -129,7 +147,7 @@ export class LifecycleRunner {
         await this.steps.stop({ ...options, signal: deadline.signal });
       } finally {
         clearTimeout(timer);
-        this.#state = 'stopped';
+        this.#enter('stopped');
         this.#markStopped();
       }
     })();

@@ -6,15 +6,9 @@ import { HandlerCancelledError, runWithHandlerSignal } from '../engine/handler-c
  * processor's shutdown (past its drain timeout), the loss of the session's lock, or the handler timeout.
  */
 export class HandlerCancellation {
-  #shutdown = new AbortController();
+  readonly #shutdown = new AbortController();
 
   constructor(private readonly handlerTimeoutMs: number) {
-    setMaxListeners(0, this.#shutdown.signal);
-  }
-
-  /** A new shutdown signal for a new run of the processor. */
-  reset(): void {
-    this.#shutdown = new AbortController();
     setMaxListeners(0, this.#shutdown.signal);
   }
 

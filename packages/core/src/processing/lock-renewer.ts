@@ -1,18 +1,20 @@
 import type { Clock } from '../clock.js';
+import { loopLifecycle } from '../lifecycle/lifecycle-parts.js';
+import { type LifecycleRunner, RunnerLifecycle } from '../lifecycle/service-lifecycle.js';
 import type { SessionHandle } from '../transport/transport.js';
 import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
 
 /**
  * Keeps a session lock alive on its own timer, whatever the handler does: it renews every `intervalMs` (at the
  * latest at half the remaining time). Each `resetBudget` (a new message or a new idle wait) allows renewals for
- * another `maxDurationMs`; past that the lock is left to lapse. `onRenewed` hears every new expiry.
+ * another `maxDurationMs`; past that the lock is left to lapse. `onRenewed` hears every new expiry. On the one
+ * lifecycle (a `loopLifecycle`): one per session hold, stopped when the session is released.
  */
-export class LockRenewer {
-  readonly #stop = new AbortController();
+export class LockRenewer extends RunnerLifecycle {
+  protected readonly lifecycle: LifecycleRunner;
   #budgetStart: number;
   #lockedUntil: number;
   #wakeOnReset: (() => void) | null = null;
-  #done: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly session: SessionHandle,
@@ -22,12 +24,12 @@ export class LockRenewer {
     private readonly intervalMs: number = Number.POSITIVE_INFINITY,
     private readonly onRenewed: (lockedUntil: Date) => void = () => undefined,
   ) {
+    super();
     this.#budgetStart = clock.now();
     this.#lockedUntil = session.lockedUntil.getTime();
-  }
-
-  start(): void {
-    if (this.maxDurationMs > 0) this.#done = this.#run();
+    this.lifecycle = loopLifecycle(({ stopping }) => this.#run(stopping), {
+      name: `the lock renewer of session '${session.sessionId}'`,
+    });
   }
 
   resetBudget(): void {
@@ -35,14 +37,10 @@ export class LockRenewer {
     this.#wakeOnReset?.();
   }
 
-  async stop(): Promise<void> {
-    this.#stop.abort();
-    this.#wakeOnReset?.();
-    await this.#done;
-  }
-
-  async #run(): Promise<void> {
-    const signal = this.#stop.signal;
+  async #run(signal: AbortSignal): Promise<void> {
+    if (this.maxDurationMs <= 0) return;
+    // A renewer waiting for a budget reset wakes when it is stopped.
+    signal.addEventListener('abort', () => this.#wakeOnReset?.(), { once: true });
     while (!signal.aborted) {
       if (this.clock.now() - this.#budgetStart >= this.maxDurationMs) {
         await new Promise<void>((resolve) => {

@@ -1,8 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import { type Clock, systemClock } from '../clock.js';
-import { NimBusErrorCode } from '../errors/error-codes.js';
-import { isRetryableError, NimBusError } from '../errors/nimbus-error.js';
-import type { StopOptions } from '../lifecycle/service-lifecycle.js';
+import { isRetryableError } from '../errors/nimbus-error.js';
+import {
+  LifecycleRunner,
+  type LifecycleState,
+  RunnerLifecycle,
+  type StopContext,
+  whenAborted,
+} from '../lifecycle/service-lifecycle.js';
 import { consoleLogger, type Logger } from '../logger.js';
 import { countMetric } from '../telemetry/metrics.js';
 import { MetricName, TelemetryAttribute, TelemetryScope } from '../telemetry/names.js';
@@ -20,7 +25,8 @@ import {
   type SessionProcessorOptions,
 } from './session-processor-options.js';
 
-export type SessionProcessorState = 'stopped' | 'running' | 'stopping';
+/** The processor's place in the one lifecycle (`LifecycleState`). */
+export type SessionProcessorState = LifecycleState;
 
 /** Counters since construction, for health views and tests. */
 export interface SessionProcessorStats {
@@ -67,9 +73,11 @@ class TurnBudget {
  * time in FIFO order for one turn: until it has been idle for `sessionIdleTimeoutMs` or has used its turn budget
  * (`maxMessagesPerTurn`, `maxTurnMs`), then released, so with more active sessions than slots every session is
  * served in turn (the transport hands out the session that has waited longest). Written once above the
- * transport SPI; no transport has its own.
+ * transport SPI; no transport has its own. On the one lifecycle (`RunnerLifecycle`): a stopped processor is not
+ * restarted, create a new one.
  */
-export class SessionProcessor {
+export class SessionProcessor extends RunnerLifecycle {
+  protected readonly lifecycle: LifecycleRunner;
   readonly #options: ResolvedProcessorOptions;
   readonly #clock: Clock;
   readonly #logger: Logger;
@@ -85,9 +93,9 @@ export class SessionProcessor {
     transportErrors: 0,
   };
   readonly #stateListeners = new Set<(state: SessionProcessorState) => void>();
-  #state: SessionProcessorState = 'stopped';
-  #stopController = new AbortController();
-  #stopped: Promise<typeof STOPPED> = Promise.resolve(STOPPED);
+  /** Aborted when `stop()` begins: no new accept, receive or message; every accept loop listens on it. */
+  readonly #stopController = new AbortController();
+  readonly #stopped: Promise<typeof STOPPED>;
   #loops: Promise<void>[] = [];
   /** Since when retryable transport errors keep coming (a database outage), or null: logged once per outage. */
   #outageSince: number | null = null;
@@ -95,20 +103,28 @@ export class SessionProcessor {
   readonly #accepter: SessionAccepter;
 
   constructor(options: SessionProcessorOptions) {
+    super();
     this.#options = resolveProcessorOptions(options);
     this.#cancellation = new HandlerCancellation(this.#options.handlerTimeoutMs);
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? consoleLogger;
     this.#onError = options.onError;
     this.#accepter = new SessionAccepter(this.#options);
-  }
-
-  get state(): SessionProcessorState {
-    return this.#state;
+    const signal = this.#stopController.signal;
+    // Every accept loop (and the transport and breaker waits under it) listens on this one signal.
+    setMaxListeners(0, signal);
+    this.#stopped = whenAborted(signal).then(() => STOPPED);
+    this.lifecycle = new LifecycleRunner(
+      { start: async () => this.#startLoops(), stop: (context) => this.#drain(context) },
+      {
+        name: `the session processor of '${this.#options.input}'`,
+        onStateChange: (state) => this.#tell(state),
+      },
+    );
   }
 
   get running(): boolean {
-    return this.#state === 'running';
+    return this.state === 'running';
   }
 
   get stats(): SessionProcessorStats {
@@ -121,57 +137,36 @@ export class SessionProcessor {
     return () => this.#stateListeners.delete(listener);
   }
 
-  async start(): Promise<void> {
-    if (this.#state === 'running') return;
-    if (this.#state === 'stopping')
-      throw new NimBusError(
-        NimBusErrorCode.InvalidState,
-        'SessionProcessor cannot start while it is stopping',
-      );
-    this.#stopController = new AbortController();
-    this.#cancellation.reset();
-    const signal = this.#stopController.signal;
-    // Every accept loop (and the transport and breaker waits under it) listens on this one signal.
-    setMaxListeners(0, signal);
-    this.#stopped = new Promise((resolve) =>
-      signal.addEventListener('abort', () => resolve(STOPPED), { once: true }),
-    );
-    this.#setState('running');
+  #startLoops(): void {
     this.#loops = Array.from({ length: this.#options.maxConcurrentSessions }, (_, slot) =>
       this.#acceptLoop(slot),
     );
   }
 
   /**
-   * Stops accepting, lets in-flight messages finish, releases every session, then resolves, within
-   * `timeoutMs` (default `drainTimeoutMs`): shortly before it passes the handlers' signals are aborted (a
-   * cancelled handler's message is abandoned); whatever still runs when it passes is left to its lock's expiry.
+   * `stop()`: stops accepting, lets in-flight messages finish, releases every session, then resolves, within
+   * `timeoutMs` (default `drainTimeoutMs`): shortly before it passes (at once on `abort()`) the handlers' signals
+   * are aborted (a cancelled handler's message is abandoned); whatever still runs then is left to its lock's expiry.
    */
-  async stop(options: StopOptions = {}): Promise<void> {
-    if (this.#state === 'stopped') return;
-    if (this.#state === 'running') {
-      this.#setState('stopping');
-      this.#stopController.abort();
-    }
-    const timeoutMs = options.timeoutMs ?? this.#options.drainTimeoutMs;
+  async #drain({ timeoutMs = this.#options.drainTimeoutMs, signal }: StopContext): Promise<void> {
+    this.#stopController.abort();
     const graceMs = Math.min(1_000, Math.floor(timeoutMs / 4));
     const drained = Promise.all(this.#loops);
-    if (!(await settlesWithin(drained, timeoutMs - graceMs))) {
-      this.#cancellation.shutdown(`the host is stopping and its ${timeoutMs} ms drain timeout is ending`);
-      if (!(await settlesWithin(drained, graceMs)))
-        this.#logger.warn(
-          { input: this.#options.input, activeSessions: this.#stats.activeSessions, timeoutMs },
-          'SessionProcessor stopped with handlers still running; their messages are delivered again when the locks expire',
-        );
-    }
-    if (this.#state === 'stopping') {
-      this.#loops = [];
-      this.#setState('stopped');
-    }
+    const inTime = await settlesWithin(Promise.race([drained, whenAborted(signal)]), timeoutMs - graceMs);
+    if (inTime && !signal.aborted) return;
+    this.#cancellation.shutdown(
+      signal.aborted
+        ? 'the host is stopping without a drain (abort)'
+        : `the host is stopping and its ${timeoutMs} ms drain timeout is ending`,
+    );
+    if (!(await settlesWithin(drained, signal.aborted ? 0 : graceMs)))
+      this.#logger.warn(
+        { input: this.#options.input, activeSessions: this.#stats.activeSessions, timeoutMs },
+        'SessionProcessor stopped with handlers still running; their messages are delivered again when the locks expire',
+      );
   }
 
-  #setState(state: SessionProcessorState): void {
-    this.#state = state;
+  #tell(state: SessionProcessorState): void {
     for (const listener of [...this.#stateListeners]) {
       try {
         listener(state);
@@ -225,7 +220,8 @@ export class SessionProcessor {
     );
     const renewer = this.#renewer(session, fence);
     fence.watch();
-    renewer.start();
+    // Its start only begins the renewal loop; it cannot fail.
+    void renewer.start();
     const fenced = () => fence.check();
     let healthy = true;
     try {
@@ -237,7 +233,7 @@ export class SessionProcessor {
         return healthy;
       }
       const turn = new TurnBudget(this.#options, this.#clock);
-      while (this.#state === 'running' && !turn.used) {
+      while (!this.#stopController.signal.aborted && !turn.used) {
         renewer.resetBudget();
         const batch = await this.#receiveUnlessStopped(session, receiveBatchSize, sessionIdleTimeoutMs);
         if (batch === STOPPED || batch.length === 0) break;
@@ -272,7 +268,7 @@ export class SessionProcessor {
           continue;
         }
         for (const message of batch) {
-          if (this.#state !== 'running') break;
+          if (this.#stopController.signal.aborted) break;
           renewer.resetBudget();
           fence.check();
           try {

@@ -201,12 +201,16 @@ describe('LifecycleRunner', () => {
     const component = {
       start: () => runner.start(),
       stop: () => runner.stop(),
+      abort: () => runner.abort(),
+      closed: () => runner.closed(),
       get state() {
         return runner.state;
       },
       [Symbol.asyncDispose]: () => runner.stop(),
     };
     expect(isServiceLifecycle(component)).toBe(true);
+    const { abort: _abort, ...withoutAbort } = component;
+    expect(isServiceLifecycle(withoutAbort), 'no abort(): not the one lifecycle').toBe(false);
     expect(isServiceLifecycle({ start: component.start, stop: component.stop })).toBe(false);
     expect(isServiceLifecycle(null)).toBe(false);
   });

@@ -5,6 +5,7 @@ import {
   type ReceivedMessage,
   type SessionHandle,
   SessionProcessor,
+  type SessionProcessorOptions,
   TransportErrorCode,
 } from '../../src/index.js';
 import {
@@ -141,7 +142,7 @@ describe('SessionProcessor', () => {
     gate.resolve();
     await stopping;
     expect(handled).toEqual(['one']);
-    expect(states).toEqual(['running', 'stopping', 'stopped']);
+    expect(states).toEqual(['starting', 'running', 'stopping', 'stopped']);
     expect(processor.running).toBe(false);
     const again = await transport.acceptSession(INPUT, { waitMs: 0 });
     const [next] = (await again?.receive({ max: 1, waitMs: 0 })) ?? [];
@@ -399,21 +400,24 @@ describe('SessionProcessor', () => {
     await until(() => processor.stats.messagesHandled === 1, 'redelivery handled after restart');
   });
 
-  it('treats start as idempotent and can start again after a stop', async () => {
+  it('treats start as idempotent and is not restarted after a stop: a new processor takes over', async () => {
     const { clock, transport, send } = await memorySetup();
-    const processor = createProcessor({
+    const options: SessionProcessorOptions = {
       transport,
       input: INPUT,
       clock,
       maxConcurrentSessions: 1,
       handler: { handleMessage: (session, message) => session.complete(message) },
-    });
+    };
+    const processor = createProcessor(options);
     await processor.start();
     await processor.start();
     await processor.stop();
     expect(processor.state).toBe('stopped');
-    await send('s1', 'after restart');
-    await processor.start();
-    await until(() => processor.stats.messagesHandled === 1, 'message after restart');
+    await expect(processor.start()).rejects.toMatchObject({ code: 'Closed' });
+    await send('s1', 'after stop');
+    const next = createProcessor(options);
+    await next.start();
+    await until(() => next.stats.messagesHandled === 1, 'message handled by the new processor');
   });
 });

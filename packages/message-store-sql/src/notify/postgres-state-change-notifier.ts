@@ -1,4 +1,11 @@
-import { LifecycleRunner, type Logger } from '@nimbus/core';
+import {
+  LifecycleRunner,
+  type Logger,
+  type ServiceLifecycle,
+  stopChild,
+  whenAborted,
+  withLifecycle,
+} from '@nimbus/core';
 import type { StateChangeListener } from '@nimbus/message-store';
 import { openPostgresPool, ReconnectingPgListener } from '@nimbus/sql';
 import { decodeChanges } from './change-payloads.js';
@@ -56,14 +63,15 @@ export function createPostgresStateChangeNotifier(options: PostgresNotifierOptio
   });
   const lifecycle = new LifecycleRunner({
     start: () => listener.start(),
-    stop: async () => {
-      await sender.close();
-      await listener.stop();
+    // Pending changes go out once more, unless the stop's deadline (or `abort()`) cuts that short.
+    stop: async (context) => {
+      await Promise.race([sender.close(), whenAborted(context.signal)]);
+      await stopChild(listener, context);
       await pool.end();
     },
   });
 
-  return {
+  const notifier: Omit<SqlStateChangeNotifier, keyof ServiceLifecycle> = {
     dialect: 'postgres',
     subscribe: (l: StateChangeListener) => subscribers.subscribe(l),
     notify: async (change) => sender.add(change),
@@ -71,11 +79,6 @@ export function createPostgresStateChangeNotifier(options: PostgresNotifierOptio
     get listening() {
       return listener.listening;
     },
-    get state() {
-      return lifecycle.state;
-    },
-    start: () => lifecycle.start(),
-    stop: (stopOptions) => lifecycle.stop(stopOptions),
-    [Symbol.asyncDispose]: () => lifecycle.stop(),
   };
+  return withLifecycle(notifier, lifecycle);
 }

@@ -1,4 +1,12 @@
-import { LifecycleRunner, type Logger, NimBusError, NimBusErrorCode } from '@nimbus/core';
+import {
+  LifecycleRunner,
+  type Logger,
+  NimBusError,
+  NimBusErrorCode,
+  type ServiceLifecycle,
+  whenAborted,
+  withLifecycle,
+} from '@nimbus/core';
 import type { StateChangeListener } from '@nimbus/message-store';
 import { openSqliteDatabase } from '@nimbus/sql';
 import type Database from 'better-sqlite3';
@@ -108,15 +116,16 @@ export function createSqliteStateChangeNotifier(options: SqliteNotifierOptions):
       timer = setInterval(poll, options.pollMs ?? 200);
       timer.unref();
     },
-    stop: async () => {
-      await sender.close();
+    // Pending changes go out once more, unless the stop's deadline (or `abort()`) cuts that short.
+    stop: async ({ signal }) => {
+      await Promise.race([sender.close(), whenAborted(signal)]);
       if (timer) clearInterval(timer);
       db?.close();
       db = null;
     },
   });
 
-  return {
+  const notifier: Omit<SqlStateChangeNotifier, keyof ServiceLifecycle> = {
     dialect: 'sqlite',
     subscribe: (listener: StateChangeListener) => subscribers.subscribe(listener),
     notify: async (change) => sender.add(change),
@@ -124,11 +133,6 @@ export function createSqliteStateChangeNotifier(options: SqliteNotifierOptions):
     get listening() {
       return db !== null && !readFailing;
     },
-    get state() {
-      return lifecycle.state;
-    },
-    start: () => lifecycle.start(),
-    stop: (stopOptions) => lifecycle.stop(stopOptions),
-    [Symbol.asyncDispose]: () => lifecycle.stop(),
   };
+  return withLifecycle(notifier, lifecycle);
 }

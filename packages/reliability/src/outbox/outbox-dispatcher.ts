@@ -2,12 +2,15 @@ import {
   type Clock,
   consoleLogger,
   countMetric,
+  type LifecycleRunner,
   type Logger,
+  loopLifecycle,
   MetricName,
   NimBusError,
   NimBusErrorCode,
   Outcome,
   parseTraceParent,
+  RunnerLifecycle,
   recordDuration,
   SpanName,
   systemClock,
@@ -55,9 +58,11 @@ function positive(name: string, value: number, min: number): number {
 /**
  * Sends committed outbox rows through the real transport, at least once: send, then mark dispatched (a crash in
  * between sends the row again). Rows go out oldest first; once a row of a session fails in a poll, the session's
- * later rows wait for the next poll, so per-session order holds.
+ * later rows wait for the next poll, so per-session order holds. On the one lifecycle (`RunnerLifecycle`): a
+ * stopped dispatcher is not started again.
  */
-export class OutboxDispatcher {
+export class OutboxDispatcher extends RunnerLifecycle {
+  protected readonly lifecycle: LifecycleRunner;
   readonly #outbox: OutboxStore;
   readonly #transport: Transport;
   readonly #batchSize: number;
@@ -67,10 +72,9 @@ export class OutboxDispatcher {
   readonly #clock: Clock;
   readonly #logger: Logger;
   #lastPurge = Number.NEGATIVE_INFINITY;
-  #stop: AbortController | undefined;
-  #loop: Promise<void> | undefined;
 
   constructor(options: OutboxDispatcherOptions) {
+    super();
     if (!options?.outbox)
       throw new OutboxDispatcherConfigurationError('OutboxDispatcher needs an outbox store');
     if (!options.transport || typeof options.transport.publish !== 'function') {
@@ -91,10 +95,11 @@ export class OutboxDispatcher {
     this.#purgeIntervalMs = positive('purgeIntervalMs', options.purgeIntervalMs ?? 3_600_000, 0);
     this.#clock = options.clock ?? systemClock;
     this.#logger = options.logger ?? consoleLogger;
+    this.lifecycle = loopLifecycle(({ stopping }) => this.#poll(stopping), { name: 'the outbox dispatcher' });
   }
 
   get running(): boolean {
-    return this.#loop !== undefined;
+    return this.state === 'running';
   }
 
   /** One poll: sends up to `batchSize` pending rows and marks the sent ones. Returns how many were sent. */
@@ -170,30 +175,20 @@ export class OutboxDispatcher {
     return purged;
   }
 
-  /** Starts polling in the background until `stop()`. Errors are logged and the loop carries on. */
-  start(): void {
-    if (this.#loop) return;
-    const stop = new AbortController();
-    this.#stop = stop;
-    this.#loop = (async () => {
-      while (!stop.signal.aborted) {
-        let full = false;
-        try {
-          full = (await this.dispatchPending()) >= this.#batchSize;
-          await this.purgeIfDue();
-        } catch (error) {
-          this.#logger.error({ error }, 'Outbox dispatcher poll failed; retrying after the poll interval');
-        }
-        if (!full) await this.#clock.sleep(this.#pollIntervalMs, stop.signal);
+  /**
+   * The background loop `start()` runs until `stop()`: errors are logged and the loop carries on. `stop()` waits
+   * for the poll under way (its sent rows are marked), within `timeoutMs`.
+   */
+  async #poll(stopping: AbortSignal): Promise<void> {
+    while (!stopping.aborted) {
+      let full = false;
+      try {
+        full = (await this.dispatchPending()) >= this.#batchSize;
+        await this.purgeIfDue();
+      } catch (error) {
+        this.#logger.error({ error }, 'Outbox dispatcher poll failed; retrying after the poll interval');
       }
-    })();
-  }
-
-  /** Stops polling and waits for the current poll to finish (its sent rows are marked). */
-  async stop(): Promise<void> {
-    this.#stop?.abort();
-    await this.#loop;
-    this.#loop = undefined;
-    this.#stop = undefined;
+      if (!full) await this.#clock.sleep(this.#pollIntervalMs, stopping);
+    }
   }
 }

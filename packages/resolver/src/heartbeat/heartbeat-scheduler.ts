@@ -3,10 +3,13 @@ import {
   type Clock,
   consoleLogger,
   type Logger,
+  loopLifecycle,
   Platform,
+  type ServiceLifecycle,
   systemClock,
   type Transport,
   uuidv7,
+  withLifecycle,
 } from '@nimbus/core';
 import {
   type EndpointMetadataStore,
@@ -58,13 +61,16 @@ export interface HeartbeatTickResult {
   readonly probesSent: number;
 }
 
-export interface HeartbeatScheduler {
+/**
+ * On the one lifecycle (`ServiceLifecycle`): `start()` runs a tick every `tickMs`; `stop({ timeoutMs })` lets the
+ * tick under way finish (within `timeoutMs`, then it is left to end on its own); a stopped scheduler is not
+ * started again.
+ */
+export interface HeartbeatScheduler extends ServiceLifecycle {
   /** One scheduled pass: sweep, fold, probe the Resolver, claim and send. Never throws. */
   tick(): Promise<HeartbeatTickResult>;
   /** Sends probes to every eligible endpoint now, whatever the schedule says ("send now"). */
   sendNow(): Promise<number>;
-  start(): void;
-  stop(): Promise<void>;
 }
 
 const seconds = (s: number) => s * 1000;
@@ -79,8 +85,6 @@ export function createHeartbeatScheduler(args: HeartbeatSchedulerArgs): Heartbea
   const logger = args.logger ?? consoleLogger;
   const clock = args.clock ?? systemClock;
   const tickMs = args.tickMs ?? HEARTBEAT_TICK_MS;
-  let loop: Promise<void> | null = null;
-  let stopper: AbortController | null = null;
 
   function catalogIds(): string[] {
     if (args.catalog instanceof Platform) {
@@ -186,27 +190,20 @@ export function createHeartbeatScheduler(args: HeartbeatSchedulerArgs): Heartbea
     return { sweptEndpoints, sweptServices, folded, resolverProbed, probesSent };
   }
 
-  return {
+  const lifecycle = loopLifecycle(
+    async ({ stopping }) => {
+      while (!stopping.aborted) {
+        await tick();
+        await clock.sleep(tickMs, stopping);
+      }
+    },
+    { name: 'the heartbeat scheduler' },
+  );
+  const scheduler = {
     tick,
     async sendNow() {
       return send(await store.getHeartbeatSettings());
     },
-    start() {
-      if (loop) return;
-      const controller = new AbortController();
-      stopper = controller;
-      loop = (async () => {
-        while (!controller.signal.aborted) {
-          await tick();
-          await clock.sleep(tickMs, controller.signal);
-        }
-      })();
-    },
-    async stop() {
-      stopper?.abort();
-      await loop;
-      loop = null;
-      stopper = null;
-    },
   };
+  return withLifecycle(scheduler, lifecycle);
 }

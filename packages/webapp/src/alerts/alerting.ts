@@ -1,5 +1,6 @@
-import type { Clock, Logger, Transport } from '@nimbus/core';
-import { uuidv7 } from '@nimbus/core';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock, LifecycleRunner, Logger, Transport } from '@nimbus/core';
+import { loopLifecycle, RunnerLifecycle, uuidv7, whenAborted } from '@nimbus/core';
 import type { HeartbeatHistoryStore, NimBusMessageStore } from '@nimbus/message-store';
 import type { EndpointCatalog } from '../app/endpoint-catalog.js';
 import { AlertEvaluator } from './alert-evaluator.js';
@@ -41,8 +42,12 @@ export interface AlertOptions {
   readonly allowPrivateWebhookTargets?: boolean;
 }
 
-/** The alert loop of one WebApp instance: evaluate, claim, send, retry. */
-export class Alerting {
+/**
+ * The alert loop of one WebApp instance: evaluate, claim, send, retry. On the one lifecycle (`RunnerLifecycle`):
+ * `stop({ timeoutMs })` lets the round under way finish, `abort()` does not wait; a stopped one is not restarted.
+ */
+export class Alerting extends RunnerLifecycle {
+  protected readonly lifecycle: LifecycleRunner;
   readonly store: AlertStore;
   readonly mailConfigured: boolean;
   readonly allowPrivateWebhookTargets: boolean;
@@ -53,7 +58,7 @@ export class Alerting {
   readonly #logger: Logger;
   readonly #clock: Clock;
   #prunedAt = 0;
-  #timer: NodeJS.Timeout | null = null;
+  /** The round under way (the loop's or a `runOnce()` caller's): rounds never overlap in one instance. */
   #running: Promise<void> | null = null;
 
   constructor(
@@ -66,6 +71,7 @@ export class Alerting {
     },
     options: AlertOptions = {},
   ) {
+    super();
     this.store = options.store ?? createMemoryAlertStore();
     this.#mailer = options.smtp ? createSmtpMailer(options.smtp) : null;
     this.mailConfigured = this.#mailer !== null;
@@ -92,6 +98,13 @@ export class Alerting {
       timeoutMs: options.timeoutMs ?? 10_000,
       allowPrivateWebhookTargets: this.allowPrivateWebhookTargets,
     });
+    this.lifecycle = loopLifecycle(({ stopping }) => this.#loop(stopping), {
+      name: 'the alert loop',
+      release: async (abandon) => {
+        await Promise.race([this.#running?.catch(() => undefined), whenAborted(abandon)]);
+        this.#mailer?.close();
+      },
+    });
   }
 
   get evaluator(): AlertEvaluator {
@@ -116,20 +129,15 @@ export class Alerting {
     return this.#running;
   }
 
-  start(): void {
-    if (this.#everyMs <= 0 || this.#timer) return;
-    this.#timer = setInterval(() => {
-      this.runOnce().catch((error: Error) =>
+  /** A round every `everyMs` (real time, not holding the process open); none when `everyMs` is 0. */
+  async #loop(stopping: AbortSignal): Promise<void> {
+    if (this.#everyMs <= 0) return;
+    while (!stopping.aborted) {
+      const slept = await sleep(this.#everyMs, true, { signal: stopping, ref: false }).catch(() => false);
+      if (!slept) return;
+      await this.runOnce().catch((error: Error) =>
         this.#logger.error({ err: error.message }, 'Alert round failed; the next round retries'),
       );
-    }, this.#everyMs);
-    this.#timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
-    await this.#running?.catch(() => undefined);
-    this.#mailer?.close();
+    }
   }
 }

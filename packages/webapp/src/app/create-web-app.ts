@@ -10,6 +10,7 @@ import {
   type ServiceLifecycle,
   type StopOptions,
   serviceReadiness,
+  stopChild,
   systemClock,
   uuidv7,
 } from '@nimbus/core';
@@ -298,21 +299,24 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
         url = listenOn.server.url;
       } else url = await server.listen({ host: listenOn.host ?? '127.0.0.1', port: listenOn.port ?? 0 });
       logger.info({ url }, `NimBus WebApp listening on ${url}`);
-      alerting.start();
+      await alerting.start();
       bulkJobResumer.start();
     },
-    stop: async ({ timeoutMs = 10_000 }) => {
-      // Keep-alive and slow requests must not hold the shutdown beyond its timeout.
-      const timer = setTimeout(() => server.server.closeAllConnections(), timeoutMs);
+    stop: async ({ timeoutMs = 10_000, signal }) => {
+      // Keep-alive and slow requests must not hold the shutdown beyond its timeout (nor past an `abort()`).
+      const closeAll = () => server.server.closeAllConnections();
+      const timer = setTimeout(closeAll, timeoutMs);
       timer.unref();
+      signal.addEventListener('abort', closeAll, { once: true });
       try {
-        await alerting.stop();
+        await stopChild(alerting, { timeoutMs, signal });
         // Running bulk jobs stop before their next event and are released for the next WebApp to resume.
         await bulkJobResumer.stop();
         await bulkJobs.stop();
         await server.close();
       } finally {
         clearTimeout(timer);
+        signal.removeEventListener('abort', closeAll);
         hub.detach();
       }
     },
@@ -339,6 +343,8 @@ export async function createWebApp(options: WebAppOptions): Promise<WebApp> {
     start: () => lifecycle.start(),
     stop: (stopOptions) => lifecycle.stop(stopOptions),
     close: (stopOptions) => lifecycle.stop(stopOptions),
+    abort: () => lifecycle.abort(),
+    closed: () => lifecycle.closed(),
     [Symbol.asyncDispose]: () => lifecycle.stop(),
   };
 }
