@@ -84,8 +84,6 @@ describe('pausing an input from the console on Service Bus (two hosts, emulator)
         subscriber,
         logger: silentLogger,
         pausePollMs: POLL_MS,
-        // With the default 32 accept loops per host, hosts on the emulator took no session at all (see the notes).
-        processor: { maxConcurrentSessions: 4 },
       });
       await host.start();
       hosts.push(host);

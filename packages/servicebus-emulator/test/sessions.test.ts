@@ -129,6 +129,20 @@ describe('emulator sessions', () => {
     expect(order).toEqual(['patient', 'busy', 'late']);
   });
 
+  it('gives a session that is given up to a receiver already waiting for the next session, before a later accept by id', async () => {
+    // Azure hands a released session to waiting next-session receivers; the transport's next-session asks rely on it
+    // (one ask per input at a time, see NextSessionTurns).
+    const sender = sessionTopic();
+    await sender.sendMessages({ body: 1, sessionId: 'a' });
+    const found = await ctx.client.acceptNextSession('t', 's');
+    const waiting = ctx.client.acceptNextSession('t', 's');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await found.close();
+    const byId = await ctx.client.acceptSession('t', 's', 'a').catch((e: unknown) => e);
+    expect(isServiceBusError(byId) && byId.code).toBe('SessionCannotBeLocked');
+    expect((await waiting).sessionId).toBe('a');
+  });
+
   it("keeps a crashed client's session lock until it expires, and the expiry counts a delivery", async () => {
     const sender = sessionTopic(400);
     await sender.sendMessages({ body: 1, sessionId: 'crash' });

@@ -7,6 +7,7 @@ import { TransportErrorCode } from '@nimbus/core';
 import { widenDrainWait } from './drain-wait.js';
 import { guarded, isCode } from './errors.js';
 import { topicOf } from './names.js';
+import type { NextSessionTurns } from './next-session-turns.js';
 
 const RETRY_PAUSE_MS = 50;
 
@@ -63,10 +64,11 @@ export async function acceptNamed(
  * operation timeout (the server's `com.microsoft:timeout` for the attach), so the wait is a few short asks. The
  * SDK has one timeout per client, so the session found is taken over by `client` (normal timeouts for settling):
  * the poll lease is given up and the session accepted by id, which fails only if another consumer took it between.
+ * `turns` lets one such ask per input run at a time, so that consumer is never another ask of this transport.
  */
 export async function acceptNext(
-  client: ServiceBusClient,
-  pollClient: ServiceBusClient,
+  clients: { readonly client: ServiceBusClient; readonly pollClient: ServiceBusClient },
+  turns: NextSessionTurns,
   input: string,
   waitMs: number,
   signal?: AbortSignal,
@@ -75,16 +77,8 @@ export async function acceptNext(
   for (;;) {
     if (signal?.aborted) return null;
     try {
-      const found = await guarded('accept next session', () =>
-        pollClient.acceptNextSession(topicOf(input), input, { ...RECEIVER_OPTIONS, ...abortable(signal) }),
-      );
-      const sessionId = found.sessionId;
-      await found.close();
-      if (signal?.aborted) return null;
-      const receiver = await guarded(`accept session '${sessionId}' at '${input}'`, () =>
-        client.acceptSession(topicOf(input), input, sessionId, RECEIVER_OPTIONS),
-      );
-      return { receiver: widenDrainWait(receiver), first: [] };
+      // null: the wait ended before this ask's turn came, or the accept was aborted.
+      return await turns.run(input, deadline, signal, () => askOnce(clients, input, signal));
     } catch (error) {
       if (signal?.aborted) return null;
       if (
@@ -93,9 +87,27 @@ export async function acceptNext(
       ) {
         throw error;
       }
-      if (Date.now() >= deadline) return null;
     }
+    if (Date.now() >= deadline) return null;
   }
+}
+
+/** One short ask for the next session, handed over to the main client; null when aborted meanwhile. */
+async function askOnce(
+  { client, pollClient }: { readonly client: ServiceBusClient; readonly pollClient: ServiceBusClient },
+  input: string,
+  signal: AbortSignal | undefined,
+): Promise<Accepted | null> {
+  const found = await guarded('accept next session', () =>
+    pollClient.acceptNextSession(topicOf(input), input, { ...RECEIVER_OPTIONS, ...abortable(signal) }),
+  );
+  const sessionId = found.sessionId;
+  await found.close();
+  if (signal?.aborted) return null;
+  const receiver = await guarded(`accept session '${sessionId}' at '${input}'`, () =>
+    client.acceptSession(topicOf(input), input, sessionId, RECEIVER_OPTIONS),
+  );
+  return { receiver: widenDrainWait(receiver), first: [] };
 }
 
 /** The SDK's abort option for a wait that `signal` ends (the SDK then rejects it with an `AbortError`). */

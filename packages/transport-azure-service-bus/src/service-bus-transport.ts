@@ -30,6 +30,7 @@ import { assertPublishBatchSize } from '@nimbus/core/transport-spi';
 import Long from 'long';
 import { acceptNamed, acceptNext } from './accept.js';
 import { guarded } from './errors.js';
+import { NextSessionTurns } from './next-session-turns.js';
 import { OperatorViews } from './operator-views.js';
 import { DEFAULT_OPTIONS, MAX_BATCH_BYTES, type ServiceBusTransportOptions } from './options.js';
 import { knownInputs, Publisher } from './publisher.js';
@@ -79,6 +80,8 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
   readonly capabilities: TransportCapabilities;
   readonly #client: ServiceBusClient;
   readonly #pollClient: ServiceBusClient;
+  readonly #acceptClients: { readonly client: ServiceBusClient; readonly pollClient: ServiceBusClient };
+  readonly #nextSessionTurns = new NextSessionTurns();
   readonly #receiveSliceMs: number;
   readonly #admin: ServiceBusAdministrationClient;
   readonly #publisher: Publisher;
@@ -122,6 +125,7 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
     );
     this.#client = client;
     this.#pollClient = pollClient;
+    this.#acceptClients = { client, pollClient };
     disableNagle(client);
     disableNagle(pollClient);
     this.#receiveSliceMs = options.receiveSliceMs ?? DEFAULT_OPTIONS.receiveSliceMs;
@@ -202,7 +206,7 @@ export class ServiceBusTransport extends RunnerLifecycle implements Transport {
     const accepted = await unlessClosing(
       options.sessionId
         ? acceptNamed(this.#client, input, options.sessionId, options.waitMs, signal)
-        : acceptNext(this.#client, this.#pollClient, input, options.waitMs, signal),
+        : acceptNext(this.#acceptClients, this.#nextSessionTurns, input, options.waitMs, signal),
       closing,
       () => this.#assertOpen('acceptSession') as never,
       (late) => void late?.receiver.close().catch(() => undefined), // the clients close under it anyway
