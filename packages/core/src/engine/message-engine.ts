@@ -13,7 +13,7 @@ import {
   type LifecycleObserver,
   notifyObservers,
 } from '../pipeline/lifecycle.js';
-import { type PipelineBehaviour, runPipeline } from '../pipeline/pipeline.js';
+import type { PipelineBehaviour } from '../pipeline/pipeline.js';
 import type { BatchHandlingOutcome } from '../processing/session-processor-options.js';
 import { headerProblems } from '../transport/message-validation.js';
 import type { ReceivedMessage, SessionHandle } from '../transport/transport.js';
@@ -24,7 +24,6 @@ import {
   awaitsOperatorAfterDeadLetter,
   deadLetterUnsettleable,
   describe,
-  failureVerdict,
   isUnsettleable,
   lifecycleContextOf,
   lifecycleEvents,
@@ -39,8 +38,8 @@ import { deadLetterInvalid } from './invalid-message.js';
 import { processLive } from './live-after-replay.js';
 import { logSettledOutcome } from './outcome-log.js';
 import { type HandlerOutcomeRecorder, SettlementOutcomes } from './outcome-recorder.js';
+import { runStep } from './pipeline-step.js';
 import { EffectsBuilder, type Verdict } from './plan.js';
-import { dispatch } from './procedures.js';
 import { type ReplayContext, type ReplayRun, replayParked } from './replay-line.js';
 import { ResponseBuilder } from './responses.js';
 import { type EngineSessionState, modeOf, readSessionState, withAwaiting } from './session-state.js';
@@ -355,28 +354,8 @@ export class MessageEngine {
       effects: new EffectsBuilder(),
       outcomes,
       inboxGuarded: false,
-      verdict: null,
     };
-    let verdict: Verdict;
-    try {
-      await runPipeline(
-        this.#behaviours,
-        {
-          message: work.message,
-          endpointId: this.endpointId,
-          isReplay: work.isReplay,
-          deliveryCount: work.deliveryCount,
-          items: new Map(),
-        },
-        () => dispatch(step),
-      );
-      verdict = step.verdict ?? { kind: 'skipped' };
-    } catch (error) {
-      verdict =
-        isNimBusError(error, NimBusErrorCode.HandlerFailed) && step.verdict !== null
-          ? step.verdict
-          : failureVerdict(error);
-    }
+    const verdict = await runStep(step, this.#behaviours);
     if (verdict.kind === 'deadLetter') {
       effects.responses.push(
         this.#deps.responses.deadLetterNotice(work.message, verdict.reason, verdict.error, step.startedAt),

@@ -3,6 +3,7 @@ import { Addresses } from '../platform/reserved.js';
 import { HandoffFailedError } from './errors.js';
 import { alreadyHandled } from './inbox-step.js';
 import { invokeHandler } from './invoke-handler.js';
+import type { StepVerdict } from './plan.js';
 import { isAwaitingOperator, withAwaiting } from './session-state.js';
 import type { Step } from './step.js';
 import {
@@ -52,7 +53,7 @@ function refusalReason(
   return `Event '${message.eventId}' cannot be ${action}: it does not await an operator in ${where} (${now}); it was already resolved, or never failed here. Nothing was run.`;
 }
 
-export async function resubmissionRequest(step: Step): Promise<void> {
+export async function resubmissionRequest(step: Step): Promise<StepVerdict> {
   authorize(step, Addresses.manager);
   const refusal = refusalReason(step, 'resubmitted');
   if (refusal !== null) return refuse(step, refusal);
@@ -83,41 +84,32 @@ export async function resubmissionRequest(step: Step): Promise<void> {
   }
 }
 
-export function skipRequest(step: Step): void {
+export function skipRequest(step: Step): StepVerdict {
   authorize(step, Addresses.manager);
   const refusal = refusalReason(step, 'skipped');
-  if (refusal !== null) {
-    refuse(step, refusal);
-    return;
-  }
+  if (refusal !== null) return refuse(step, refusal);
   if (isBlockedByThis(step)) unblock(step);
   settleAwaiting(step);
-  complete(step, step.deps.responses.skip(step.message, step.startedAt));
+  return complete(step, step.deps.responses.skip(step.message, step.startedAt));
 }
 
-export function handoffCompleted(step: Step): void {
+export function handoffCompleted(step: Step): StepVerdict {
   authorize(step, Addresses.manager);
   const refusal = refusalReason(step, 'settled as a handoff');
-  if (refusal !== null) {
-    refuse(step, refusal);
-    return;
-  }
+  if (refusal !== null) return refuse(step, refusal);
   unblock(step);
   // The handler is never invoked: the external work is done; its result (if any) is the content.
-  complete(step, step.deps.responses.resolution(step.message, step.startedAt, step.message.content));
+  return complete(step, step.deps.responses.resolution(step.message, step.startedAt, step.message.content));
 }
 
-export function handoffFailed(step: Step): void {
+export function handoffFailed(step: Step): StepVerdict {
   authorize(step, Addresses.manager);
   const refusal = refusalReason(step, 'settled as a handoff');
-  if (refusal !== null) {
-    refuse(step, refusal);
-    return;
-  }
+  if (refusal !== null) return refuse(step, refusal);
   const error = step.message.content.errorContent;
   const failure = new HandoffFailedError(error?.errorText || 'Handoff failed.', error?.errorType ?? null);
   // The session stays blocked: an operator resubmits or skips the event.
-  fail(step, failure, { scheduleRetry: false });
+  return fail(step, failure, { scheduleRetry: false });
 }
 
 /**
@@ -126,19 +118,16 @@ export function handoffFailed(step: Step): void {
  * blocks them): the operator's request is refused while the session is blocked. Otherwise both replay what is
  * parked (an empty line simply returns to open) and send no response.
  */
-export function continueReplay(step: Step): void {
+export function continueReplay(step: Step): StepVerdict {
   authorize(step, Addresses.manager, Addresses.continuation);
   const blocker = step.state.blockedByEventId;
   if (blocker) {
-    if (step.message.messageType !== MessageType.ProcessDeferredRequest) complete(step);
-    else {
-      refuse(
-        step,
-        `Session '${step.message.sessionId}' at '${step.deps.endpointId}' is blocked by event '${blocker}'; resubmit or skip that event, its parked messages then replay in order.`,
-      );
-    }
-    return;
+    if (step.message.messageType !== MessageType.ProcessDeferredRequest) return complete(step);
+    return refuse(
+      step,
+      `Session '${step.message.sessionId}' at '${step.deps.endpointId}' is blocked by event '${blocker}'; resubmit or skip that event, its parked messages then replay in order.`,
+    );
   }
   step.state.replaying = true;
-  complete(step);
+  return complete(step);
 }

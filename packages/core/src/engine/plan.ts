@@ -18,6 +18,9 @@ export type Verdict =
   /** A behaviour did not call `next()`: nothing was decided, the message is delivered again. */
   | { readonly kind: 'skipped' };
 
+/** What a procedure decides for its message (the other verdicts come from errors and skipped pipelines). */
+export type StepVerdict = Extract<Verdict, { kind: 'completed' | 'parked' | 'refused' | 'failed' }>;
+
 /** Everything one settlement carries: responses, scheduled retries, parks and unparks. */
 export class EffectsBuilder {
   readonly responses: MessageEnvelope[] = [];

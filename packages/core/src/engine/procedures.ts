@@ -11,6 +11,7 @@ import {
   resubmissionRequest,
   skipRequest,
 } from './operator-requests.js';
+import type { StepVerdict } from './plan.js';
 import { modeOf, withAwaiting } from './session-state.js';
 import type { Step } from './step.js';
 import {
@@ -24,8 +25,8 @@ import {
   unblock,
 } from './step-actions.js';
 
-/** Runs the procedure for the step's message type; records the verdict on the step. */
-export async function dispatch(step: Step): Promise<void> {
+/** Runs the procedure for the step's message type and returns what it decided. */
+export async function dispatch(step: Step): Promise<StepVerdict> {
   switch (step.message.messageType) {
     case MessageType.EventRequest:
     case MessageType.UnsupportedResponse: // legacy quirk: handled like the event it carries
@@ -53,7 +54,7 @@ function isHeartbeat(message: MessageEnvelope): boolean {
   return !!id && id.toLowerCase() === HEARTBEAT_EVENT_TYPE_ID.toLowerCase();
 }
 
-async function eventRequest(step: Step): Promise<void> {
+async function eventRequest(step: Step): Promise<StepVerdict> {
   const { responses } = step.deps;
   if (isHeartbeat(step.message)) return complete(step, responses.heartbeat(step.message, step.startedAt));
   // Before the session guard: a duplicate is answered even in a blocked session, never parked.
@@ -80,7 +81,7 @@ async function eventRequest(step: Step): Promise<void> {
   }
 }
 
-async function retryRequest(step: Step): Promise<void> {
+async function retryRequest(step: Step): Promise<StepVerdict> {
   if (await alreadyHandled(step)) return answerDuplicate(step, { releaseBlock: true });
   if (!isBlockedByThis(step)) {
     // Fixed: a stale retry (the event was skipped, resubmitted or already resolved) changes nothing and

@@ -1,7 +1,8 @@
 import type { MessageEnvelope } from '../envelope/envelope.js';
 import { retryAfterHint } from '../retry/retry-after.js';
-import { HandlerFailedError, UnauthorizedRequestError } from './errors.js';
+import { UnauthorizedRequestError } from './errors.js';
 import type { HandlerResult } from './invoke-handler.js';
+import type { StepVerdict } from './plan.js';
 import { sameEventId, withoutAwaiting } from './session-state.js';
 import type { Step } from './step.js';
 
@@ -40,26 +41,26 @@ export function authorize(step: Step, ...allowed: string[]): void {
   }
 }
 
-export function park(step: Step): void {
+export function park(step: Step): StepVerdict {
   const { state, message } = step;
   respond(step, step.deps.responses.deferral(message, state.blockedByEventId));
   const sequence = state.nextSequence;
   state.nextSequence += 1;
   state.deferredCount += 1;
   step.effects.park.push({ sequence, message: step.transportMessage });
-  step.verdict = { kind: 'parked', blockedByEventId: state.blockedByEventId };
+  return { kind: 'parked', blockedByEventId: state.blockedByEventId };
 }
 
-export function complete(step: Step, response?: MessageEnvelope): void {
+export function complete(step: Step, response?: MessageEnvelope): StepVerdict {
   if (response) respond(step, response);
-  step.verdict = { kind: 'completed' };
+  return { kind: 'completed' };
 }
 
 /**
  * Refuses an operator request without running anything or changing the session: the Resolver records the
  * `RefusalResponse` (with `reason`) in the event's history and audit.
  */
-export function refuse(step: Step, reason: string): void {
+export function refuse(step: Step, reason: string): StepVerdict {
   respond(step, step.deps.responses.refusal(step.message, reason, step.startedAt));
   step.deps.logger.warn(
     {
@@ -70,22 +71,21 @@ export function refuse(step: Step, reason: string): void {
     },
     'Refused an operator request.',
   );
-  step.verdict = { kind: 'refused', reason };
+  return { kind: 'refused', reason };
 }
 
 /**
  * Plans the error response and, when a retry policy matches (every failure that runs a handler, first
- * delivery, retry or resubmission alike), the retry; then lets behaviours see the failure.
+ * delivery, retry or resubmission alike), the retry.
  */
-export function fail(step: Step, error: unknown, options: { scheduleRetry: boolean }): never {
+export function fail(step: Step, error: unknown, options: { scheduleRetry: boolean }): StepVerdict {
   const retry = options.scheduleRetry ? plannedRetry(step, error) : null;
   const response = step.deps.responses.error(step.message, error, step.startedAt);
   // The error response says whether the policy retries it, so the projection records the event as retrying.
   respond(step, retry ? { ...response, retryLimit: retry.limit, nextRetryAt: retry.at } : response);
   if (retry)
     step.effects.scheduled.push({ envelope: step.deps.responses.retryRequest(step.message), at: retry.at });
-  step.verdict = { kind: 'failed', error };
-  throw new HandlerFailedError(error);
+  return { kind: 'failed', error };
 }
 
 function plannedRetry(step: Step, error: unknown): { at: Date; limit: number } | null {
@@ -104,13 +104,15 @@ function plannedRetry(step: Step, error: unknown): { at: Date; limit: number } |
 export function respondToSuccess(
   step: Step,
   result: HandlerResult & { kind: 'handled' | 'discarded' },
-): void {
+): StepVerdict {
   const { responses } = step.deps;
   if (result.kind === 'discarded') {
-    complete(step, responses.discard(step.message, result.error, step.deps.classifier.name, step.startedAt));
-  } else {
-    complete(step, responses.resolution(step.message, step.startedAt));
+    return complete(
+      step,
+      responses.discard(step.message, result.error, step.deps.classifier.name, step.startedAt),
+    );
   }
+  return complete(step, responses.resolution(step.message, step.startedAt));
 }
 
 /**
@@ -118,12 +120,12 @@ export function respondToSuccess(
  * handler run. A duplicate retry or resubmission still lifts the block its event holds; when nothing blocks
  * the session, messages parked behind it are replayed.
  */
-export function answerDuplicate(step: Step, options: { releaseBlock: boolean }): void {
+export function answerDuplicate(step: Step, options: { releaseBlock: boolean }): StepVerdict {
   if (options.releaseBlock) {
     if (isBlockedByThis(step)) unblock(step);
     else if (!step.state.blockedByEventId && step.state.deferredCount > 0) step.state.replaying = true;
     settleAwaiting(step);
   }
-  complete(step, step.deps.responses.duplicate(step.message, step.startedAt));
-  step.verdict = { kind: 'completed', duplicate: true };
+  respond(step, step.deps.responses.duplicate(step.message, step.startedAt));
+  return { kind: 'completed', duplicate: true };
 }

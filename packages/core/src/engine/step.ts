@@ -7,7 +7,7 @@ import type { TransportMessage } from '../transport/transport-message.js';
 import type { EventContextHandler } from './handler-context.js';
 import type { EngineInbox } from './inbox-step.js';
 import type { SettlementOutcomes } from './outcome-recorder.js';
-import type { EffectsBuilder, Verdict } from './plan.js';
+import type { EffectsBuilder } from './plan.js';
 import type { ResponseBuilder } from './responses.js';
 import type { EngineSessionState } from './session-state.js';
 
@@ -40,5 +40,4 @@ export interface Step {
   readonly outcomes: SettlementOutcomes;
   /** Set by the inbox pre-check: a handler success must be recorded in the inbox. */
   inboxGuarded: boolean;
-  verdict: Verdict | null;
 }
