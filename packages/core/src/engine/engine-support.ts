@@ -16,7 +16,6 @@ import { isTransportError, TransportErrorCode } from '../transport/transport-err
 import type { TransportMessage } from '../transport/transport-message.js';
 import { permanentReason } from './invoke-handler.js';
 import type { Verdict } from './plan.js';
-import { SettlementBatch } from './settlement-batch.js';
 import type { EngineDeps } from './step.js';
 
 // The engine's small pieces: verdicts from errors, notices for the Resolver and observers, and settlement rules.
@@ -83,11 +82,6 @@ export function isUnsettleable(error: unknown): boolean {
     isTransportError(error, TransportErrorCode.MessageTooLarge) ||
     isTransportError(error, TransportErrorCode.InvalidArgument)
   );
-}
-
-/** Observers and metrics hear of a settlement only once it is committed (later, within a batch). */
-export function afterCommit(session: SessionHandle, work: () => Promise<void>): Promise<void> {
-  return session instanceof SettlementBatch ? session.afterCommit(work) : work();
 }
 
 export function describe(verdict: Verdict & { kind: 'deadLetter' }): string {

@@ -1,15 +1,16 @@
 import type { InvalidMessageError } from '../envelope/invalid-message-error.js';
 import { encodeEnvelope } from '../envelope/wire.js';
 import type { LifecycleContext, LifecycleEvent } from '../pipeline/lifecycle.js';
-import type { ReceivedMessage, SessionHandle } from '../transport/transport.js';
-import { afterCommit, invalidMessageNotice, rawLifecycleContext } from './engine-support.js';
+import type { ReceivedMessage } from '../transport/transport.js';
+import { invalidMessageNotice, rawLifecycleContext } from './engine-support.js';
+import type { Settlements } from './settlements.js';
 import type { EngineDeps } from './step.js';
 
 /** Dead-letters an unreadable message, telling the Resolver when enough identity is readable. */
 export async function deadLetterInvalid(
   deps: EngineDeps,
   notify: (context: LifecycleContext, event: LifecycleEvent) => Promise<void>,
-  session: SessionHandle,
+  settlements: Settlements,
   received: ReceivedMessage,
   error: InvalidMessageError,
 ): Promise<void> {
@@ -18,12 +19,12 @@ export async function deadLetterInvalid(
   const notices = notice ? [notice] : [];
   const publish =
     notices.length > 0 ? [{ source: deps.endpointId, messages: notices.map(encodeEnvelope) }] : [];
-  await session.deadLetter(received, {
+  await settlements.deadLetter(received, {
     reason,
     description: reason,
     effects: publish.length > 0 ? { publish } : {},
   });
-  await afterCommit(session, async () => {
+  await settlements.afterCommit(async () => {
     deps.logger.warn(
       { messageId: received.messageId, sessionId: received.sessionId, reason },
       'Dead-lettered an invalid message.',

@@ -1,10 +1,10 @@
 import { MessageType } from '../envelope/message-type.js';
-import type { SessionHandle } from '../transport/transport.js';
 import { continuationRequest, type Notice, TransientAbort, type Work } from './engine-support.js';
 import type { SettlementOutcomes } from './outcome-recorder.js';
 import { EffectsBuilder, type Verdict } from './plan.js';
 import { REPLAY_RETRY_BASE_MS, type ReplayContext, type ReplayRun } from './replay-line.js';
 import type { EngineSessionState } from './session-state.js';
+import type { SessionReads } from './settlements.js';
 
 export interface LiveSettlement {
   readonly work: Work;
@@ -27,7 +27,7 @@ export interface LiveSettlement {
  */
 export async function processLive(
   ctx: ReplayContext,
-  session: SessionHandle,
+  session: SessionReads,
   live: LiveSettlement,
 ): Promise<Verdict> {
   const { work, state, effects, run } = live;

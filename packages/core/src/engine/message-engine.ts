@@ -20,9 +20,7 @@ import type { ReceivedMessage, SessionHandle } from '../transport/transport.js';
 import { isTransportError, TransportErrorCode } from '../transport/transport-error.js';
 import { assertEngineOptions, type MessageEngineOptions } from './engine-options.js';
 import {
-  afterCommit,
   awaitsOperatorAfterDeadLetter,
-  deadLetterUnsettleable,
   describe,
   isUnsettleable,
   lifecycleContextOf,
@@ -44,7 +42,8 @@ import { type ReplayContext, type ReplayRun, replayParked } from './replay-line.
 import { ResponseBuilder } from './responses.js';
 import { type EngineSessionState, modeOf, readSessionState, withAwaiting } from './session-state.js';
 import { SettlementBatch } from './settlement-batch.js';
-import { isLeaseRefusal, reportRefusedSettlement, settleWhatRan } from './settlement-refusal.js';
+import { reportRefusedSettlement, settleWhatRan } from './settlement-refusal.js';
+import { committedReads, ImmediateSettlements, type SessionReads, type Settlements } from './settlements.js';
 import type { EngineDeps, Step } from './step.js';
 
 export { GENERIC_DEAD_LETTER_REASON, SETTLEMENT_REFUSED_REASON } from './engine-support.js';
@@ -105,20 +104,28 @@ export class MessageEngine {
    * Processes and settles one received message, in a consumer span parented to the message's trace. Never
    * throws for a bad message; settlement failures propagate.
    */
-  async handleMessage(session: SessionHandle, received: ReceivedMessage): Promise<void> {
+  handleMessage(session: SessionHandle, received: ReceivedMessage): Promise<void> {
+    return this.#handleMessage(session, new ImmediateSettlements(session, this.#deps), received);
+  }
+
+  async #handleMessage(
+    session: SessionHandle,
+    settlements: Settlements,
+    received: ReceivedMessage,
+  ): Promise<void> {
     try {
       // Telemetry reads headers; unreadable ones (null, non-strings) are dead-lettered by #handle, not thrown here.
       const traced =
         headerProblems(received.headers) === null
           ? received
           : { ...received, headers: readableHeaders(received.headers) };
-      await this.#telemetry.process(traced, () => this.#handle(session, received));
+      await this.#telemetry.process(traced, () => this.#handle(session, settlements, received));
     } catch (error) {
       if (isTransportError(error)) throw error;
       // An unexpected failure (not a decision): count the delivery, so that a message that always fails this
       // way reaches the transport's max delivery count and is dead-lettered instead of looping.
       this.#states.delete(session);
-      await session
+      await settlements
         .abandon(received)
         .catch((abandonError: unknown) =>
           this.#deps.logger.warn(
@@ -146,14 +153,9 @@ export class MessageEngine {
     }
     const batch = new SettlementBatch(
       session,
-      () => {
-        this.#states.delete(batch);
-        this.#states.delete(session);
-      },
+      () => this.#states.delete(session),
       (count, error) => reportRefusedSettlement(this.#deps.logger, this.endpointId, session, count, error),
     );
-    const cached = this.#states.get(session);
-    if (cached) this.#states.set(batch, cached);
     let error: unknown;
     let refusedBatch = false;
     let leftUnrun = 0;
@@ -161,10 +163,10 @@ export class MessageEngine {
       for (const [index, message] of messages.entries()) {
         const abandoned = batch.abandoned;
         try {
-          await this.handleMessage(batch, message);
+          await this.#handleMessage(session, batch, message);
         } catch (thrown) {
           if (isTransportError(thrown, TransportErrorCode.SessionLockLost)) {
-            await settleWhatRan(batch, this.#deps.logger);
+            await settleWhatRan(batch, session.sessionId, this.#deps.logger);
             throw thrown;
           }
           error = thrown;
@@ -172,7 +174,7 @@ export class MessageEngine {
         leftUnrun = messages.length - index - 1;
         if (batch.abandoned > abandoned || error !== undefined) break;
       }
-      await batch.flush();
+      await batch.commit();
     } catch (error) {
       this.#states.delete(session);
       if (!isUnsettleable(error)) throw error;
@@ -180,10 +182,8 @@ export class MessageEngine {
       // messages one by one, so that only the refused one is dead-lettered.
       refusedBatch = true;
     } finally {
-      const state = this.#states.get(batch);
-      this.#states.delete(batch);
-      if (state && batch.pending === 0) this.#states.set(session, state);
-      else this.#states.delete(session);
+      // Cached state is true only of what was committed.
+      if (batch.pending > 0) this.#states.delete(session);
     }
     if (refusedBatch) {
       for (const message of messages) await this.handleMessage(session, message);
@@ -194,7 +194,11 @@ export class MessageEngine {
     return leftUnrun > 0 ? { leftUnrun } : undefined;
   }
 
-  async #handle(session: SessionHandle, received: ReceivedMessage): Promise<string> {
+  async #handle(
+    session: SessionHandle,
+    settlements: Settlements,
+    received: ReceivedMessage,
+  ): Promise<string> {
     let message: MessageEnvelope;
     try {
       message = decodeEnvelope(received);
@@ -203,7 +207,7 @@ export class MessageEngine {
       await deadLetterInvalid(
         this.#deps,
         (context, event) => this.#notify(context, event),
-        session,
+        settlements,
         received,
         error as InvalidMessageError,
       );
@@ -228,7 +232,7 @@ export class MessageEngine {
     this.#telemetry.queued(message);
     const outcomes = new SettlementOutcomes(this.#breaker);
     try {
-      return await this.#settle(session, received, work, outcomes);
+      return await this.#settle(session, settlements, received, work, outcomes);
     } finally {
       outcomes.finish();
     }
@@ -237,11 +241,13 @@ export class MessageEngine {
   /** Returns the verdict kind, for telemetry. */
   async #settle(
     session: SessionHandle,
+    settlements: Settlements,
     received: ReceivedMessage,
     work: Work,
     outcomes: SettlementOutcomes,
   ): Promise<string> {
-    const before = await this.#loadState(session);
+    const reads = committedReads(session, settlements);
+    const before = await this.#loadState(session, reads);
     const state: EngineSessionState = { ...before };
     const effects = new EffectsBuilder();
     const notices: Notice[] = [];
@@ -257,7 +263,7 @@ export class MessageEngine {
       if (modeOf(state) === 'replaying')
         replayed += await replayParked(
           this.#replayContext,
-          session,
+          reads,
           state,
           effects,
           notices,
@@ -266,13 +272,13 @@ export class MessageEngine {
           run,
         );
       const live = { work, state, effects, notices, outcomes, run, replayed };
-      verdict = await processLive(this.#replayContext, session, live);
+      verdict = await processLive(this.#replayContext, reads, live);
       if (modeOf(state) === 'replaying')
-        await replayParked(this.#replayContext, session, state, effects, notices, replayed, outcomes, run);
+        await replayParked(this.#replayContext, reads, state, effects, notices, replayed, outcomes, run);
     } catch (error) {
       if (!(error instanceof TransientAbort)) throw error;
       this.#states.delete(session);
-      await this.#telemetry.settle('abandon', () => session.abandon(received));
+      await this.#telemetry.settle('abandon', () => settlements.abandon(received));
       this.#deps.logger.warn(
         { messageId: received.messageId, sessionId: received.sessionId, error: String(error.error) },
         'Transient failure; the message will be delivered again.',
@@ -289,7 +295,7 @@ export class MessageEngine {
         { messageId: received.messageId },
         'A pipeline behaviour did not call next(); the message is abandoned and will be delivered again.',
       );
-      await this.#telemetry.settle('abandon', () => session.abandon(received));
+      await this.#telemetry.settle('abandon', () => settlements.abandon(received));
       return verdict.kind;
     }
     const settleEffects = effects.toSettleEffects(this.endpointId, before, state);
@@ -298,21 +304,18 @@ export class MessageEngine {
         const { reason } = verdict;
         const description = describe(verdict);
         await this.#telemetry.settle('deadLetter', () =>
-          session.deadLetter(received, { reason, description, effects: settleEffects }),
+          settlements.deadLetter(received, { reason, description, effects: settleEffects }),
         );
       } else {
-        await this.#telemetry.settle('complete', () => session.complete(received, settleEffects));
+        await this.#telemetry.settle('complete', () => settlements.complete(received, settleEffects));
       }
     } catch (error) {
       this.#states.delete(session);
-      if (isLeaseRefusal(error) && !(session instanceof SettlementBatch))
-        reportRefusedSettlement(this.#deps.logger, this.endpointId, session, 1, error);
-      if (!isUnsettleable(error) || session instanceof SettlementBatch) throw error;
-      await deadLetterUnsettleable(this.#deps, session, received, error);
+      await settlements.refused(received, error);
       return 'deadLetter';
     }
     this.#states.set(session, state);
-    await afterCommit(session, async () => {
+    await settlements.afterCommit(async () => {
       this.#telemetry.settled(settleEffects);
       for (const notice of notices) {
         logSettledOutcome(this.#deps.logger, notice);
@@ -322,10 +325,10 @@ export class MessageEngine {
     return verdict.kind;
   }
 
-  async #loadState(session: SessionHandle): Promise<EngineSessionState> {
+  async #loadState(session: SessionHandle, reads: SessionReads): Promise<EngineSessionState> {
     const cached = this.#states.get(session);
     if (cached) return { ...cached };
-    return readSessionState(await session.getState());
+    return readSessionState(await reads.getState());
   }
 
   /**

@@ -3,7 +3,6 @@ import type { MessageEnvelope } from '../envelope/envelope.js';
 import { decodeEnvelope } from '../envelope/wire.js';
 import { NimBusErrorCode } from '../errors/error-codes.js';
 import { isNimBusError } from '../errors/nimbus-error.js';
-import type { SessionHandle } from '../transport/transport.js';
 import {
   continuationRequest,
   describe,
@@ -16,6 +15,7 @@ import type { EngineTelemetry } from './engine-telemetry.js';
 import type { SettlementOutcomes } from './outcome-recorder.js';
 import type { EffectsBuilder, Verdict } from './plan.js';
 import { type EngineSessionState, modeOf, withAwaiting } from './session-state.js';
+import type { SessionReads } from './settlements.js';
 import type { EngineDeps } from './step.js';
 
 /** What replaying needs of the engine: its collaborators and the one path every message takes. */
@@ -55,7 +55,7 @@ export interface ReplayRun {
  */
 export function replayParked(
   ctx: ReplayContext,
-  session: SessionHandle,
+  session: SessionReads,
   state: EngineSessionState,
   effects: EffectsBuilder,
   notices: Notice[],
@@ -76,7 +76,7 @@ export function replayParked(
  */
 function onTransientReplay(
   ctx: ReplayContext,
-  session: SessionHandle,
+  session: SessionReads,
   state: EngineSessionState,
   effects: EffectsBuilder,
   parked: { sequence: number },
@@ -114,7 +114,7 @@ function onTransientReplay(
 
 async function replayLine(
   ctx: ReplayContext,
-  session: SessionHandle,
+  session: SessionReads,
   state: EngineSessionState,
   effects: EffectsBuilder,
   notices: Notice[],

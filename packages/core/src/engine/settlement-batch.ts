@@ -4,23 +4,21 @@ import { deadLetterOutcome } from '../transport/settle-validation.js';
 import type {
   BatchSettlement,
   DeadLetterOptions,
-  ParkedMessage,
   ReceivedMessage,
-  ReceiveOptions,
   SessionHandle,
-  SessionState,
   SettleEffects,
 } from '../transport/transport.js';
 import { isLeaseRefusal } from './settlement-refusal.js';
+import type { Settlements } from './settlements.js';
 
 /**
- * A session handle for one received batch: `complete` and `deadLetter` are collected and committed together by
- * `flush()` through the transport's `settleMany`. Anything that must see them applied first (reading parked
- * messages or state, abandoning, renewing, releasing) flushes before it runs, so the engine's per-message
- * decisions are the same as with one settlement per message. Work registered with `afterCommit` runs only once
- * the settlements before it are committed.
+ * The settlements of one received batch: `complete` and `deadLetter` are planned and committed together by
+ * `commit()` through the transport's `settleMany`. Anything that must see them applied first (the engine's reads
+ * of the session, abandoning) commits before it runs, so the engine's per-message decisions are the same as with
+ * one settlement per message. Work registered with `afterCommit` runs only once the settlements before it are
+ * committed.
  */
-export class SettlementBatch implements SessionHandle {
+export class SettlementBatch implements Settlements {
   readonly #session: SessionHandle & Required<Pick<SessionHandle, 'settleMany'>>;
   readonly #onFailure: () => void;
   readonly #onRefused: (count: number, error: unknown) => void;
@@ -29,8 +27,8 @@ export class SettlementBatch implements SessionHandle {
   #abandoned = 0;
 
   /**
-   * `onFailure` runs when a flush fails: nothing pending was applied, so cached state is stale. `onRefused` hears
-   * of a flush the transport refused because the lease is no longer held (`isLeaseRefusal`).
+   * `onFailure` runs when a commit fails: nothing pending was applied, so cached state is stale. `onRefused` hears
+   * of a commit the transport refused because the lease is no longer held (`isLeaseRefusal`).
    */
   constructor(
     session: SessionHandle,
@@ -45,18 +43,6 @@ export class SettlementBatch implements SessionHandle {
     this.#session = session as SessionHandle & Required<Pick<SessionHandle, 'settleMany'>>;
     this.#onFailure = onFailure;
     this.#onRefused = onRefused;
-  }
-
-  get input(): string {
-    return this.#session.input;
-  }
-
-  get sessionId(): string {
-    return this.#session.sessionId;
-  }
-
-  get lockedUntil(): Date {
-    return this.#session.lockedUntil;
   }
 
   /** Messages abandoned through this batch (delivered again: nothing after them may run in this batch). */
@@ -85,7 +71,7 @@ export class SettlementBatch implements SessionHandle {
   }
 
   /** Commits everything collected in one `settleMany` call, then runs the work waiting for it. */
-  async flush(): Promise<void> {
+  async commit(): Promise<void> {
     if (this.#pending.length === 0) return;
     const settlements = this.#pending;
     const waiting = this.#afterCommit;
@@ -101,39 +87,14 @@ export class SettlementBatch implements SessionHandle {
     for (const work of waiting) await work();
   }
 
-  async receive(options: ReceiveOptions): Promise<ReceivedMessage[]> {
-    await this.flush();
-    return this.#session.receive(options);
-  }
-
-  async getState(): Promise<SessionState | null> {
-    await this.flush();
-    return this.#session.getState();
-  }
-
-  async setState(state: SessionState | null): Promise<void> {
-    await this.flush();
-    await this.#session.setState(state);
-  }
-
   async abandon(message: ReceivedMessage): Promise<void> {
-    await this.flush();
+    await this.commit();
     this.#abandoned += 1;
     await this.#session.abandon(message);
   }
 
-  async readParked(fromSequence: number, max: number): Promise<ParkedMessage[]> {
-    await this.flush();
-    return this.#session.readParked(fromSequence, max);
-  }
-
-  async renewLock(): Promise<Date> {
-    await this.flush();
-    return this.#session.renewLock();
-  }
-
-  async release(): Promise<void> {
-    await this.flush();
-    await this.#session.release();
+  /** A refused settlement is the whole batch's: `handleMessages` settles its messages one by one instead. */
+  async refused(_received: ReceivedMessage, error: unknown): Promise<void> {
+    throw error;
   }
 }

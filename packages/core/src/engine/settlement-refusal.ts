@@ -51,15 +51,16 @@ export function reportRefusedSettlement(
  * was taken over is refused (logged and counted by the batch) and never applied.
  */
 export async function settleWhatRan(
-  batch: { flush(): Promise<void>; readonly sessionId: string },
+  batch: { commit(): Promise<void> },
+  sessionId: string,
   logger: Logger,
 ): Promise<void> {
   try {
-    await batch.flush();
+    await batch.commit();
   } catch (error) {
     if (!isLeaseRefusal(error))
       logger.warn(
-        { sessionId: batch.sessionId, error: String(error) },
+        { sessionId, error: String(error) },
         'Could not settle the messages handled before the session lease was lost; they are delivered again.',
       );
   }
