@@ -1,16 +1,11 @@
 import type { ReceivedMessage, TransportError } from '@nimbus/core';
+import type { LeaseFence } from './dialect/dialect.js';
 import type { SqlExecutor } from './sql/database.js';
 import type { SqlCore } from './sql-core.js';
 
 /** What the receive and row-settlement paths need of the session lease that holds a line. */
-export interface HeldLease {
+export interface HeldLease extends LeaseFence {
   readonly core: SqlCore;
-  readonly input: string;
-  readonly sessionId: string;
-  readonly token: string;
-  /** SQL condition that holds while the lease is live (its parameters are `params`). */
-  readonly validSql: string;
-  readonly params: readonly unknown[];
   lockLost(): TransportError;
   assertLease(executor: SqlExecutor): Promise<void>;
   /** After a settle matched no row: throws lock lost when the lease is gone, else message lock lost. */

@@ -1,5 +1,5 @@
+import type { DialectContext, DialectLocks } from './dialect/dialect.js';
 import type { SqlExecutor } from './sql/database.js';
-import type { SqlCore } from './sql-core.js';
 import type { Tables } from './tables.js';
 
 /**
@@ -25,11 +25,10 @@ export function holdsNothing(t: Tables, s: string): string {
 /** Deletes one released session's row if it is idle; the caller holds the row's lock (release). */
 export async function deleteSessionIfIdle(
   tx: SqlExecutor,
-  core: SqlCore,
+  { t, now }: Pick<DialectContext, 't' | 'now'>,
   input: string,
   sessionId: string,
 ): Promise<number> {
-  const { t, now } = core;
   return tx.run(
     `DELETE FROM ${t.sessions} AS s WHERE s.input = ? AND s.session_id = ? AND s.lock_token IS NULL AND ${isIdle(t, now, 's')}`,
     [input, sessionId],
@@ -41,10 +40,13 @@ export async function deleteSessionIfIdle(
  * transaction the dialect isolates (`isolateSweep`: PostgreSQL REPEATABLE READ with the candidates locked; a
  * conflict fails the sweep and the transaction retries). SQLite's single writer needs neither.
  */
-export async function sweepIdleSessionRows(core: SqlCore, limit: number): Promise<number> {
-  const { db, t, now } = core;
+export async function sweepIdleSessionRows(
+  { db, t, now }: Pick<DialectContext, 'db' | 't' | 'now'>,
+  locks: DialectLocks,
+  limit: number,
+): Promise<number> {
   return db.transaction(async (tx) => {
-    await core.dialect.locks.isolateSweep(tx);
+    await locks.isolateSweep(tx);
     return tx.run(
       `DELETE FROM ${t.sessions} AS s WHERE (s.input, s.session_id) IN (
          SELECT i.input, i.session_id FROM ${t.sessions} AS i WHERE ${isIdle(t, now, 'i')} LIMIT ?${db.skipLocked})`,

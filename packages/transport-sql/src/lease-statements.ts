@@ -1,4 +1,4 @@
-import type { SqlCore } from './sql-core.js';
+import type { DialectContext } from './dialect/dialect.js';
 
 // Statement parts both dialects' lease (dialect/<name>/lease.ts) share.
 
@@ -8,14 +8,14 @@ import type { SqlCore } from './sql-core.js';
  * it) or when they got work while free (`readySince`), so the session that has waited longest goes first.
  */
 export function leaseStatement(
-  core: SqlCore,
+  context: DialectContext,
   input: string,
   sessionId: string | null,
   token: string,
 ): { readonly sql: string; readonly params: unknown[] } {
-  const { t, now, db } = core;
+  const { t, now, db } = context;
   const named = sessionId === null ? '' : ' AND session_id = ?';
-  const params: unknown[] = [core.options.lockDurationMs, token, input, input];
+  const params: unknown[] = [context.options.lockDurationMs, token, input, input];
   if (sessionId !== null) params.push(sessionId);
   const sql = `UPDATE ${t.sessions} SET locked_until = ${now} + ?, lock_token = ?
      WHERE input = ? AND session_id = (
@@ -29,10 +29,10 @@ export function leaseStatement(
  * SELECT-list items `exhausted` and `pending` of a session's line; parameters: input, token, input (the token is
  * a parameter unless `token` names the column that holds it).
  */
-export function lineFlags(core: SqlCore, sessionId: string, token = '?'): string {
-  const { t } = core;
+export function lineFlags(context: DialectContext, sessionId: string, token = '?'): string {
+  const { t } = context;
   return `EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ${sessionId} AND held_by IS NOT NULL
-                    AND held_by <> ${token} AND delivery_count >= ${core.options.maxDeliveryCount}) AS exhausted,
+                    AND held_by <> ${token} AND delivery_count >= ${context.options.maxDeliveryCount}) AS exhausted,
           EXISTS (SELECT 1 FROM ${t.messages} WHERE input = ? AND session_id = ${sessionId}) AS pending`;
 }
 
@@ -41,8 +41,8 @@ export function lineFlags(core: SqlCore, sessionId: string, token = '?'): string
  * statement; the i-th session in that order gets the i-th token. Parameters: input, tokens.length, lockDurationMs,
  * tokens, input, input, input. Rows carry `rank` (1-based order).
  */
-export function leaseManyStatement(core: SqlCore): string {
-  const { t, now, db } = core;
+export function leaseManyStatement(context: DialectContext): string {
+  const { t, now, db } = context;
   return `WITH picked AS (
        SELECT session_id, locked_until AS ready FROM ${t.sessions}
        WHERE input = ? AND message_count > 0 AND locked_until <= ${now}
@@ -54,5 +54,5 @@ export function leaseManyStatement(core: SqlCore): string {
        FROM ranked WHERE s.input = ? AND s.session_id = ranked.session_id
        RETURNING s.session_id, s.locked_until, s.state, s.lock_token, ranked.rank, ${now} AS db_now
      )
-     SELECT leased.*, ${lineFlags(core, 'leased.session_id', 'leased.lock_token')} FROM leased ORDER BY leased.rank`;
+     SELECT leased.*, ${lineFlags(context, 'leased.session_id', 'leased.lock_token')} FROM leased ORDER BY leased.rank`;
 }

@@ -1,5 +1,4 @@
-import type { HeldLease } from './held-lease.js';
-import type { SqlCore } from './sql-core.js';
+import type { DialectContext, LeaseFence } from './dialect/dialect.js';
 
 // Statement parts both dialects' receive (dialect/<name>/receive.ts) share: take the messages at the head of a
 // leased line, hand back their bodies only when they fit, and ask whether another session waits.
@@ -15,7 +14,7 @@ export function receiveReturning(storedBytes: string): string {
 }
 
 /** Leading parameters of both dialects' receive statements: take up to `max` messages at the line's head. */
-export function takeHeadParams(lease: HeldLease, max: number): unknown[] {
+export function takeHeadParams(lease: LeaseFence, max: number): unknown[] {
   return [
     lease.token,
     lease.input,
@@ -33,6 +32,6 @@ export function takeHeadParams(lease: HeldLease, max: number): unknown[] {
  * lease, so it waits for a consumer. The lease this receive holds keeps its own session out. Served by the
  * partial `ready` index.
  */
-export function anotherSessionWaits(core: SqlCore): string {
-  return `WHERE input = ? AND message_count > 0 AND locked_until <= ${core.now}`;
+export function anotherSessionWaits(context: DialectContext): string {
+  return `WHERE input = ? AND message_count > 0 AND locked_until <= ${context.now}`;
 }

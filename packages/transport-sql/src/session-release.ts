@@ -9,6 +9,6 @@ import type { HeldLease } from './held-lease.js';
 export async function releaseLease(lease: HeldLease): Promise<void> {
   const { core } = lease;
   core.lifecycle.assertUsable('release');
-  const released = await core.db.transaction((tx) => core.dialect.release.endLease(lease, tx));
+  const released = await core.db.transaction((tx) => core.dialect.release.endLease(core, lease, tx));
   if (released) core.wakeLocal(released);
 }

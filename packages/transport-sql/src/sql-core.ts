@@ -18,12 +18,14 @@ import {
   routeKey,
   routeMessage,
 } from '@nimbus/core/transport-spi';
-import type { ColocatedProjection, ProjectionPlan } from '@nimbus/message-store';
+import type { ColocatedProjection } from '@nimbus/message-store';
 import { CommittedWork, takeProjected, writeProjected } from './colocated-copies.js';
 import type { TransportDialect, WorkNotifier } from './dialect/dialect.js';
 import { appendToLines, type LineWriterContext, type OwnSessionUpdate } from './line-writer.js';
 import type { ResolvedOptions } from './options.js';
+import { type PublishPlan, plainPlans } from './publish-plan.js';
 import { SettleGroup } from './settle-group.js';
+import { settleMany, settleOne } from './settle-paths.js';
 import type { Row, SqlDatabase, SqlExecutor } from './sql/database.js';
 import { StatementTexts } from './statement-texts.js';
 import type { Tables } from './tables.js';
@@ -36,18 +38,7 @@ interface CachedTopology {
   readonly loadedAt: number;
 }
 
-/** Planned publish: routed deliveries, either for now or for a due time (scheduled). */
-export interface PublishPlan {
-  readonly deliveries: Delivery[];
-  readonly dueAt: number | null;
-  /** Resolver copies a co-located store records in the same transaction instead (never for scheduled plans). */
-  readonly projected?: readonly ProjectionPlan[];
-}
-
-/** Whether any plan carries copies for the co-located projection (they need a transaction). */
-export function hasProjected(plans: readonly PublishPlan[]): boolean {
-  return plans.some((plan) => (plan.projected?.length ?? 0) > 0);
-}
+export { hasProjected, type PublishPlan } from './publish-plan.js';
 
 /** Shared state and the SQL steps used by both the transport facade and its session handles. */
 export class SqlCore {
@@ -86,8 +77,7 @@ export class SqlCore {
       this,
       options.settleGroupConcurrency,
       options.settleGroupMaxMessages,
-      (lease, planned) =>
-        planned.length === 1 ? dialect.settle.one(lease, planned[0]!) : dialect.settle.many(lease, planned),
+      (lease, planned) => (planned.length === 1 ? settleOne(lease, planned[0]!) : settleMany(lease, planned)),
     );
   }
 
@@ -221,6 +211,21 @@ export class SqlCore {
       else plans.push({ ...takeProjected(this.projection, deliveries), dueAt: null });
     }
     return plans;
+  }
+
+  /**
+   * A publish of planned copies; returns the work keys to wake in this process. Plain plans take the dialect's
+   * one statement when it has one; scheduled copies (their own table) and co-located Resolver copies (recorded in
+   * the same transaction) take the general transactional path.
+   */
+  publish(plans: readonly PublishPlan[]): Promise<Set<string>> {
+    const { publishPlain } = this.dialect.lineAppend;
+    if (publishPlain !== undefined && plainPlans(plans))
+      return publishPlain(
+        this,
+        plans.flatMap((plan) => plan.deliveries),
+      );
+    return this.db.transaction((tx) => this.writePlans(tx, plans));
   }
 
   /** Writes planned publishes in `tx`; returns the work keys (`workKey`) to wake after commit. */

@@ -2,12 +2,12 @@ import type { ReceivedMessage, SettleEffects } from '@nimbus/core';
 import { parkedMessageNotFound } from '@nimbus/core/transport-spi';
 import type { HeldLease } from './held-lease.js';
 import { SessionLockLostSignal } from './line-writer.js';
+import type { PublishPlan } from './publish-plan.js';
 import type { SqlExecutor } from './sql/database.js';
-import type { PublishPlan } from './sql-core.js';
 
 // Settlement of a leased session's messages in one transaction: removing settled rows, parked effects, the
 // published copies and the new state. Every dialect can take this path; PostgreSQL takes a one-statement path
-// when nothing touches parked rows (dialect/postgres/settle.ts).
+// when nothing touches parked rows (settle-paths.ts, dialect/postgres/settle.ts).
 
 export interface PlannedSettlement {
   readonly message: ReceivedMessage;

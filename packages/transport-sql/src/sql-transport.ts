@@ -146,7 +146,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     this.lifecycle.assertUsable('sweepIdleSessions');
     let removed = 0;
     for (let batch = 0; batch < MAX_SWEEP_BATCHES; batch++) {
-      const deleted = await sweepIdleSessionRows(this.core, limit);
+      const deleted = await sweepIdleSessionRows(this.core, this.core.dialect.locks, limit);
       removed += deleted;
       if (deleted < limit) break;
     }
@@ -198,7 +198,7 @@ export class SqlTransport extends RunnerLifecycle implements Transport {
     assertPublishBatchSize(requests, core.options.maxBatchBytes);
     const plans = await core.planPublish(requests);
     if (plans.every((plan) => plan.deliveries.length === 0) && !hasProjected(plans)) return;
-    core.wakeLocal(await core.dialect.lineAppend.publish(core, plans));
+    core.wakeLocal(await core.publish(plans));
   }
 
   async schedule(source: string, message: TransportMessage, at: Date): Promise<ScheduleHandle> {

@@ -1,10 +1,8 @@
 import type { Logger } from '@nimbus/core';
+import type { Delivery } from '@nimbus/core/transport-spi';
 import type { SqlDialect } from '@nimbus/sql';
-import type { HeldLease } from '../held-lease.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Row, SqlDatabase, SqlExecutor } from '../sql/database.js';
-import type { PublishPlan, SqlCore } from '../sql-core.js';
-import type { PlannedSettlement } from '../sql-settle-rows.js';
 import type { Tables } from '../tables.js';
 import type { Wakeups } from '../wakeups.js';
 
@@ -12,6 +10,31 @@ import type { Wakeups } from '../wakeups.js';
 // (`dialectOf` in open-database.ts). Each dialect folder has the same files, one per group below:
 // database, schema, wakeups, line-append, receive, lease, release, settle, locks. The shared code calls these
 // and never asks which database it runs on.
+//
+// A dialect only builds and runs statements: it gets what they need (`DialectContext`, a `LeaseFence`, plain
+// data) and returns rows or outcomes. The shared core decides which path to take, throws the lease errors and
+// wakes waiters; no dialect file imports sql-core, held-lease or sql-settle-rows (test/dialect-imports.test.ts).
+
+/** What a dialect's statements need of the transport. `SqlCore` is one. */
+export interface DialectContext {
+  readonly db: SqlDatabase;
+  readonly t: Tables;
+  /** SQL for the database's clock in ms. */
+  readonly now: string;
+  readonly options: ResolvedOptions;
+  /** The NOTIFY payloads for these work keys that belong in the current transaction (none on SQLite). */
+  notifyNow(workKeys: Iterable<string>): string[];
+}
+
+/** A held session lease as a statement checks it: its session, token and the condition that it is live. */
+export interface LeaseFence {
+  readonly input: string;
+  readonly sessionId: string;
+  readonly token: string;
+  /** SQL condition that holds while the lease is live (its parameters are `params`). */
+  readonly validSql: string;
+  readonly params: readonly unknown[];
+}
 
 /** An opened database with its table names and the way it hears about work other processes write. */
 export interface OpenedTransportDatabase {
@@ -70,8 +93,11 @@ export interface DialectWakeups {
 
 /** line-append.ts: how copies reach the session lines. */
 export interface DialectLineAppend {
-  /** A publish of planned copies; returns the work keys to wake in this process. */
-  publish(core: SqlCore, plans: readonly PublishPlan[]): Promise<Set<string>>;
+  /**
+   * Optional: a publish of copies due now with nothing for a co-located store, in one autocommitted statement;
+   * returns the work keys to wake in this process. Without it every publish is a transaction (line-writer.ts).
+   */
+  publishPlain?(context: DialectContext, deliveries: readonly Delivery[]): Promise<Set<string>>;
   /** The last insert of a transactional append, carrying `payloads` to other processes at commit. */
   insertLastChunk(
     tx: SqlExecutor,
@@ -82,26 +108,37 @@ export interface DialectLineAppend {
   ): Promise<void>;
 }
 
-/** What one look at a leased line found. `nextDue`: 0 = look again now, null = nothing scheduled, else ms. */
-export interface TakenHead {
-  readonly rows: Row[];
-  readonly nextDue: number | null;
+/** What the dialect found when nothing was taken and it looked at the line in the same statement. */
+export interface HeadInspection {
+  /** The lease still holds. */
+  readonly leased: boolean;
+  /** ms until the input's next scheduled copy is due (0 or less: due now), null when none is scheduled. */
+  readonly untilDue: number | null;
   /** Another session of the input has work and no lease. */
   readonly othersWaiting: boolean;
 }
 
+/** The messages taken at a leased line's head; with none, the inspection, or null when the core inspects. */
+export interface HeadTake {
+  readonly rows: Row[];
+  readonly inspection: HeadInspection | null;
+}
+
+/** One lease's part of a `takeMany`. */
+export interface HeadRequest {
+  readonly lease: LeaseFence;
+  readonly max: number;
+}
+
 /** receive.ts */
 export interface DialectReceive {
-  /** Takes up to `max` messages at the head of the leased line or, when there are none, inspects it. */
-  takeHead(lease: HeldLease, max: number): Promise<TakenHead>;
+  /** Takes up to `max` messages at the head of the leased line; with none, it may inspect the line too. */
+  takeHead(context: DialectContext, lease: LeaseFence, max: number): Promise<HeadTake>;
   /**
    * Optional: takes up to `max` messages at the head of each lease's line in one statement, checking each lease
-   * in it; the rows taken per `leaseKey(input, sessionId)` (a lease with nothing taken may be missing).
+   * in it; returns the rows taken (each names its `input` and `session_id`).
    */
-  takeMany?(
-    core: SqlCore,
-    leases: readonly { readonly lease: HeldLease; readonly max: number }[],
-  ): Promise<Map<string, Row[]>>;
+  takeMany?(context: DialectContext, requests: readonly HeadRequest[]): Promise<Row[]>;
 }
 
 /** The leased session row and the flags `exhausted` and `pending` of its line. */
@@ -114,7 +151,7 @@ export interface LeasedSession {
 export interface DialectLease {
   /** Leases the named session, or the free session with work that has waited longest, with `token`. */
   leaseSession(
-    core: SqlCore,
+    context: DialectContext,
     input: string,
     sessionId: string | null,
     token: string,
@@ -123,19 +160,49 @@ export interface DialectLease {
    * Leases up to `tokens.length` free sessions with work, longest waiting first, in one statement (PostgreSQL) or
    * one transaction (SQLite); the i-th session in that order gets `tokens[i]`. Returned in that order.
    */
-  leaseSessions(core: SqlCore, input: string, tokens: readonly string[]): Promise<LeasedSession[]>;
+  leaseSessions(context: DialectContext, input: string, tokens: readonly string[]): Promise<LeasedSession[]>;
 }
 
 /** release.ts */
 export interface DialectRelease {
   /** Ends the lease inside `tx`; returns the work key to announce when the session has work left. */
-  endLease(lease: HeldLease, tx: SqlExecutor): Promise<Set<string> | null>;
+  endLease(context: DialectContext, lease: LeaseFence, tx: SqlExecutor): Promise<Set<string> | null>;
 }
+
+/** One settled message of a one-statement settlement. */
+export interface OneStatementMessage {
+  readonly sequence: number;
+  readonly deliveryCount: number;
+  readonly deadLetter: {
+    readonly id: string;
+    readonly reason: string;
+    readonly description: string | null;
+  } | null;
+}
+
+/** Held messages of one lease settled together: all are removed or none is. */
+export interface OneStatementSettle {
+  readonly lease: LeaseFence;
+  readonly messages: readonly OneStatementMessage[];
+  /** JSON text, `null` to clear, `undefined` to keep. */
+  readonly state: string | null | undefined;
+  readonly deliveries: readonly Delivery[];
+}
+
+/** `guard`: the statement was rolled back because the lease check failed or only some messages were held. */
+export type OneStatementOutcome = 'settled' | 'notHeld' | 'guard';
 
 /** settle.ts */
 export interface DialectSettle {
-  one(lease: HeldLease, settlement: PlannedSettlement): Promise<void>;
-  many(lease: HeldLease, settlements: readonly PlannedSettlement[]): Promise<void>;
+  /**
+   * Optional: settles messages that touch no parked rows and publish nothing scheduled or co-located in one
+   * statement; returns the work keys to wake when settled. Without it every settlement is a transaction
+   * (sql-settle-rows.ts).
+   */
+  inOneStatement?(
+    context: DialectContext,
+    settle: OneStatementSettle,
+  ): Promise<{ readonly outcome: OneStatementOutcome; readonly inputs: Set<string> }>;
 }
 
 /** locks.ts: serialisation SQLite gets from its single writer and PostgreSQL must ask for. */

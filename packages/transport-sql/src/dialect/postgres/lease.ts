@@ -3,10 +3,10 @@ import type { DialectLease } from '../dialect.js';
 
 export const postgresLease: DialectLease = {
   // One round trip takes the lease and reads what the line holds (the UPDATE touches only sessions).
-  async leaseSession(core, input, sessionId, token) {
-    const { sql, params } = leaseStatement(core, input, sessionId, token);
-    const rows = await core.db.all(
-      `WITH leased AS (${sql}) SELECT leased.*, ${lineFlags(core, 'leased.session_id')} FROM leased`,
+  async leaseSession(context, input, sessionId, token) {
+    const { sql, params } = leaseStatement(context, input, sessionId, token);
+    const rows = await context.db.all(
+      `WITH leased AS (${sql}) SELECT leased.*, ${lineFlags(context, 'leased.session_id')} FROM leased`,
       [...params, input, token, input],
       { prepared: true },
     );
@@ -15,10 +15,10 @@ export const postgresLease: DialectLease = {
   },
 
   // One statement leases them all (FOR UPDATE SKIP LOCKED LIMIT n), each with its own token.
-  async leaseSessions(core, input, tokens) {
-    const rows = await core.db.all(
-      leaseManyStatement(core),
-      [input, tokens.length, core.options.lockDurationMs, tokens, input, input, input],
+  async leaseSessions(context, input, tokens) {
+    const rows = await context.db.all(
+      leaseManyStatement(context),
+      [input, tokens.length, context.options.lockDurationMs, tokens, input, input, input],
       { prepared: true },
     );
     return rows.map((row) => ({ row, line: row }));

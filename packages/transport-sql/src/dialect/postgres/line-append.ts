@@ -1,22 +1,12 @@
 import type { Delivery } from '@nimbus/core/transport-spi';
 import { groupBySession, readySince } from '../../line-writer.js';
-import { hasProjected, type SqlCore } from '../../sql-core.js';
 import { headersEncoder } from '../../statement-texts.js';
 import type { Tables } from '../../tables.js';
 import { workKey } from '../../wakeups.js';
-import type { DialectLineAppend } from '../dialect.js';
+import type { DialectContext, DialectLineAppend } from '../dialect.js';
 
 export const postgresLineAppend: DialectLineAppend = {
-  async publish(core, plans) {
-    // Scheduled copies go to their own table: those publishes take the general transactional path.
-    // So do publishes whose Resolver copies a co-located store records in the same transaction.
-    if (!plans.every((plan) => plan.dueAt === null) || hasProjected(plans))
-      return core.db.transaction((tx) => core.writePlans(tx, plans));
-    return publishInOneStatement(
-      core,
-      plans.flatMap((plan) => plan.deliveries),
-    );
-  },
+  publishPlain: publishInOneStatement,
   async insertLastChunk(tx, insertSql, params, payloads, channel) {
     if (payloads.length === 0) {
       await tx.run(insertSql, params);
@@ -34,13 +24,16 @@ export const postgresLineAppend: DialectLineAppend = {
  * A plain publish: session rows and messages in one autocommitted statement, so the session rows are locked only
  * for that statement (a settling consumer waits for it as little as possible).
  */
-async function publishInOneStatement(core: SqlCore, deliveries: readonly Delivery[]): Promise<Set<string>> {
-  const { t, now } = core;
+async function publishInOneStatement(
+  context: DialectContext,
+  deliveries: readonly Delivery[],
+): Promise<Set<string>> {
+  const { t, now } = context;
   const { sessions, lines, inputs } = lineArrays(deliveries, null);
-  await core.db.all(
+  await context.db.all(
     `WITH up AS (${sessionUpsertSql(t, now, 1)}), ins AS (${lineInsertSql(t, now, 5)})
      SELECT (SELECT count(*) FROM ins) AS inserted, (SELECT count(pg_notify($13, x)) FROM unnest($14::text[]) AS x) AS notified`,
-    [...sessions, ...lines, t.channel, core.notifyNow(inputs)],
+    [...sessions, ...lines, t.channel, context.notifyNow(inputs)],
     { prepared: true },
   );
   return inputs;

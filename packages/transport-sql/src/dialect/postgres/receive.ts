@@ -1,23 +1,18 @@
-import type { HeldLease } from '../../held-lease.js';
 import { anotherSessionWaits, receiveReturning, takeHeadParams } from '../../line-head.js';
 import type { Row } from '../../sql/database.js';
-import type { SqlCore } from '../../sql-core.js';
-import { leaseKey } from '../../take-group.js';
-import type { DialectReceive, TakenHead } from '../dialect.js';
+import type { DialectContext, DialectReceive, HeadRequest, HeadTake, LeaseFence } from '../dialect.js';
 
 export const postgresReceive: DialectReceive = { takeHead: takeOrInspect, takeMany };
 
 const STORED_BYTES = '(octet_length(body) + octet_length(headers))';
 
 /**
- * One round trip takes up to `max` messages or, when there are none, tells whether the lease still
- * holds and when the input's next scheduled copy is due (promoting due ones). `nextDue`: 0 = look again now,
- * null = nothing scheduled, otherwise ms until the next one.
+ * One round trip takes up to `max` messages or, when there are none, tells whether the lease still holds, when
+ * the input's next scheduled copy is due and whether another session waits.
  */
-async function takeOrInspect(lease: HeldLease, max: number): Promise<TakenHead> {
-  const { core } = lease;
-  const { t, now } = core;
-  const rows = await core.db.all(
+async function takeOrInspect(context: DialectContext, lease: LeaseFence, max: number): Promise<HeadTake> {
+  const { t, now } = context;
+  const rows = await context.db.all(
     // ARRAY(...) makes the line's head one InitPlan read through the (input, session_id, seq) index; a plain
     // `seq IN (subquery)` can be planned as a re-run per row when statistics predate a long backlog.
     `WITH upd AS (
@@ -30,35 +25,29 @@ async function takeOrInspect(lease: HeldLease, max: number): Promise<TakenHead> 
      ), info AS (
        SELECT ${lease.validSql} AS leased,
          (SELECT MIN(due_at) FROM ${t.scheduled} WHERE input = ? AND NOT EXISTS (SELECT 1 FROM upd)) AS due,
-         EXISTS (SELECT 1 FROM ${t.sessions} ${anotherSessionWaits(core)} AND NOT EXISTS (SELECT 1 FROM upd))
+         EXISTS (SELECT 1 FROM ${t.sessions} ${anotherSessionWaits(context)} AND NOT EXISTS (SELECT 1 FROM upd))
            AS others_waiting,
          ${now} AS db_now
      )
      SELECT info.leased, info.due, info.others_waiting, info.db_now, upd.* FROM info LEFT JOIN upd ON true`,
-    [...takeHeadParams(lease, max), core.options.maxBatchBytes, ...lease.params, lease.input, lease.input],
+    [...takeHeadParams(lease, max), context.options.maxBatchBytes, ...lease.params, lease.input, lease.input],
     { prepared: true },
   );
   const taken = rows.filter((row) => row.seq !== null && row.seq !== undefined);
-  if (taken.length > 0) return { rows: taken, nextDue: null, othersWaiting: false };
+  if (taken.length > 0) return { rows: taken, inspection: null };
   const info = rows[0];
-  if (!info?.leased) throw lease.lockLost();
-  const othersWaiting = info.others_waiting === true;
-  if (info.due === null || info.due === undefined) return { rows: [], nextDue: null, othersWaiting };
-  const untilDue = Number(info.due) - Number(info.db_now);
+  const untilDue =
+    info?.due === null || info?.due === undefined ? null : Number(info.due) - Number(info.db_now);
   return {
     rows: [],
-    nextDue: untilDue > 0 ? untilDue : await core.promoteDue(lease.input),
-    othersWaiting,
+    inspection: { leased: Boolean(info?.leased), untilDue, othersWaiting: info?.others_waiting === true },
   };
 }
 
 /** The heads of several leased lines in one statement; each lease (token, unexpired) is checked in it. */
-async function takeMany(
-  core: SqlCore,
-  leases: readonly { readonly lease: HeldLease; readonly max: number }[],
-): Promise<Map<string, Row[]>> {
-  const { t, now } = core;
-  const rows = await core.db.all(
+async function takeMany(context: DialectContext, leases: readonly HeadRequest[]): Promise<Row[]> {
+  const { t, now } = context;
+  return context.db.all(
     `WITH req AS (
        SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::int[]) AS r(input, session_id, token, max)
      ), pick AS (
@@ -78,16 +67,8 @@ async function takeMany(
       leases.map(({ lease }) => lease.sessionId),
       leases.map(({ lease }) => lease.token),
       leases.map(({ max }) => max),
-      core.options.maxBatchBytes,
+      context.options.maxBatchBytes,
     ],
     { prepared: true },
   );
-  const taken = new Map<string, Row[]>();
-  for (const row of rows) {
-    const key = leaseKey(String(row.input), String(row.session_id));
-    const list = taken.get(key);
-    if (list) list.push(row);
-    else taken.set(key, [row]);
-  }
-  return taken;
 }

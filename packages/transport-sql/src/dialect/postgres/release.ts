@@ -1,8 +1,7 @@
-import type { HeldLease } from '../../held-lease.js';
 import { holdsNothing } from '../../idle-sessions.js';
 import type { SqlExecutor } from '../../sql/database.js';
 import { workKey } from '../../wakeups.js';
-import type { DialectRelease } from '../dialect.js';
+import type { DialectContext, DialectRelease, LeaseFence } from '../dialect.js';
 
 export const postgresRelease: DialectRelease = { endLease: releaseOnPostgres };
 
@@ -11,9 +10,13 @@ export const postgresRelease: DialectRelease = { endLease: releaseOnPostgres };
  * publishers lock the row before inserting, so the next statement's snapshot, taken after the lock, counts every
  * committed message, and later ones add to the count.
  */
-async function releaseOnPostgres(lease: HeldLease, tx: SqlExecutor): Promise<Set<string> | null> {
-  const { core, input, sessionId, token } = lease;
-  const { t, now } = core;
+async function releaseOnPostgres(
+  context: DialectContext,
+  lease: LeaseFence,
+  tx: SqlExecutor,
+): Promise<Set<string> | null> {
+  const { input, sessionId, token } = lease;
+  const { t, now } = context;
   const [locked] = await tx.all(
     `WITH lock AS (SELECT 1 FROM ${t.sessions} WHERE input = ? AND session_id = ? AND lock_token = ? FOR UPDATE),
      handed AS (
@@ -26,7 +29,7 @@ async function releaseOnPostgres(lease: HeldLease, tx: SqlExecutor): Promise<Set
   if (Number(locked?.held ?? 0) === 0) return null;
   const work = new Set([workKey(input, sessionId)]);
   // Decided before the count is known: at worst an empty session is announced, and its waiter finds nothing.
-  const payloads = core.notifyNow(work);
+  const payloads = context.notifyNow(work);
   const [row] = await tx.all(
     `WITH counted AS (SELECT COUNT(*) AS n FROM ${t.messages} WHERE input = ? AND session_id = ?),
      gone AS (

@@ -1,83 +1,12 @@
-import { TransportError, TransportErrorCode, uuidv7 } from '@nimbus/core';
-import type { Delivery } from '@nimbus/core/transport-spi';
-import type { HeldLease } from '../../held-lease.js';
 import { sessionKey } from '../../line-writer.js';
-import type { SqlExecutor } from '../../sql/database.js';
-import { hasProjected } from '../../sql-core.js';
-import {
-  lastState,
-  type PlannedSettlement,
-  settleInTransaction,
-  settleManyInTransaction,
-  stateText,
-} from '../../sql-settle-rows.js';
-import type { Tables } from '../../tables.js';
-import type { DialectSettle } from '../dialect.js';
+import type { DialectContext, DialectSettle, OneStatementOutcome, OneStatementSettle } from '../dialect.js';
 import { lineArrays, lineInsertSql, sessionUpsertSql } from './line-append.js';
 
 // Settlement on PostgreSQL. The common case (nothing touches parked rows, no scheduled copies) is one statement of
-// data-modifying CTEs: one round trip and one commit however many messages are settled. Anything else takes the
-// transactional path every dialect shares.
+// data-modifying CTEs: one round trip and one commit however many messages are settled. The core chooses it
+// (settle-paths.ts); anything else takes the transactional path every dialect shares.
 
-export const postgresSettle: DialectSettle = {
-  async one(lease, settlement) {
-    const { message, plans, effects, deadLetter } = settlement;
-    if (touchesParked(settlement) || plans.some((plan) => plan.dueAt !== null) || hasProjected(plans)) {
-      await settleInTransaction(lease, settlement);
-      return;
-    }
-    const { outcome, inputs } = await runOneStatement(
-      lease,
-      [{ message, deadLetter }],
-      stateText(effects?.state),
-      plans.flatMap((plan) => plan.deliveries),
-    );
-    // With one message only the lease check can trip the guard.
-    if (outcome === 'guard') throw lease.lockLost();
-    if (outcome === 'notHeld') await lease.throwSettleFailure(lease.core.db, message);
-    lease.core.wakeLocal(inputs);
-  },
-  async many(lease, planned) {
-    const oneStatement = planned.every(
-      (item) =>
-        !touchesParked(item) && item.plans.every((plan) => plan.dueAt === null) && !hasProjected(item.plans),
-    );
-    if (oneStatement) await settleManyInOneStatement(lease, planned);
-    else await settleManyInTransaction(lease, planned);
-  },
-};
-
-function touchesParked({ effects }: PlannedSettlement): boolean {
-  return (
-    (effects?.park?.length ?? 0) + (effects?.unpark?.length ?? 0) + (effects?.deadLetterParked?.length ?? 0) >
-    0
-  );
-}
-
-/** One settled message of a one-statement settlement. */
-export interface OneStatementMessage {
-  readonly sequence: number;
-  readonly deliveryCount: number;
-  readonly deadLetter: {
-    readonly id: string;
-    readonly reason: string;
-    readonly description: string | null;
-  } | null;
-}
-
-export interface OneStatementSettle {
-  readonly input: string;
-  readonly sessionId: string;
-  readonly leaseToken: string;
-  /** Settled together: all are removed or none is. */
-  readonly messages: readonly OneStatementMessage[];
-  /** JSON text, `null` to clear, `undefined` to keep. */
-  readonly state: string | null | undefined;
-  readonly deliveries: readonly Delivery[];
-}
-
-/** `guard`: the statement was rolled back because the lease check failed or only some messages were held. */
-export type OneStatementOutcome = 'settled' | 'notHeld' | 'guard';
+export const postgresSettle: DialectSettle = { inOneStatement: settleInOneStatement };
 
 const DIVISION_BY_ZERO = '22012';
 
@@ -89,22 +18,21 @@ const DIVISION_BY_ZERO = '22012';
  * only some of the messages were held, the guard divides by zero and the whole statement rolls back.
  */
 async function settleInOneStatement(
-  db: SqlExecutor,
-  t: Tables,
-  nowMs: string,
+  context: DialectContext,
   settle: OneStatementSettle,
-  notifyNow: (inputs: Iterable<string>) => string[],
 ): Promise<{ outcome: OneStatementOutcome; inputs: Set<string> }> {
+  const { db, t, now: nowMs } = context;
+  const { input, sessionId, token } = settle.lease;
   // The settling session's row is written only when something changes there (state, or copies appended to
   // its own line); otherwise the lease is only read, and `message_count` is corrected when the lease ends.
-  const ownKey = sessionKey(settle.input, settle.sessionId);
+  const ownKey = sessionKey(input, sessionId);
   const writesOwnRow =
     settle.state !== undefined ||
     settle.deliveries.some((d) => sessionKey(d.input, d.message.sessionId) === ownKey);
   const count = settle.messages.length;
   const { sessions, lines, inputs } = lineArrays(
     settle.deliveries,
-    writesOwnRow ? { input: settle.input, sessionId: settle.sessionId } : null,
+    writesOwnRow ? { input, sessionId } : null,
     count,
   );
   const deadLetters = settle.messages.filter((m) => m.deadLetter !== null);
@@ -140,10 +68,10 @@ async function settleInOneStatement(
     const [row] = await db.all(
       sql,
       [
-        settle.input,
-        settle.sessionId,
+        input,
+        sessionId,
         settle.messages.map((m) => m.sequence),
-        settle.leaseToken,
+        token,
         settle.messages.map((m) => m.deliveryCount),
         deadLetters.map((m) => m.deadLetter!.id),
         deadLetters.map((m) => m.sequence),
@@ -154,7 +82,7 @@ async function settleInOneStatement(
         settle.state ?? null,
         ...lines,
         t.channel,
-        notifyNow(inputs),
+        context.notifyNow(inputs),
         writesOwnRow,
         count,
       ],
@@ -167,50 +95,4 @@ async function settleInOneStatement(
       return { outcome: 'guard', inputs: new Set() };
     throw error;
   }
-}
-
-/** Settles these held messages, with `state` and `deliveries`, in one statement. */
-function runOneStatement(
-  lease: HeldLease,
-  settled: readonly Pick<PlannedSettlement, 'message' | 'deadLetter'>[],
-  state: string | null | undefined,
-  deliveries: readonly Delivery[],
-): ReturnType<typeof settleInOneStatement> {
-  const { core } = lease;
-  return settleInOneStatement(
-    core.db,
-    core.t,
-    core.now,
-    {
-      input: lease.input,
-      sessionId: lease.sessionId,
-      leaseToken: lease.token,
-      messages: settled.map(({ message, deadLetter }) => ({
-        sequence: message.sequence,
-        deliveryCount: message.deliveryCount,
-        deadLetter: deadLetter ? { id: uuidv7(), ...deadLetter } : null,
-      })),
-      state,
-      deliveries,
-    },
-    (touched) => core.notifyNow(touched),
-  );
-}
-
-/** Settlements without parked effects or scheduled copies, in one statement. */
-async function settleManyInOneStatement(
-  lease: HeldLease,
-  planned: readonly PlannedSettlement[],
-): Promise<void> {
-  const { core } = lease;
-  const deliveries = planned.flatMap((item) => item.plans.flatMap((plan) => plan.deliveries));
-  const { outcome, inputs } = await runOneStatement(lease, planned, lastState(planned), deliveries);
-  if (outcome !== 'settled') {
-    await lease.assertLease(core.db);
-    throw new TransportError(
-      TransportErrorCode.MessageLockLost,
-      `settleMany: not every message of session '${lease.sessionId}' at '${lease.input}' is held by this lease (already settled, purged or redelivered); nothing was settled`,
-    );
-  }
-  core.wakeLocal(inputs);
 }

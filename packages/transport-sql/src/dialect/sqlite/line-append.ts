@@ -1,10 +1,9 @@
 import type { DialectLineAppend } from '../dialect.js';
 
-// SQLite: every append is a transaction of multi-row statements (line-writer.ts); the single writer holds the
-// database for all of it, and there is no one to notify.
+// SQLite: every append is a transaction of multi-row statements (line-writer.ts, no `publishPlain`); the single
+// writer holds the database for all of it, and there is no one to notify.
 
 export const sqliteLineAppend: DialectLineAppend = {
-  publish: (core, plans) => core.db.transaction((tx) => core.writePlans(tx, plans)),
   async insertLastChunk(tx, insertSql, params) {
     await tx.run(insertSql, params);
   },

@@ -1,39 +1,24 @@
-import type { HeldLease } from '../../held-lease.js';
-import { anotherSessionWaits, receiveReturning, takeHeadParams } from '../../line-head.js';
-import type { DialectReceive, TakenHead } from '../dialect.js';
+import { receiveReturning, takeHeadParams } from '../../line-head.js';
+import type { DialectContext, DialectReceive, HeadTake, LeaseFence } from '../dialect.js';
 
 export const sqliteReceive: DialectReceive = { takeHead };
 
 const STORED_BYTES = '(length(CAST(body AS BLOB)) + length(CAST(headers AS BLOB)))';
 
 /**
- * Takes up to `max` messages at the line's head; when there are none, checks the lease, promotes due scheduled
- * copies and, when no accept of this process runs, looks whether another session waits. Statements are cheap on
- * the local file, so these are separate.
+ * Takes up to `max` messages at the line's head. Statements are cheap on the local file, so when there are none
+ * the core inspects the line in separate ones (take-group.ts).
  */
-async function takeHead(lease: HeldLease, max: number): Promise<TakenHead> {
-  const { core } = lease;
-  const rows = await core.db.all(
-    `UPDATE ${core.t.messages} SET held_by = ?, delivery_count = delivery_count + 1
+async function takeHead(context: DialectContext, lease: LeaseFence, max: number): Promise<HeadTake> {
+  const rows = await context.db.all(
+    `UPDATE ${context.t.messages} SET held_by = ?, delivery_count = delivery_count + 1
      WHERE input = ? AND session_id = ? AND seq IN (
-       SELECT seq FROM ${core.t.messages} WHERE input = ? AND session_id = ? AND (held_by IS NULL OR held_by <> ?)
+       SELECT seq FROM ${context.t.messages} WHERE input = ? AND session_id = ? AND (held_by IS NULL OR held_by <> ?)
        ORDER BY seq LIMIT ?)
      AND ${lease.validSql}
      ${receiveReturning(STORED_BYTES)}`,
-    [...takeHeadParams(lease, max), core.options.maxBatchBytes],
+    [...takeHeadParams(lease, max), context.options.maxBatchBytes],
     { prepared: true },
   );
-  if (rows.length > 0) return { rows, nextDue: null, othersWaiting: false };
-  await lease.assertLease(core.db);
-  const nextDue = await core.promoteDue(lease.input);
-  let othersWaiting = false;
-  if (core.wakeups.acceptsRunning(lease.input) === 0) {
-    const waiting = await core.db.all(
-      `SELECT 1 AS waiting FROM ${core.t.sessions} ${anotherSessionWaits(core)} LIMIT 1`,
-      [lease.input],
-      { prepared: true },
-    );
-    othersWaiting = waiting.length > 0;
-  }
-  return { rows: [], nextDue, othersWaiting };
+  return { rows, inspection: null };
 }

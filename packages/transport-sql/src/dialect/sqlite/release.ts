@@ -1,15 +1,18 @@
-import type { HeldLease } from '../../held-lease.js';
 import { deleteSessionIfIdle } from '../../idle-sessions.js';
 import type { SqlExecutor } from '../../sql/database.js';
 import { workKey } from '../../wakeups.js';
-import type { DialectRelease } from '../dialect.js';
+import type { DialectContext, DialectRelease, LeaseFence } from '../dialect.js';
 
 export const sqliteRelease: DialectRelease = { endLease: releaseInSteps };
 
 /** One writer holds the database for the whole transaction, so plain statements in order suffice. */
-async function releaseInSteps(lease: HeldLease, tx: SqlExecutor): Promise<Set<string> | null> {
-  const { core, input, sessionId, token } = lease;
-  const { t, now } = core;
+async function releaseInSteps(
+  context: DialectContext,
+  lease: LeaseFence,
+  tx: SqlExecutor,
+): Promise<Set<string> | null> {
+  const { input, sessionId, token } = lease;
+  const { t, now } = context;
   await tx.run(
     `UPDATE ${t.messages} SET held_by = NULL, delivery_count = CASE WHEN delivery_count > 0 THEN delivery_count - 1 ELSE 0 END
      WHERE input = ? AND session_id = ? AND held_by = ? AND ${lease.validSql}`,
@@ -23,7 +26,7 @@ async function releaseInSteps(lease: HeldLease, tx: SqlExecutor): Promise<Set<st
   );
   if (left === undefined) return null;
   if (Number(left.message_count ?? 0) === 0) {
-    await deleteSessionIfIdle(tx, core, input, sessionId);
+    await deleteSessionIfIdle(tx, context, input, sessionId);
     return null;
   }
   return new Set([workKey(input, sessionId)]);
