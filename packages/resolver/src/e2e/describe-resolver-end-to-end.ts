@@ -81,7 +81,8 @@ export function describeResolverEndToEnd(name: string, options: ResolverEndToEnd
       });
       expect(await historyTypes(b, 'a')).toEqual([MessageType.EventRequest, MessageType.ResolutionResponse]);
       expect(await b.store.getMessageAudits(row.eventId)).toEqual([]);
-      expect(b.changes.filter((c) => c.kind === 'endpoint').length).toBe(2);
+      // Notifications go out after each commit without holding up the settlement: wait for them.
+      await expect.poll(() => b.changes.filter((c) => c.kind === 'endpoint').length).toBe(2);
       // Co-located, both rows were written in the bus's own transactions: nothing reached the Resolver.
       if (colocated) expect(b.resolver.stats.recorded).toBe(0);
       else expect(b.resolver.stats.recorded).toBe(2);
