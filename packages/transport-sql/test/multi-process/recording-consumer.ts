@@ -50,8 +50,9 @@ export async function runRecordingConsumer(transport: Transport & { close(): Pro
         };
         record({ kind: 'start', ...entry });
         if (hang && message.deliveryCount === 1) {
-          record({ kind: 'hanging', ...entry });
+          // The lease first: the test kills this process as soon as it reads 'hanging'.
           watchLease(session, record);
+          record({ kind: 'hanging', ...entry });
           await new Promise(() => undefined);
         }
         await new Promise((resolve) => setTimeout(resolve, 2));
