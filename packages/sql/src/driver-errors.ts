@@ -51,7 +51,7 @@ const PG_SQLSTATES: ReadonlyMap<string, DriverErrorReason> = new Map([
 
 /** SQLSTATE 55000 is mostly a programming error; only when the server says it is not accepting work is it an outage. */
 const NOT_ACCEPTING =
-  /not (yet )?accepting connections|shutting down|starting up|in recovery|recovery is in progress/i;
+  /not (yet |currently )?accepting connections|shutting down|starting up|in recovery|recovery is in progress/i;
 
 /** Messages `pg` raises without a code when a connection goes away or cannot be had in time. */
 const CONNECTION_MESSAGES = [

@@ -47,6 +47,10 @@ describe('classifyDriverError', () => {
     expect(
       classifyDriverError(withCode('55000', 'the database system is not accepting connections')),
     ).toMatchObject({ isRetryable: true, reason: 'unavailable' });
+    // A database with ALLOW_CONNECTIONS false (being dropped, restored or fenced off by an administrator).
+    expect(
+      classifyDriverError(withCode('55000', 'database "nimbus" is not currently accepting connections')),
+    ).toMatchObject({ isRetryable: true, reason: 'unavailable' });
     expect(
       classifyDriverError(withCode('55000', 'cannot execute nextval() in a read-only transaction')),
     ).toMatchObject({ isRetryable: false });
