@@ -57,7 +57,7 @@ export {
   sliceOffsetPage,
 } from './offset-paging.js';
 export { PaginationLimits } from './pagination.js';
-export { redeliveredStatusWrites } from './redelivered-status-writes.js';
+export { redeliveredStatusWrites, writeLeavingOutRedelivered } from './redelivered-status-writes.js';
 export {
   assertValidStoreEndpointId,
   isReservedStoreEndpointId,

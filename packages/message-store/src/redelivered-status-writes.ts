@@ -29,3 +29,17 @@ export function redeliveredStatusWrites(
     return seenBefore.has(key) && !storedNow.has(key);
   });
 }
+
+/**
+ * Writes the status writes `redelivered` does not flag with `write` (in their order) and answers one result per
+ * status write: false for a redelivered copy's, left out.
+ */
+export async function writeLeavingOutRedelivered(
+  statuses: readonly StatusWrite[],
+  redelivered: readonly boolean[],
+  write: (fresh: readonly StatusWrite[]) => Promise<readonly boolean[]> | readonly boolean[],
+): Promise<boolean[]> {
+  const written = await write(statuses.filter((_, i) => !redelivered[i]));
+  let next = 0;
+  return statuses.map((_, i) => !redelivered[i] && written[next++] === true);
+}

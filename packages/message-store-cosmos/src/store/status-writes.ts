@@ -20,6 +20,7 @@ import {
   redeliveredStatusWrites,
   type StatusWriteKey,
   toUnresolvedEvent,
+  writeLeavingOutRedelivered,
 } from '@nimbus/message-store/provider';
 import { type CosmosStoreContext, queryAll } from './cosmos-context.js';
 import { isCosmosStatus, isLostWriteRace, LostWriteRaceError } from './cosmos-errors.js';
@@ -93,11 +94,11 @@ export class CosmosStatusWrites implements TrackingStatusWrites, TrackingRowLife
       recorded.map((r) => r === null),
       statuses,
     );
-    const fresh = statuses.filter((_, i) => !redelivered[i]);
-    const written = await this.writeStatuses(fresh);
+    const statusesWritten = await writeLeavingOutRedelivered(statuses, redelivered, (fresh) =>
+      this.writeStatuses(fresh),
+    );
     const messagesStored = await this.history.storeMessages(messages);
-    let next = 0;
-    return { messagesStored, statusesWritten: statuses.map((_, i) => !redelivered[i] && written[next++]!) };
+    return { messagesStored, statusesWritten };
   }
 
   #document(key: StatusWriteKey, status: ResolutionStatus, content: UnresolvedEventWrite): TrackingDocument {

@@ -14,6 +14,7 @@ import {
   redeliveredStatusWrites,
   toUnresolvedEvent,
   unresolvedRetentionMs,
+  writeLeavingOutRedelivered,
 } from '@nimbus/message-store/provider';
 import type { StoreDb } from '../dialect/sql-dialect.js';
 import { insertMessages } from './message-rows.js';
@@ -144,10 +145,21 @@ export async function writeTrackingBatch(
   { messages = [], statuses = [] }: TrackingBatch,
 ): Promise<TrackingBatchResult> {
   const messagesStored = await insertMessages(tx, context, messages);
-  const statusesWritten = new Array<boolean>(statuses.length).fill(false);
   const redelivered = redeliveredStatusWrites(messages, messagesStored, statuses);
-  const fresh = statuses.map((_, i) => i).filter((i) => !redelivered[i]);
-  for (const round of rounds(fresh.map((i) => statuses[i]!)).map((r) => r.map((n) => fresh[n]!))) {
+  const statusesWritten = await writeLeavingOutRedelivered(statuses, redelivered, (fresh) =>
+    upsertInRounds(tx, context, fresh),
+  );
+  return { messagesStored, statusesWritten };
+}
+
+/** The guarded upserts of `statuses`, one round of distinct keys at a time, in order. */
+async function upsertInRounds(
+  tx: StoreDb,
+  context: WriteContext,
+  statuses: readonly StatusWrite[],
+): Promise<boolean[]> {
+  const statusesWritten = new Array<boolean>(statuses.length).fill(false);
+  for (const round of rounds(statuses)) {
     const written = await upsertGuarded(
       tx,
       context,
@@ -157,7 +169,7 @@ export async function writeTrackingBatch(
       statusesWritten[index] = written[n]!;
     });
   }
-  return { messagesStored, statusesWritten };
+  return statusesWritten;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -4,7 +4,7 @@ import type { StatusWrite, TrackedEventKey } from '../contracts/tracking-request
 import { FINISHED_STATUSES, ResolutionStatus } from '../enums.js';
 import { rowFailureSignature } from '../failure-groups.js';
 import { toUnresolvedEvent } from '../normalize.js';
-import { redeliveredStatusWrites } from '../redelivered-status-writes.js';
+import { redeliveredStatusWrites, writeLeavingOutRedelivered } from '../redelivered-status-writes.js';
 import { FIXED_RETENTION_MS, unresolvedRetentionMs } from '../retention.js';
 import { decideStatusWrite } from '../stale-write-guard.js';
 import {
@@ -79,10 +79,10 @@ export function createTrackingWrites(state: MemoryState): WriteMethods {
       for (const write of statuses) assertValidStatusWriteKey(write.key);
       const messagesStored = storeMemoryMessages(state, messages);
       const redelivered = redeliveredStatusWrites(messages, messagesStored, statuses);
-      const fresh = statuses.filter((_, i) => !redelivered[i]);
-      const written = applyStatusWrites(state, fresh);
-      let next = 0;
-      return { messagesStored, statusesWritten: statuses.map((_, i) => !redelivered[i] && written[next++]!) };
+      const statusesWritten = await writeLeavingOutRedelivered(statuses, redelivered, (fresh) =>
+        applyStatusWrites(state, fresh),
+      );
+      return { messagesStored, statusesWritten };
     },
 
     async tryCompletePending({ key, expectedLastMessageId, content }) {
